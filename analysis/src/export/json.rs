@@ -1,0 +1,9 @@
+//! JSON: the whole report, statistics in nanoseconds.
+
+use super::Report;
+
+pub(super) fn render(report: &Report) -> String {
+    let mut s = serde_json::to_string_pretty(report).expect("report serializes");
+    s.push('\n');
+    s
+}

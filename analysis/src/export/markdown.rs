@@ -1,0 +1,92 @@
+//! Markdown: the seed's per-method tables, then the comparison.
+
+use comfy_table::{CellAlignment, Table, presets::ASCII_MARKDOWN};
+
+use super::Report;
+use crate::stats::Summary;
+use crate::units::{Unit, human, in_unit};
+
+/// `41.2 µs (40.9 / 45.1)`: mean (median / p90), all in the mean's unit.
+fn cell(s: &Summary, cached: bool) -> String {
+    if cached && s.max == 0.0 {
+        return "0 (cached)".to_owned();
+    }
+    let unit = Unit::for_ns(s.mean);
+    format!(
+        "{} ({} / {})",
+        human(s.mean),
+        in_unit(s.median, unit),
+        in_unit(s.p90, unit)
+    )
+}
+
+fn new_table(header: Vec<String>) -> Table {
+    let mut t = Table::new();
+    t.load_preset(ASCII_MARKDOWN).set_header(header);
+    t
+}
+
+pub(super) fn render(report: &Report) -> String {
+    let mut out = String::new();
+    out.push_str(
+        "Cells: mean (median / p90), in the mean's unit; n = samples per row (warm-up excluded).\n",
+    );
+    for table in &report.tables {
+        let title = match &table.transport {
+            Some(tr) => format!("{} over {}", table.method, tr),
+            None => table.method.clone(),
+        };
+        out.push_str(&format!("\n### {title}\n\n"));
+        let mut header = vec!["site".to_owned(), "n".to_owned()];
+        header.extend(table.stages.iter().map(|s| s.name().to_owned()));
+        header.push("verdict".to_owned());
+        let mut t = new_table(header);
+        for row in &table.rows {
+            let mut cells = vec![row.label.clone(), row.n.to_string()];
+            for stage in &table.stages {
+                cells.push(match row.cells.get(stage) {
+                    Some(s) => cell(s, row.roots_cached),
+                    None => "—".to_owned(),
+                });
+            }
+            cells.push(row.verdict.replace('|', "\\|"));
+            t.add_row(cells);
+        }
+        for i in 1..=table.stages.len() + 1 {
+            if let Some(c) = t.column_mut(i) {
+                c.set_cell_alignment(CellAlignment::Right);
+            }
+        }
+        out.push_str(&t.to_string());
+        out.push('\n');
+    }
+    if let Some(cmp) = &report.comparison {
+        out.push_str(&format!(
+            "\n### comparison: {} per site (mean, ×ratio to the fastest)\n\n",
+            cmp.stage
+        ));
+        let mut header = vec!["site".to_owned()];
+        header.extend(cmp.methods.iter().cloned());
+        header.push("fastest".to_owned());
+        let mut t = new_table(header);
+        for row in &cmp.rows {
+            let mut cells = vec![row.label.clone()];
+            for m in &cmp.methods {
+                cells.push(match row.cells.iter().find(|c| &c.method == m) {
+                    Some(c) => format!(
+                        "{} ×{:.2} (n={})",
+                        human(c.summary.mean),
+                        c.ratio_to_fastest,
+                        c.summary.n
+                    ),
+                    None => "—".to_owned(),
+                });
+            }
+            cells.push(row.fastest.clone());
+            t.add_row(cells);
+        }
+        out.push_str(&t.to_string());
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,61 @@
+//! Exporters: one file per output format, each turning a [`Report`] into text.
+
+mod csv;
+mod json;
+mod markdown;
+
+use serde::Serialize;
+
+use crate::schema::{Sample, Stage};
+use crate::table::{Comparison, SeedTable, build_comparison, build_seed_tables};
+
+/// Everything a run prints: the seed tables and, with two or more methods, a comparison.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// One table per method (and transport).
+    pub tables: Vec<SeedTable>,
+    /// Per-site comparison of methods on one stage.
+    pub comparison: Option<Comparison>,
+}
+
+impl Report {
+    /// Builds the tables from samples (warm-up samples are left out), comparing methods on
+    /// `compare_on`.
+    pub fn from_samples(samples: &[Sample], compare_on: Stage) -> Report {
+        let tables = build_seed_tables(samples);
+        let comparison = build_comparison(&tables, compare_on);
+        Report { tables, comparison }
+    }
+}
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Markdown tables, aligned for a terminal, valid on a forge.
+    Markdown,
+    /// CSV, long form: one line per method × site × stage.
+    Csv,
+    /// JSON: the [`Report`] with every statistic in nanoseconds.
+    Json,
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "md" | "markdown" => Ok(Format::Markdown),
+            "csv" => Ok(Format::Csv),
+            "json" => Ok(Format::Json),
+            _ => Err(format!("unknown format `{s}` (expected md, csv or json)")),
+        }
+    }
+}
+
+/// Renders `report` in `format`.
+pub fn render(report: &Report, format: Format) -> String {
+    match format {
+        Format::Markdown => markdown::render(report),
+        Format::Csv => csv::render(report),
+        Format::Json => json::render(report),
+    }
+}

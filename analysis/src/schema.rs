@@ -1,0 +1,283 @@
+//! The sample: one measurement of one method on one site, with nanosecond stage times.
+//!
+//! This is the contract between the measuring side (`certbench verify`, the site driver, a
+//! patched Servo build) and the analysis side. It is written as one JSON object per line
+//! (JSONL). Invariants every producer keeps:
+//! - stage values are integer nanoseconds from a monotonic clock;
+//! - a stage is present only if the method really has that stage (no invented zeros, except a
+//!   cached `roots-creation`, which is recorded as `0` with `meta.roots_cached = true`);
+//! - nested stages are measured inside their parents, so `verify + verify-hostname <=
+//!   total-verification <= total` holds sample by sample.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// Version of the sample schema written in every sample.
+pub const SCHEMA_VERSION: u32 = 1;
+
+macro_rules! stages {
+    ($( $(#[$doc:meta])* $variant:ident => $name:literal, )*) => {
+        /// A timed stage, named as in the 2017 Servo experiment.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub enum Stage {
+            $( $(#[$doc])* #[serde(rename = $name)] $variant, )*
+        }
+
+        impl Stage {
+            /// Every stage, in table-column order.
+            pub const ALL: &'static [Stage] = &[$(Stage::$variant),*];
+
+            /// The stage's name in tables, JSON and on the command line.
+            pub fn name(self) -> &'static str {
+                match self { $(Stage::$variant => $name),* }
+            }
+        }
+    };
+}
+
+stages! {
+    /// Building the verifier's trust store from root certificates (cold), or `0` when cached.
+    RootsCreation => "roots-creation",
+    /// Building the HTTP client/connector (driver only).
+    HttpConnectorCreation => "http-connector-creation",
+    /// Converting the chain into the verifier's own form (DER → X509 for OpenSSL; X509 → DER, or
+    /// parsing the end-entity DER, for webpki).
+    ChainCreation => "chain-creation",
+    /// The verify call itself (path building, signatures, validity, usage).
+    Verify => "verify",
+    /// The hostname check, where the method does it apart from `verify`.
+    VerifyHostname => "verify-hostname",
+    /// TCP connect + TLS handshake + request to the first byte of the response (driver only).
+    Connection => "connection",
+    /// Everything the verifier does for one chain: chain-creation + verify + verify-hostname.
+    TotalVerification => "total-verification",
+    /// The whole sample.
+    Total => "total",
+}
+
+impl Stage {
+    /// Number of stages (length of [`Stage::ALL`]).
+    pub const COUNT: usize = Stage::ALL.len();
+
+    /// Position of the stage in [`Stage::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Stage {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Stage::ALL
+            .iter()
+            .copied()
+            .find(|st| st.name() == s)
+            .ok_or_else(|| format!("unknown stage `{s}`"))
+    }
+}
+
+/// What produced a sample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// `certbench verify`: verification alone on stored chains.
+    Verify,
+    /// The site driver: real connections (or the loopback mirror).
+    Driver,
+    /// A patched Servo build.
+    Servo,
+}
+
+/// The outcome of one sample.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", content = "reason", rename_all = "lowercase")]
+pub enum Verdict {
+    /// The verifier accepted the chain for the host.
+    Ok,
+    /// The verifier rejected the chain; the reason is the verifier's own words.
+    Rejected(String),
+    /// The sample could not be measured (bad input, I/O, …); stages may be missing.
+    Error(String),
+}
+
+impl Verdict {
+    /// `ok`, or the reason.
+    pub fn label(&self) -> String {
+        match self {
+            Verdict::Ok => "ok".to_owned(),
+            Verdict::Rejected(r) => format!("rejected: {r}"),
+            Verdict::Error(e) => format!("error: {e}"),
+        }
+    }
+
+    /// True for [`Verdict::Ok`].
+    pub fn is_ok(&self) -> bool {
+        matches!(self, Verdict::Ok)
+    }
+}
+
+/// Facts about the sample that are not timings.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SampleMeta {
+    /// Key type per certificate as sent, leaf first (e.g. `RSA-2048`, `ECDSA-P256`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub key_types: Vec<String>,
+    /// Number of certificates the server sent (leaf + intermediates).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_len: Option<u32>,
+    /// Where the trust store came from, e.g. `mozilla+corpus (152)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roots: Option<String>,
+    /// True when `roots-creation` is 0 because a store built earlier was reused.
+    #[serde(default)]
+    pub roots_cached: bool,
+    /// Validation time (Unix seconds) the verifier was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validation_time: Option<u64>,
+}
+
+/// One measurement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sample {
+    /// [`SCHEMA_VERSION`].
+    pub schema: u32,
+    /// What produced the sample.
+    pub source: Source,
+    /// Verifier method name (`openssl`, `rustlsserial`, …).
+    pub method: String,
+    /// TLS stack, where one was used (`openssl`, `rustls`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transport: Option<String>,
+    /// Host name the chain was verified for.
+    pub site: String,
+    /// Identifier of the stored chain, when there is one (e.g. `reddit.com__rustls-bench`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<String>,
+    /// Run index (0-based; warm-up runs have their own numbering).
+    pub run: u32,
+    /// True for warm-up samples, which statistics leave out.
+    #[serde(default)]
+    pub warmup: bool,
+    /// Stage → nanoseconds.
+    pub stages: BTreeMap<Stage, u64>,
+    /// Outcome.
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    /// Non-timing facts.
+    #[serde(default)]
+    pub meta: SampleMeta,
+}
+
+impl Sample {
+    /// Nanoseconds recorded for `stage`, if the sample has it.
+    pub fn stage(&self, stage: Stage) -> Option<u64> {
+        self.stages.get(&stage).copied()
+    }
+}
+
+/// Errors reading samples.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// A line that is not a valid sample.
+    #[error("line {line}: {message}")]
+    BadLine {
+        /// 1-based line number.
+        line: usize,
+        /// What was wrong.
+        message: String,
+    },
+    /// I/O failure.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// Reads JSONL samples. Blank lines are skipped; a malformed line becomes an error entry with
+/// its line number, and reading goes on, so one bad line never loses the others.
+pub fn read_jsonl(reader: impl std::io::BufRead) -> (Vec<Sample>, Vec<ReadError>) {
+    let mut samples = Vec::new();
+    let mut errors = Vec::new();
+    for (i, line) in reader.lines().enumerate() {
+        match line {
+            Ok(l) if l.trim().is_empty() => {}
+            Ok(l) => match serde_json::from_str::<Sample>(&l) {
+                Ok(s) => samples.push(s),
+                Err(e) => errors.push(ReadError::BadLine {
+                    line: i + 1,
+                    message: e.to_string(),
+                }),
+            },
+            Err(e) => {
+                errors.push(ReadError::Io(e));
+                break;
+            }
+        }
+    }
+    (samples, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Sample {
+        Sample {
+            schema: SCHEMA_VERSION,
+            source: Source::Verify,
+            method: "openssl".into(),
+            transport: None,
+            site: "example.com".into(),
+            chain: Some("example.com__test".into()),
+            run: 0,
+            warmup: false,
+            stages: [(Stage::Verify, 1234), (Stage::Total, 5678)].into(),
+            verdict: Verdict::Rejected("certificate has expired".into()),
+            meta: SampleMeta::default(),
+        }
+    }
+
+    #[test]
+    fn stage_names_round_trip() {
+        for &s in Stage::ALL {
+            assert_eq!(s.name().parse::<Stage>().unwrap(), s);
+            assert_eq!(Stage::ALL[s.index()], s);
+        }
+        assert_eq!(Stage::TotalVerification.name(), "total-verification");
+    }
+
+    #[test]
+    fn sample_serializes_with_integer_nanoseconds_and_round_trips() {
+        let s = sample();
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(
+            json.contains(r#""stages":{"verify":1234,"total":5678}"#),
+            "{json}"
+        );
+        assert!(json.contains(r#""outcome":"rejected","reason":"certificate has expired""#));
+        assert_eq!(serde_json::from_str::<Sample>(&json).unwrap(), s);
+    }
+
+    #[test]
+    fn malformed_lines_are_reported_with_line_numbers_and_skipped() {
+        let good = serde_json::to_string(&sample()).unwrap();
+        let input = format!("{good}\nnot json\n\n{good}\n{{\"schema\":1}}\n");
+        let (samples, errors) = read_jsonl(input.as_bytes());
+        assert_eq!(samples.len(), 2);
+        let lines: Vec<usize> = errors
+            .iter()
+            .map(|e| match e {
+                ReadError::BadLine { line, .. } => *line,
+                ReadError::Io(_) => 0,
+            })
+            .collect();
+        assert_eq!(lines, vec![2, 5]);
+    }
+}

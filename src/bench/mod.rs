@@ -1,0 +1,4 @@
+//! Measurement loops. Each produces [`certbench_analysis::Sample`]s and nothing else; tables
+//! are the analysis crate's job.
+
+pub mod verify;

@@ -1,0 +1,28 @@
+//! certbench: what TLS certificate verification costs a browser, per site and per stage,
+//! for OpenSSL versus webpki (serial and parallel).
+//!
+//! The library measures and produces [`certbench_analysis::Sample`]s; the `certbench-analysis`
+//! crate turns samples into statistics and tables. Modules, one concern each:
+//! - [`stages`]: the stage recorder (monotonic clock, no allocation while timing);
+//! - [`roots`]: trust roots from one source (Mozilla, system, PEM file);
+//! - [`chain`]: certificate chains as DER, loading PEM, and reading a certificate's signed parts;
+//! - [`corpus`]: the bundled real-chain corpus;
+//! - [`methods`]: the verifier methods (one file each) and the [`methods::Method`] list;
+//! - [`pool`]: the persistent worker pool of `rustlsparallel`;
+//! - [`bench`]: measurement loops (`certbench verify`);
+//! - `ossl` (private): every `unsafe` OpenSSL call, with its SAFETY argument.
+
+pub mod bench;
+pub mod chain;
+pub mod cli;
+pub mod corpus;
+pub mod error;
+pub mod methods;
+mod ossl;
+pub mod pool;
+pub mod roots;
+pub mod stages;
+
+pub use certbench_analysis as analysis;
+pub use error::Error;
+pub use methods::Method;

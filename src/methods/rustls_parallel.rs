@@ -1,0 +1,258 @@
+//! `rustlsparallel`: rustls-webpki with the chain's signature checks run in parallel.
+//!
+//! webpki checks signatures one after the other while it walks a path. This method first
+//! finds every candidate (issuer key, signed data, signature) triple the walk could ask for —
+//! each sent certificate against every sent certificate or trust anchor whose subject is its
+//! issuer — checks them all at once on the persistent [`SignaturePool`], and then runs
+//! webpki's own walk with signature algorithms that answer from those results.
+//!
+//! Invariant: the verdict is exactly `rustlsserial`'s. The wrapped algorithm answers from the
+//! cache only for a call with the same algorithm, key, message and signature bytes as a
+//! pre-checked triple (the result of the same pure function on the same input); any other call
+//! goes to the real algorithm. A chain with at most one candidate signature takes the serial
+//! path unchanged (nothing to overlap).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use rustls_pki_types::{
+    AlgorithmIdentifier, CertificateDer, FipsStatus, InvalidSignature,
+    SignatureVerificationAlgorithm, TrustAnchor,
+};
+use webpki::KeyUsage;
+
+use super::rustls_serial::{signature_algorithms, trust_anchors, verify_with};
+use super::{Rejection, Target, Verifier};
+use crate::chain::{Chain, SignedParts, Spki};
+use crate::error::Error;
+use crate::pool::SignaturePool;
+use crate::stages::Recorder;
+
+/// rustls-webpki with signatures pre-checked in parallel.
+pub struct RustlsParallel {
+    pool: &'static SignaturePool,
+}
+
+impl RustlsParallel {
+    /// On the process-wide pool.
+    pub fn new() -> RustlsParallel {
+        RustlsParallel {
+            pool: SignaturePool::global(),
+        }
+    }
+}
+
+impl Default for RustlsParallel {
+    fn default() -> Self {
+        RustlsParallel::new()
+    }
+}
+
+/// Trust anchors plus an index from subject to anchors, to find candidate issuers quickly.
+pub struct ParallelRoots {
+    anchors: Vec<TrustAnchor<'static>>,
+    by_subject: HashMap<Vec<u8>, Vec<usize>>,
+}
+
+impl Verifier for RustlsParallel {
+    type Roots = ParallelRoots;
+
+    fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<ParallelRoots, Error> {
+        let anchors = trust_anchors(roots)?;
+        let mut by_subject: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
+        for (i, a) in anchors.iter().enumerate() {
+            by_subject.entry(a.subject.to_vec()).or_default().push(i);
+        }
+        Ok(ParallelRoots {
+            anchors,
+            by_subject,
+        })
+    }
+
+    fn verify(
+        &self,
+        roots: &ParallelRoots,
+        chain: &Chain,
+        target: Target<'_>,
+        rec: &mut Recorder,
+    ) -> Result<(), Rejection> {
+        let algs = signature_algorithms();
+        verify_with(chain, target, rec, |ee, time| {
+            let jobs = candidate_checks(chain, roots, algs);
+            let walk = |algs: &[&dyn SignatureVerificationAlgorithm]| {
+                ee.verify_for_usage(
+                    algs,
+                    &roots.anchors,
+                    &chain.intermediates,
+                    time,
+                    KeyUsage::server_auth(),
+                    None,
+                    None,
+                )
+                .map(|_| ())
+            };
+            if jobs.len() <= 1 {
+                return walk(algs);
+            }
+            self.pool.for_each(&jobs, |job| {
+                let ok = algs[job.alg]
+                    .verify_signature(job.key, job.msg, job.sig)
+                    .is_ok();
+                job.state
+                    .store(if ok { VALID } else { INVALID }, Ordering::Release);
+            });
+            let cached: Vec<Cached<'_>> = algs
+                .iter()
+                .enumerate()
+                .map(|(idx, &inner)| Cached {
+                    inner,
+                    idx,
+                    jobs: &jobs,
+                })
+                .collect();
+            let cached: Vec<&dyn SignatureVerificationAlgorithm> = cached
+                .iter()
+                .map(|c| c as &dyn SignatureVerificationAlgorithm)
+                .collect();
+            walk(&cached)
+        })
+    }
+}
+
+const PENDING: u8 = 0;
+const VALID: u8 = 1;
+const INVALID: u8 = 2;
+
+/// One signature check: `algs[alg]` over (`key`, `msg`, `sig`).
+#[derive(Debug)]
+struct Check<'a> {
+    alg: usize,
+    key: &'a [u8],
+    msg: &'a [u8],
+    sig: &'a [u8],
+    state: AtomicU8,
+}
+
+/// Every signature check webpki's path building could make for this chain: each sent
+/// certificate against each sent certificate (not the leaf) or trust anchor whose subject is
+/// its issuer, with the algorithm webpki would pick (the first whose signature and public-key
+/// algorithm identifiers both match). A certificate that does not parse contributes nothing:
+/// webpki will reject or skip it itself.
+fn candidate_checks<'a>(
+    chain: &'a Chain,
+    roots: &'a ParallelRoots,
+    algs: &[&dyn SignatureVerificationAlgorithm],
+) -> Vec<Check<'a>> {
+    let parsed: Vec<Option<SignedParts<'a>>> =
+        chain.iter().map(|c| SignedParts::parse(c).ok()).collect();
+    let mut checks: Vec<Check<'a>> = Vec::new();
+    let mut add = |child: &SignedParts<'a>, issuer: Spki<'a>| {
+        let Some(alg) = algs.iter().position(|a| {
+            a.signature_alg_id().as_ref() == child.sig_alg
+                && a.public_key_alg_id().as_ref() == issuer.alg
+        }) else {
+            return;
+        };
+        let dup = checks
+            .iter()
+            .any(|c| c.alg == alg && c.key == issuer.key && c.msg == child.tbs);
+        if !dup {
+            checks.push(Check {
+                alg,
+                key: issuer.key,
+                msg: child.tbs,
+                sig: child.signature,
+                state: AtomicU8::new(PENDING),
+            });
+        }
+    };
+    for (i, child) in parsed.iter().enumerate() {
+        let Some(child) = child else { continue };
+        for (j, issuer) in parsed.iter().enumerate().skip(1) {
+            match issuer {
+                Some(issuer) if j != i && issuer.subject == child.issuer => add(child, issuer.spki),
+                _ => {}
+            }
+        }
+        for &a in roots.by_subject.get(child.issuer).into_iter().flatten() {
+            if let Ok(spki) = Spki::from_contents(&roots.anchors[a].subject_public_key_info) {
+                add(child, spki);
+            }
+        }
+    }
+    checks
+}
+
+/// A signature algorithm that answers from pre-checked results, else asks `inner`.
+#[derive(Debug)]
+struct Cached<'c> {
+    inner: &'static dyn SignatureVerificationAlgorithm,
+    idx: usize,
+    jobs: &'c [Check<'c>],
+}
+
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && (a.as_ptr() == b.as_ptr() || a == b)
+}
+
+impl SignatureVerificationAlgorithm for Cached<'_> {
+    fn verify_signature(
+        &self,
+        public_key: &[u8],
+        message: &[u8],
+        signature: &[u8],
+    ) -> Result<(), InvalidSignature> {
+        let hit = self.jobs.iter().find(|j| {
+            j.alg == self.idx
+                && same(j.key, public_key)
+                && same(j.msg, message)
+                && same(j.sig, signature)
+        });
+        match hit.map(|j| j.state.load(Ordering::Acquire)) {
+            Some(VALID) => Ok(()),
+            Some(INVALID) => Err(InvalidSignature),
+            _ => self.inner.verify_signature(public_key, message, signature),
+        }
+    }
+
+    fn public_key_alg_id(&self) -> AlgorithmIdentifier {
+        self.inner.public_key_alg_id()
+    }
+
+    fn signature_alg_id(&self) -> AlgorithmIdentifier {
+        self.inner.signature_alg_id()
+    }
+
+    fn fips_status(&self) -> FipsStatus {
+        self.inner.fips_status()
+    }
+
+    fn fips(&self) -> bool {
+        self.inner.fips()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chain::load_chain_dir;
+
+    #[test]
+    fn candidates_cover_the_path_of_a_two_certificate_chain() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("corpus/real-chains/reddit.com__rustls-bench");
+        let chain = load_chain_dir(&dir).unwrap();
+        let root = crate::chain::read_pem_certs(&dir.join("root.pem")).unwrap();
+        let roots = RustlsParallel::new().build_roots(&root).unwrap();
+        let checks = candidate_checks(&chain, &roots, signature_algorithms());
+        // leaf ← intermediate, intermediate ← root.
+        assert_eq!(checks.len(), 2);
+        for c in &checks {
+            assert!(
+                signature_algorithms()[c.alg]
+                    .verify_signature(c.key, c.msg, c.sig)
+                    .is_ok()
+            );
+        }
+    }
+}
