@@ -6,7 +6,10 @@
 //!
 //! Honest timing: warm-up runs come first and are marked as such; inside every run each chain
 //! is measured by every method back to back (interleaved, never all of one method then the
-//! next), and the method order rotates from run to run so no method always goes first.
+//! next). The order of the methods goes through every permutation in turn (see
+//! [`permutation`]): a mere rotation would keep each method's predecessor fixed, and what the
+//! previous sample left in the caches and the allocator (OpenSSL's store of ~120 roots, built
+//! and freed) then lands on the same method every time.
 
 use certbench_analysis::schema::SCHEMA_VERSION;
 use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
@@ -89,11 +92,15 @@ pub fn run(
 
     let n = verifiers.len();
     let phases = [(true, opts.warmup), (false, opts.runs)];
+    // Runs counted across warm-up and measured phases: chain `c` in run `r` takes order
+    // `r + c`, so every chain steps through every order as the runs go by.
+    let mut runs_before = 0usize;
     for (warmup, runs) in phases {
         for run in 0..runs {
-            for item in &corpus.chains {
-                for k in 0..n {
-                    let (method, verifier) = &verifiers[(k + run as usize) % n];
+            for (c, item) in corpus.chains.iter().enumerate() {
+                let order = permutation(n, runs_before + run as usize + c);
+                for k in order {
+                    let (method, verifier) = &verifiers[k];
                     let cache = cached.iter().find(|c| c.method == *method);
                     let (rec, verdict) = measure(verifier.as_ref(), cache, roots, item);
                     sink(Sample {
@@ -118,8 +125,24 @@ pub fn run(
                 }
             }
         }
+        runs_before += runs as usize;
     }
     cached
+}
+
+/// The `k`-th permutation of `0..n` (k taken modulo n!), in the factorial number system.
+/// Going through k = 0, 1, 2, … puts every method after every other equally often.
+pub fn permutation(n: usize, k: usize) -> Vec<usize> {
+    let count: usize = (1..=n).product();
+    let mut k = k % count.max(1);
+    let mut pool: Vec<usize> = (0..n).collect();
+    let mut out = Vec::with_capacity(n);
+    for i in (1..=n).rev() {
+        let f: usize = (1..i).product();
+        out.push(pool.remove(k / f));
+        k %= f;
+    }
+    out
 }
 
 /// One sample: the stages of `verifier` on `item`.
@@ -167,4 +190,31 @@ pub fn measure(
         Err(r) => Verdict::Rejected(r.reason),
     };
     (rec, verdict)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::permutation;
+
+    #[test]
+    fn permutations_give_every_method_every_predecessor() {
+        let perms: Vec<Vec<usize>> = (0..6).map(|k| permutation(3, k)).collect();
+        assert_eq!(perms[0], [0, 1, 2]);
+        let mut sorted = perms.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), 6, "all 3! orders");
+        // Each ordered pair (a directly before b) occurs equally often.
+        let mut pairs = std::collections::HashMap::new();
+        for p in &perms {
+            for w in p.windows(2) {
+                *pairs.entry((w[0], w[1])).or_insert(0) += 1;
+            }
+        }
+        assert_eq!(pairs.len(), 6);
+        assert!(pairs.values().all(|&c| c == 2), "{pairs:?}");
+        assert_eq!(permutation(3, 6), permutation(3, 0));
+        assert_eq!(permutation(1, 5), [0]);
+        assert!(permutation(0, 3).is_empty());
+    }
 }
