@@ -1,10 +1,12 @@
 //! Verification cost per method, side by side in one run: the whole `Verifier::verify` call
 //! (chain-creation + verify + verify-hostname) on one RSA-2048, one P-256 and one P-384 chain
-//! with a store built once, and each method's store built cold from the same roots.
+//! with a store built once, each method's store built cold from the same roots, and the cost
+//! of recording one stage.
 //!
 //! `cargo bench --bench verify`
 
 use certbench::Method;
+use certbench::analysis::Stage;
 use certbench::corpus::Corpus;
 use certbench::methods::Target;
 use certbench::roots::{RootSet, RootsSpec};
@@ -54,11 +56,24 @@ fn verify(c: &mut Criterion) {
     g.finish();
 }
 
+/// What recording one stage costs: a start/stop pair around nothing.
+fn stage_timer(c: &mut Criterion) {
+    let mut g = c.benchmark_group("stage-timer");
+    g.bench_function("one-stage-recorded", |b| {
+        let mut rec = Recorder::new();
+        b.iter(|| {
+            let span = rec.start();
+            black_box(rec.stop(Stage::Verify, span))
+        })
+    });
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = verify
+    targets = verify, stage_timer
 }
 criterion_main!(benches);

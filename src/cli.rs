@@ -176,7 +176,8 @@ fn run_verify(args: VerifyArgs) -> Result<ExitCode> {
         ));
     }
 
-    let report = Report::from_samples(&samples, Stage::TotalVerification);
+    let order: Vec<&str> = methods.iter().map(|m| m.name()).collect();
+    let report = Report::from_samples(&samples, Stage::TotalVerification, &order);
     let mut text = String::new();
     if args.format == Format::Markdown {
         text.push_str(&format!(

@@ -100,7 +100,15 @@ fn verify_all_methods_five_runs_records_consistent_nonzero_stages() {
 
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let tables = report["tables"].as_array().unwrap();
-    assert_eq!(tables.len(), 3);
+    let methods: Vec<&str> = tables
+        .iter()
+        .map(|t| t["method"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        methods,
+        ["openssl", "rustlsserial", "rustlsparallel"],
+        "--method order"
+    );
     for t in tables {
         let rows = t["rows"].as_array().unwrap();
         assert_eq!(rows.len(), 34);

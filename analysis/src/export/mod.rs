@@ -20,9 +20,17 @@ pub struct Report {
 
 impl Report {
     /// Builds the tables from samples (warm-up samples are left out), comparing methods on
-    /// `compare_on`.
-    pub fn from_samples(samples: &[Sample], compare_on: Stage) -> Report {
-        let tables = build_seed_tables(samples);
+    /// `compare_on`. Tables of the methods named in `method_order` come first, in that order;
+    /// any other method follows in order of first appearance.
+    pub fn from_samples(samples: &[Sample], compare_on: Stage, method_order: &[&str]) -> Report {
+        let mut tables = build_seed_tables(samples);
+        let rank = |t: &SeedTable| {
+            method_order
+                .iter()
+                .position(|m| *m == t.method)
+                .unwrap_or(method_order.len())
+        };
+        tables.sort_by_key(rank); // stable: unnamed methods keep their order
         let comparison = build_comparison(&tables, compare_on);
         Report { tables, comparison }
     }
