@@ -50,9 +50,9 @@ impl Chain {
 /// Reads every certificate of a PEM file. Each certificate must be DER X.509; a file without
 /// any certificate gives an empty list. Errors name the file.
 pub fn read_pem_certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, Error> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Io {
+    let bytes = std::fs::read(path).map_err(|cause| Error::Io {
         path: path.to_owned(),
-        source,
+        cause,
     })?;
     let mut certs = Vec::new();
     for (i, item) in CertificateDer::pem_slice_iter(&bytes).enumerate() {

@@ -119,9 +119,9 @@ impl Corpus {
     pub fn load(dir: &Path) -> Result<Corpus, Error> {
         let manifest_path = dir.join("manifest.json");
         let entries: Vec<(String, String, u64, Expected)> = if manifest_path.exists() {
-            let text = std::fs::read_to_string(&manifest_path).map_err(|source| Error::Io {
+            let text = std::fs::read_to_string(&manifest_path).map_err(|cause| Error::Io {
                 path: manifest_path.clone(),
-                source,
+                cause,
             })?;
             let m: Manifest = serde_json::from_str(&text).map_err(|e| Error::Manifest {
                 path: manifest_path.clone(),
@@ -138,9 +138,9 @@ impl Corpus {
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs());
-            let read = std::fs::read_dir(dir).map_err(|source| Error::Io {
+            let read = std::fs::read_dir(dir).map_err(|cause| Error::Io {
                 path: dir.to_owned(),
-                source,
+                cause,
             })?;
             let mut names: Vec<String> = read
                 .filter_map(|e| e.ok())
@@ -199,7 +199,7 @@ fn load_one(dir: &Path) -> Result<(Chain, Vec<CertificateDer<'static>>), Error> 
     if !dir.is_dir() {
         return Err(Error::Io {
             path: dir.to_owned(),
-            source: std::io::Error::new(std::io::ErrorKind::NotFound, "chain folder not found"),
+            cause: std::io::Error::new(std::io::ErrorKind::NotFound, "chain folder not found"),
         });
     }
     let chain = load_chain_dir(dir)?;

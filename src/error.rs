@@ -6,14 +6,14 @@ use std::path::PathBuf;
 /// Errors the library returns.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A file could not be read.
-    #[error("{path}: {source}")]
+    /// A file could not be read. (The cause is in the message, not a `source()`, so that
+    /// a per-item error row and an error chain both say it exactly once.)
+    #[error("{path}: {cause}")]
     Io {
         /// The file.
         path: PathBuf,
         /// Why.
-        #[source]
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A PEM file that is not valid PEM.
     #[error("{path}: not valid PEM: {message}")]

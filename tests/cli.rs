@@ -302,3 +302,87 @@ fn missing_inputs_exit_non_zero_naming_the_file() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("unknown method `nonsense`"));
 }
+
+/// The four bad cases through the command line: each method's own reason is in the table.
+#[test]
+fn rejections_show_each_verifiers_reason_in_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for name in ["expired", "wronghost", "nointer"] {
+        copy_chain("reddit.com__rustls-bench", &d.join(format!("{name}__case")));
+    }
+    std::fs::write(d.join("nointer__case/intermediates.pem"), "").unwrap();
+    // The store (below) holds only reddit's root: github's chain has no trusted root.
+    copy_chain("github.com__rustls-bench", &d.join("untrusted__case"));
+    let t = 1_770_205_316u64; // inside both chains' validity
+    let expired = 1_779_494_399u64 + 86_400; // a day after the leaf's notAfter
+    let entry = |dir: &str, host: &str, time: u64| {
+        format!(r#"{{"dir":"{dir}","host":"{host}","validation_time_unix":{time}}}"#)
+    };
+    std::fs::write(
+        d.join("manifest.json"),
+        format!(
+            r#"{{"chains":[{},{},{},{}]}}"#,
+            entry("expired__case", "reddit.com", expired),
+            entry("wronghost__case", "www.example.org", t),
+            entry("untrusted__case", "github.com", t),
+            entry("nointer__case", "reddit.com", t),
+        ),
+    )
+    .unwrap();
+    // Only the chains' own roots, so that the untrusted case has no path to a trusted root.
+    let roots = d.join("roots.pem");
+    std::fs::copy(
+        certbench::corpus::bundled_dir().join("reddit.com__rustls-bench/root.pem"),
+        &roots,
+    )
+    .unwrap();
+    let out = certbench(&[
+        "verify",
+        "--chains",
+        d.to_str().unwrap(),
+        "--roots",
+        roots.to_str().unwrap(),
+        "--no-corpus-roots",
+        "--runs",
+        "1",
+        "--warmup",
+        "0",
+        "--format",
+        "json",
+    ]);
+    no_panic(&out);
+    assert!(
+        out.status.success(),
+        "rejections are verdicts: {}",
+        stderr(&out)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for t in report["tables"].as_array().unwrap() {
+        let method = t["method"].as_str().unwrap();
+        let verdicts: Vec<&str> = t["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["verdict"].as_str().unwrap())
+            .collect();
+        let want: [&str; 4] = if method == "openssl" {
+            [
+                "rejected: certificate has expired (depth 0)",
+                "rejected: hostname mismatch (depth 0)",
+                "rejected: unable to get local issuer certificate (depth ",
+                "rejected: unable to get local issuer certificate (depth 0)",
+            ]
+        } else {
+            [
+                "rejected: CertExpired",
+                "rejected: CertNotValidForName",
+                "rejected: UnknownIssuer",
+                "rejected: UnknownIssuer",
+            ]
+        };
+        for (got, want) in verdicts.iter().zip(want) {
+            assert!(got.starts_with(want), "{method}: {got} (want {want})");
+        }
+    }
+}
