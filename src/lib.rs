@@ -18,6 +18,7 @@ pub mod cli;
 pub mod corpus;
 pub mod error;
 pub mod methods;
+pub mod mirror;
 mod ossl;
 pub mod pool;
 pub mod roots;

@@ -1,0 +1,310 @@
+//! Cloning a real chain: same shape, fresh keys, under a local root.
+//!
+//! A clone keeps, per certificate: the key type and size, the subject (CA names get a
+//! ` (certbench mirror)` suffix so that a clone never shares a name with the real CA it
+//! copies, which would send path building to the wrong key), the serial number, the validity
+//! span, and every extension byte for byte with its criticality (subject alternative names,
+//! basic constraints, key usage, EKU, policies, AIA, CRL distribution points, name
+//! constraints, SCTs, …). Only the key identifiers are new: the subject key identifier is
+//! computed from the new key and the authority key identifier from the new issuer's key.
+//! Validity windows are shifted by one offset per chain so that the corpus validation time
+//! falls on `now`.
+//!
+//! Signatures are made by the issuer clone's key with rcgen's algorithm for that key type
+//! (RSA: sha256WithRSAEncryption; P-256: ecdsa-with-SHA256; P-384: ecdsa-with-SHA384), so a
+//! chain whose real CA signed with another hash is cloned with this one.
+
+use std::collections::HashMap;
+
+use rcgen::{
+    CertificateParams, CustomExtension, DistinguishedName, DnType, DnValue, IsCa, Issuer, KeyPair,
+    RsaKeySize, SerialNumber, SignatureAlgorithm,
+};
+use rustls_pki_types::CertificateDer;
+use sha2::{Digest, Sha256};
+use x509_parser::prelude::{FromDer, X509Certificate};
+
+/// Suffix appended to the common name of every cloned CA.
+pub const CA_SUFFIX: &str = " (certbench mirror)";
+
+/// OIDs rcgen writes itself (never copied): subjectKeyIdentifier, authorityKeyIdentifier.
+const SKI: &[u64] = &[2, 5, 29, 14];
+const AKI: &[u64] = &[2, 5, 29, 35];
+
+/// Errors while cloning.
+#[derive(Debug, thiserror::Error)]
+pub enum CloneError {
+    /// A certificate x509-parser cannot read.
+    #[error("cannot parse certificate {index}: {message}")]
+    Parse {
+        /// Position in the chain (0 = leaf).
+        index: usize,
+        /// Parser message.
+        message: String,
+    },
+    /// A key type rcgen cannot generate.
+    #[error("unsupported key type {0}")]
+    KeyType(String),
+    /// rcgen failed.
+    #[error("rcgen: {0}")]
+    Rcgen(#[from] rcgen::Error),
+}
+
+/// A generated certificate with its key.
+pub struct Cloned {
+    /// The certificate.
+    pub der: CertificateDer<'static>,
+    /// Its private key (PKCS#8 DER).
+    pub key: KeyPair,
+}
+
+/// Key types certbench can generate, with the rcgen algorithm each signs with.
+fn new_key(spki_cert: &X509Certificate<'_>) -> Result<KeyPair, CloneError> {
+    let label = crate::chain::key_type(spki_cert.as_ref());
+    let (alg, rsa): (&'static SignatureAlgorithm, Option<RsaKeySize>) = match label.as_str() {
+        "RSA-2048" => (&rcgen::PKCS_RSA_SHA256, Some(RsaKeySize::_2048)),
+        "RSA-3072" => (&rcgen::PKCS_RSA_SHA256, Some(RsaKeySize::_3072)),
+        "RSA-4096" => (&rcgen::PKCS_RSA_SHA256, Some(RsaKeySize::_4096)),
+        "ECDSA-P256" => (&rcgen::PKCS_ECDSA_P256_SHA256, None),
+        "ECDSA-P384" => (&rcgen::PKCS_ECDSA_P384_SHA384, None),
+        other => return Err(CloneError::KeyType(other.to_owned())),
+    };
+    Ok(match rsa {
+        Some(size) => KeyPair::generate_rsa_for(alg, size)?,
+        None => KeyPair::generate_for(alg)?,
+    })
+}
+
+/// The subject of `x509`, with [`CA_SUFFIX`] on the CN of a CA.
+fn subject(x509: &X509Certificate<'_>, suffix: &str) -> DistinguishedName {
+    let mut dn = DistinguishedName::new();
+    let mut has_cn = false;
+    for rdn in x509.subject().iter_rdn() {
+        for attr in rdn.iter() {
+            let oid: Vec<u64> = attr
+                .attr_type()
+                .iter()
+                .map(|i| i.collect())
+                .unwrap_or_default();
+            let ty = DnType::from_oid(&oid);
+            let mut value = attr.as_str().unwrap_or("").to_owned();
+            if ty == DnType::CommonName {
+                has_cn = true;
+                value.push_str(suffix);
+            }
+            dn.push(ty, DnValue::Utf8String(value));
+        }
+    }
+    if !has_cn && !suffix.is_empty() {
+        dn.push(DnType::CommonName, suffix.trim_start());
+    }
+    dn
+}
+
+/// Whether `x509` is a CA (basicConstraints cA = true).
+pub fn is_ca(x509: &X509Certificate<'_>) -> bool {
+    matches!(x509.basic_constraints(), Ok(Some(bc)) if bc.value.ca)
+}
+
+/// Parameters for the clone of `x509`: everything but keys and signature.
+fn params(
+    x509: &X509Certificate<'_>,
+    shift_secs: i64,
+    key: &KeyPair,
+    has_issuer_key_id: bool,
+) -> CertificateParams {
+    let mut p = CertificateParams::default();
+    let suffix = if is_ca(x509) { CA_SUFFIX } else { "" };
+    p.distinguished_name = subject(x509, suffix);
+    p.serial_number = Some(SerialNumber::from_slice(x509.raw_serial()));
+    let shift = time::Duration::seconds(shift_secs);
+    p.not_before = x509.validity().not_before.to_datetime() + shift;
+    p.not_after = x509.validity().not_after.to_datetime() + shift;
+    // Extensions are copied verbatim; rcgen writes none of its own (is_ca = NoCa, empty
+    // lists) except the authority key identifier.
+    p.is_ca = IsCa::NoCa;
+    p.use_authority_key_identifier_extension = has_issuer_key_id;
+    for ext in x509.extensions() {
+        let oid: Vec<u64> = ext.oid.iter().map(|i| i.collect()).unwrap_or_default();
+        if oid == AKI {
+            continue;
+        }
+        let content = if oid == SKI {
+            // OCTET STRING of the new key's identifier.
+            let id = p.key_identifier(key);
+            let mut v = vec![0x04, id.len() as u8];
+            v.extend(id);
+            v
+        } else {
+            ext.value.to_vec()
+        };
+        let mut custom = CustomExtension::from_oid_content(&oid, content);
+        custom.set_criticality(ext.critical);
+        p.custom_extensions.push(custom);
+    }
+    p
+}
+
+/// Clones certificates, sharing the clone of a certificate that several chains send.
+#[derive(Default)]
+pub struct Cloner {
+    /// SHA-256 of an original certificate → its clone.
+    done: HashMap<[u8; 32], Cloned>,
+}
+
+fn sha256(der: &[u8]) -> [u8; 32] {
+    Sha256::digest(der).into()
+}
+
+/// A chain's clone: the certificates to send (leaf first) and the leaf key.
+pub struct ClonedChain {
+    /// Leaf first, then the intermediates, as the original sent them.
+    pub sent: Vec<CertificateDer<'static>>,
+    /// The leaf's private key.
+    pub leaf_key: KeyPair,
+    /// The clone of the chain's root (self-signed, to be trusted).
+    pub root: CertificateDer<'static>,
+}
+
+impl Cloner {
+    /// An empty cloner.
+    pub fn new() -> Cloner {
+        Cloner::default()
+    }
+
+    /// Clones `sent` (leaf first) and its `root`, shifting every validity by `shift_secs`.
+    ///
+    /// Issuers are found by name among the chain's own certificates; a sent certificate whose
+    /// issuer is not in the chain (a cross-sign to a root the client may not have) is signed
+    /// by a stand-in issuer that nobody trusts, as in the real chain.
+    pub fn clone_chain(
+        &mut self,
+        sent: &[CertificateDer<'static>],
+        root: &CertificateDer<'static>,
+        shift_secs: i64,
+    ) -> Result<ClonedChain, CloneError> {
+        let all: Vec<&CertificateDer<'static>> = sent.iter().chain(std::iter::once(root)).collect();
+        let parsed: Vec<X509Certificate<'_>> = all
+            .iter()
+            .enumerate()
+            .map(|(index, der)| {
+                X509Certificate::from_der(der)
+                    .map(|(_, x)| x)
+                    .map_err(|e| CloneError::Parse {
+                        index,
+                        message: e.to_string(),
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        let root_i = all.len() - 1;
+        // Clone top-down so that every issuer exists before what it signs.
+        let mut order: Vec<usize> = vec![root_i];
+        while order.len() < all.len() {
+            let before = order.len();
+            for i in 0..root_i {
+                if order.contains(&i) {
+                    continue;
+                }
+                let issuer = self.issuer_of(&parsed, i);
+                if issuer.is_none_or(|j| order.contains(&j)) {
+                    order.push(i);
+                }
+            }
+            if order.len() == before {
+                // A cycle of cross-signs: take the rest in order, signed by stand-ins.
+                order.extend(
+                    (0..root_i)
+                        .filter(|i| !order.contains(i))
+                        .collect::<Vec<_>>(),
+                );
+            }
+        }
+        for &i in &order {
+            let h = sha256(all[i]);
+            if self.done.contains_key(&h) {
+                continue;
+            }
+            let x = &parsed[i];
+            let key = new_key(x)?;
+            let cloned = if i == root_i || x.subject().as_raw() == x.issuer().as_raw() {
+                let p = params(x, shift_secs, &key, false);
+                let cert = p.self_signed(&key)?;
+                Cloned {
+                    der: cert.der().clone(),
+                    key,
+                }
+            } else {
+                let has_aki = x
+                    .extensions()
+                    .iter()
+                    .any(|e| e.oid.iter().map(|i| i.collect::<Vec<u64>>()).as_deref() == Some(AKI));
+                let p = params(x, shift_secs, &key, has_aki);
+                let cert = match self.issuer_of(&parsed, i) {
+                    Some(j) if self.done.contains_key(&sha256(all[j])) => {
+                        let issuer_clone = &self.done[&sha256(all[j])];
+                        let issuer = issuer_params(&parsed[j], &issuer_clone.key);
+                        p.signed_by(&key, &Issuer::new(issuer, &issuer_clone.key))?
+                    }
+                    _ => {
+                        // Stand-in issuer with the original issuer's name (suffixed).
+                        let stand_in_key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256)?;
+                        let mut ip = CertificateParams::default();
+                        ip.distinguished_name = issuer_name(x);
+                        p.signed_by(&key, &Issuer::new(ip, &stand_in_key))?
+                    }
+                };
+                Cloned {
+                    der: cert.der().clone(),
+                    key,
+                }
+            };
+            self.done.insert(h, cloned);
+        }
+        let get = |der: &CertificateDer<'static>| &self.done[&sha256(der)];
+        let leaf = get(&sent[0]);
+        Ok(ClonedChain {
+            sent: sent.iter().map(|c| get(c).der.clone()).collect(),
+            leaf_key: KeyPair::try_from(leaf.key.serialize_der().as_slice())?,
+            root: get(root).der.clone(),
+        })
+    }
+
+    /// The chain position of the certificate that issued `parsed[i]`, by name; the root is
+    /// preferred over a sent certificate with the same name.
+    fn issuer_of(&self, parsed: &[X509Certificate<'_>], i: usize) -> Option<usize> {
+        let want = parsed[i].issuer().as_raw();
+        let root_i = parsed.len() - 1;
+        if parsed[root_i].subject().as_raw() == want && i != root_i {
+            return Some(root_i);
+        }
+        (1..root_i).find(|&j| j != i && parsed[j].subject().as_raw() == want)
+    }
+}
+
+/// The issuer side of a clone: its (suffixed) name and key identifier method.
+fn issuer_params(x: &X509Certificate<'_>, _key: &KeyPair) -> CertificateParams {
+    let mut p = CertificateParams::default();
+    p.distinguished_name = subject(x, if is_ca(x) { CA_SUFFIX } else { "" });
+    p
+}
+
+/// The issuer name of `x`, suffixed as a clone CA's would be.
+fn issuer_name(x: &X509Certificate<'_>) -> DistinguishedName {
+    let mut dn = DistinguishedName::new();
+    for rdn in x.issuer().iter_rdn() {
+        for attr in rdn.iter() {
+            let oid: Vec<u64> = attr
+                .attr_type()
+                .iter()
+                .map(|i| i.collect())
+                .unwrap_or_default();
+            let ty = DnType::from_oid(&oid);
+            let mut value = attr.as_str().unwrap_or("").to_owned();
+            if ty == DnType::CommonName {
+                value.push_str(CA_SUFFIX);
+            }
+            dn.push(ty, DnValue::Utf8String(value));
+        }
+    }
+    dn
+}

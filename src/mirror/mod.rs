@@ -1,0 +1,406 @@
+//! The loopback mirror's certificates: per host, a clone of the real chain (see [`clone`]),
+//! generated once and cached on disk.
+//!
+//! Hosts served: every host of the corpus (its first chain in manifest order); `cnn.com`,
+//! which has no corpus chain, with a synthetic typical shape (RSA-2048 leaf for `cnn.com` and
+//! `*.cnn.com` ← RSA-2048 intermediate ← RSA-2048 root, 90-day leaf); and three fault hosts:
+//! `expired.mirror.test` (leaf expired ten days ago), `wrong-host.mirror.test` (leaf for
+//! `other-host.mirror.test` only) and `untrusted.mirror.test` (under a root that is not in the
+//! mirror's trust bundle).
+//!
+//! Cache: `DIR/index.json`, `DIR/roots.pem` (every root the mirror's clients must trust) and
+//! `DIR/<host>/{chain.pem,key.pem}`. A cache is reused when it was made from the same corpus
+//! manifest by the same generator version and every leaf is still valid; otherwise it is made
+//! anew (RSA-4096 keys take seconds each).
+
+pub mod clone;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rcgen::{
+    BasicConstraints, CertificateParams, DnType, ExtendedKeyUsagePurpose, IsCa, Issuer, KeyPair,
+    KeyUsagePurpose, SanType,
+};
+use rustls_pki_types::pem::PemObject;
+use rustls_pki_types::{CertificateDer, PrivateKeyDer};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::corpus::Corpus;
+use clone::{CloneError, Cloner};
+
+/// Bumped whenever generation changes, so older caches are not reused.
+const GENERATOR_VERSION: u32 = 1;
+
+/// Host of the fault that serves an expired leaf.
+pub const EXPIRED_HOST: &str = "expired.mirror.test";
+/// Host of the fault that serves a leaf for another name.
+pub const WRONG_HOST: &str = "wrong-host.mirror.test";
+/// Host of the fault that serves a chain under an untrusted root.
+pub const UNTRUSTED_HOST: &str = "untrusted.mirror.test";
+
+/// Errors making or loading the mirror's certificates.
+#[derive(Debug, thiserror::Error)]
+pub enum MirrorError {
+    /// Cloning failed.
+    #[error("cloning {host}: {source}")]
+    Clone {
+        /// The host being cloned.
+        host: String,
+        /// Why.
+        #[source]
+        source: CloneError,
+    },
+    /// rcgen failed on a synthetic chain.
+    #[error("generating {host}: {source}")]
+    Generate {
+        /// The host.
+        host: String,
+        /// Why.
+        #[source]
+        source: rcgen::Error,
+    },
+    /// Cache I/O.
+    #[error("mirror cache {path}: {message}")]
+    Cache {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// What one host serves.
+#[derive(Clone, Debug)]
+pub struct HostCert {
+    /// The chain to send, leaf first.
+    pub chain: Vec<CertificateDer<'static>>,
+    /// The leaf's private key (PKCS#8 DER).
+    pub key: Vec<u8>,
+    /// The corpus chain it clones, or `synthetic`.
+    pub source: String,
+}
+
+/// Every host's certificates, and the roots a client of the mirror must trust.
+#[derive(Clone, Debug)]
+pub struct MirrorSet {
+    /// Host → what it serves.
+    pub hosts: BTreeMap<String, HostCert>,
+    /// Roots to trust (the clones of the corpus roots and the synthetic root; never the
+    /// untrusted fault's root).
+    pub roots: Vec<CertificateDer<'static>>,
+    /// Where the set is cached.
+    pub dir: PathBuf,
+    /// True when this set was read from the cache (no key was generated).
+    pub from_cache: bool,
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Eq)]
+struct Index {
+    generator: u32,
+    corpus_manifest_sha256: String,
+    hosts: BTreeMap<String, String>,
+}
+
+fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+fn cache_err(path: &Path, e: impl std::fmt::Display) -> MirrorError {
+    MirrorError::Cache {
+        path: path.to_owned(),
+        message: e.to_string(),
+    }
+}
+
+/// A host name as a folder name.
+fn host_dir(dir: &Path, host: &str) -> PathBuf {
+    dir.join(host.replace(['/', '\\', ':'], "_"))
+}
+
+impl MirrorSet {
+    /// The set cached in `dir`, or a new one made from `corpus` and cached there.
+    pub fn load_or_generate(corpus: &Corpus, dir: &Path) -> Result<MirrorSet, MirrorError> {
+        let manifest_hash = manifest_hash(corpus);
+        if let Some(set) = Self::load(dir, &manifest_hash)? {
+            return Ok(set);
+        }
+        let set = Self::generate(corpus, dir)?;
+        set.save(&manifest_hash)?;
+        Ok(set)
+    }
+
+    fn load(dir: &Path, manifest_hash: &str) -> Result<Option<MirrorSet>, MirrorError> {
+        let index_path = dir.join("index.json");
+        let Ok(text) = std::fs::read_to_string(&index_path) else {
+            return Ok(None);
+        };
+        let Ok(index) = serde_json::from_str::<Index>(&text) else {
+            return Ok(None);
+        };
+        if index.generator != GENERATOR_VERSION || index.corpus_manifest_sha256 != manifest_hash {
+            return Ok(None);
+        }
+        let roots_path = dir.join("roots.pem");
+        let roots =
+            crate::chain::read_pem_certs(&roots_path).map_err(|e| cache_err(&roots_path, e))?;
+        let mut hosts = BTreeMap::new();
+        for (host, source) in index.hosts {
+            let d = host_dir(dir, &host);
+            let chain =
+                crate::chain::read_pem_certs(&d.join("chain.pem")).map_err(|e| cache_err(&d, e))?;
+            let key = match PrivateKeyDer::from_pem_file(d.join("key.pem")) {
+                Ok(k) => k.secret_der().to_vec(),
+                Err(_) => return Ok(None),
+            };
+            // A leaf no longer valid now: make the set anew.
+            let valid = chain
+                .first()
+                .and_then(|c| openssl::x509::X509::from_der(c).ok())
+                .is_some_and(|x| {
+                    let now = openssl::asn1::Asn1Time::days_from_now(0).expect("time");
+                    x.not_before() <= now && now <= x.not_after()
+                });
+            if !valid && host != EXPIRED_HOST {
+                return Ok(None);
+            }
+            hosts.insert(host, HostCert { chain, key, source });
+        }
+        Ok(Some(MirrorSet {
+            hosts,
+            roots,
+            dir: dir.to_owned(),
+            from_cache: true,
+        }))
+    }
+
+    fn save(&self, manifest_hash: &str) -> Result<(), MirrorError> {
+        let dir = &self.dir;
+        std::fs::create_dir_all(dir).map_err(|e| cache_err(dir, e))?;
+        let pem = |certs: &[CertificateDer<'static>]| -> String {
+            certs
+                .iter()
+                .map(|c| {
+                    openssl::x509::X509::from_der(c)
+                        .and_then(|x| x.to_pem())
+                        .map(|p| String::from_utf8_lossy(&p).into_owned())
+                        .unwrap_or_default()
+                })
+                .collect()
+        };
+        let write = |p: PathBuf, s: String| std::fs::write(&p, s).map_err(|e| cache_err(&p, e));
+        write(dir.join("roots.pem"), pem(&self.roots))?;
+        let mut hosts = BTreeMap::new();
+        for (host, hc) in &self.hosts {
+            let d = host_dir(dir, host);
+            std::fs::create_dir_all(&d).map_err(|e| cache_err(&d, e))?;
+            write(d.join("chain.pem"), pem(&hc.chain))?;
+            let key = KeyPair::try_from(hc.key.as_slice()).map_err(|e| cache_err(&d, e))?;
+            write(d.join("key.pem"), key.serialize_pem())?;
+            hosts.insert(host.clone(), hc.source.clone());
+        }
+        let index = Index {
+            generator: GENERATOR_VERSION,
+            corpus_manifest_sha256: manifest_hash.to_owned(),
+            hosts,
+        };
+        // The index goes last: a cache cut short is not an index that points at nothing.
+        write(
+            dir.join("index.json"),
+            serde_json::to_string_pretty(&index).expect("index serializes"),
+        )
+    }
+
+    /// Makes every host's certificates (slow: fresh keys).
+    pub fn generate(corpus: &Corpus, dir: &Path) -> Result<MirrorSet, MirrorError> {
+        let mut cloner = Cloner::new();
+        let mut hosts = BTreeMap::new();
+        let mut roots: Vec<CertificateDer<'static>> = Vec::new();
+        let now = now();
+        for c in &corpus.chains {
+            if hosts.contains_key(&c.host) || c.roots.is_empty() {
+                continue;
+            }
+            let sent: Vec<CertificateDer<'static>> = c.chain.iter().cloned().collect();
+            let shift = now - c.validation_time as i64;
+            let cloned = cloner
+                .clone_chain(&sent, &c.roots[0], shift)
+                .map_err(|source| MirrorError::Clone {
+                    host: c.host.clone(),
+                    source,
+                })?;
+            if !roots.iter().any(|r| r.as_ref() == cloned.root.as_ref()) {
+                roots.push(cloned.root.clone());
+            }
+            hosts.insert(
+                c.host.clone(),
+                HostCert {
+                    chain: cloned.sent,
+                    key: cloned.leaf_key.serialize_der(),
+                    source: c.id.clone(),
+                },
+            );
+        }
+        let synthetic = synthetic_hosts(now)?;
+        roots.push(synthetic.root);
+        hosts.extend(synthetic.hosts);
+        Ok(MirrorSet {
+            hosts,
+            roots,
+            dir: dir.to_owned(),
+            from_cache: false,
+        })
+    }
+}
+
+fn manifest_hash(corpus: &Corpus) -> String {
+    let bytes = std::fs::read(corpus.dir.join("manifest.json")).unwrap_or_default();
+    Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+struct Synthetic {
+    root: CertificateDer<'static>,
+    hosts: BTreeMap<String, HostCert>,
+}
+
+fn gen_err(host: &str) -> impl Fn(rcgen::Error) -> MirrorError + '_ {
+    move |source| MirrorError::Generate {
+        host: host.to_owned(),
+        source,
+    }
+}
+
+/// A CA's parameters: `name`, CA with the usual key usages, valid ±10 years around now.
+fn ca_params(name: &str, now: time::OffsetDateTime) -> CertificateParams {
+    let mut p = CertificateParams::default();
+    p.distinguished_name.push(DnType::CommonName, name);
+    p.distinguished_name
+        .push(DnType::OrganizationName, "certbench mirror");
+    p.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    p.key_usages = vec![
+        KeyUsagePurpose::KeyCertSign,
+        KeyUsagePurpose::CrlSign,
+        KeyUsagePurpose::DigitalSignature,
+    ];
+    p.not_before = now - time::Duration::days(3650);
+    p.not_after = now + time::Duration::days(3650);
+    p
+}
+
+/// RSA-2048 leaf ← RSA-2048 intermediate under `root`, for `names`, valid from `from` for
+/// `days` days.
+fn leaf_chain(
+    root: &Issuer<'_, &KeyPair>,
+    inter_name: &str,
+    names: &[&str],
+    from: time::OffsetDateTime,
+    days: i64,
+    host: &str,
+) -> Result<HostCert, MirrorError> {
+    let err = gen_err(host);
+    let rsa = |_: ()| KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, rcgen::RsaKeySize::_2048);
+    let inter_key = rsa(()).map_err(&err)?;
+    let mut ip = ca_params(inter_name, from);
+    ip.is_ca = IsCa::Ca(BasicConstraints::Constrained(0));
+    ip.use_authority_key_identifier_extension = true;
+    let inter = ip.signed_by(&inter_key, root).map_err(&err)?;
+    let inter_issuer = Issuer::new(ip, &inter_key);
+
+    let leaf_key = rsa(()).map_err(&err)?;
+    let mut lp = CertificateParams::new(names.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+        .map_err(&err)?;
+    lp.distinguished_name.push(DnType::CommonName, names[0]);
+    lp.subject_alt_names = names
+        .iter()
+        .map(|n| SanType::DnsName((*n).try_into().expect("valid DNS name")))
+        .collect();
+    lp.is_ca = IsCa::ExplicitNoCa;
+    lp.key_usages = vec![
+        KeyUsagePurpose::DigitalSignature,
+        KeyUsagePurpose::KeyEncipherment,
+    ];
+    lp.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
+    lp.use_authority_key_identifier_extension = true;
+    lp.not_before = from;
+    lp.not_after = from + time::Duration::days(days);
+    let leaf = lp.signed_by(&leaf_key, &inter_issuer).map_err(&err)?;
+    Ok(HostCert {
+        chain: vec![leaf.der().clone(), inter.der().clone()],
+        key: leaf_key.serialize_der(),
+        source: "synthetic".to_owned(),
+    })
+}
+
+fn synthetic_hosts(now_secs: i64) -> Result<Synthetic, MirrorError> {
+    let now = time::OffsetDateTime::from_unix_timestamp(now_secs).expect("now is a valid time");
+    let err = gen_err("synthetic root");
+    let root_key = KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, rcgen::RsaKeySize::_2048)
+        .map_err(&err)?;
+    let root_params = ca_params("certbench mirror synthetic root", now);
+    let root = root_params.self_signed(&root_key).map_err(&err)?;
+    let root_issuer = Issuer::new(root_params, &root_key);
+
+    let day = time::Duration::days(1);
+    let mut hosts = BTreeMap::new();
+    hosts.insert(
+        "cnn.com".to_owned(),
+        leaf_chain(
+            &root_issuer,
+            "certbench mirror RSA CA",
+            &["cnn.com", "*.cnn.com"],
+            now - day * 30,
+            90,
+            "cnn.com",
+        )?,
+    );
+    hosts.insert(
+        EXPIRED_HOST.to_owned(),
+        leaf_chain(
+            &root_issuer,
+            "certbench mirror RSA CA (expired)",
+            &[EXPIRED_HOST],
+            now - day * 100,
+            90,
+            EXPIRED_HOST,
+        )?,
+    );
+    hosts.insert(
+        WRONG_HOST.to_owned(),
+        leaf_chain(
+            &root_issuer,
+            "certbench mirror RSA CA (wrong host)",
+            &["other-host.mirror.test"],
+            now - day,
+            90,
+            WRONG_HOST,
+        )?,
+    );
+    let err = gen_err(UNTRUSTED_HOST);
+    let untrusted_key =
+        KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, rcgen::RsaKeySize::_2048)
+            .map_err(&err)?;
+    let untrusted_params = ca_params("certbench mirror untrusted root", now);
+    let untrusted_issuer = Issuer::new(untrusted_params, &untrusted_key);
+    hosts.insert(
+        UNTRUSTED_HOST.to_owned(),
+        leaf_chain(
+            &untrusted_issuer,
+            "certbench mirror RSA CA (untrusted)",
+            &[UNTRUSTED_HOST],
+            now - day,
+            90,
+            UNTRUSTED_HOST,
+        )?,
+    );
+    Ok(Synthetic {
+        root: root.der().clone(),
+        hosts,
+    })
+}
