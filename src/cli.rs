@@ -15,10 +15,15 @@ use certbench_analysis::units::human;
 use certbench_analysis::{Sample, Stage, Verdict};
 use clap::{Args, Parser, Subcommand};
 
+use crate::bench::driver::{self, DriverOptions};
 use crate::bench::verify::{self, VerifyOptions};
 use crate::corpus::{Corpus, bundled_dir};
 use crate::methods::{Method, parse_methods};
+use crate::mirror::MirrorSet;
+use crate::mirror::server::MirrorServer;
 use crate::roots::{RootSet, RootsSpec};
+use crate::sites::read_sites;
+use crate::transport::openssl::HookMode;
 
 /// Exit code when the run finished but some items could not be measured.
 pub const EXIT_PARTIAL: u8 = 3;
@@ -27,17 +32,90 @@ const AFTER_HELP: &str = "Exit codes: 0 all measured; 1 fatal error; 2 usage err
 3 finished, but some items could not be measured (see the error rows).";
 
 /// What TLS certificate verification costs a browser, per site and per stage.
+///
+/// Without a subcommand: connect to every site of the sites file with each method and print
+/// per-site × per-stage tables (`--mirror` serves the sites from a local clone instead).
 #[derive(Parser, Debug)]
-#[command(name = "certbench", version, about, after_help = AFTER_HELP)]
+#[command(
+    name = "certbench",
+    version,
+    about,
+    after_help = AFTER_HELP,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    drive: DriveArgs,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Time verification alone on stored real chains, at each chain's validation time.
     Verify(VerifyArgs),
+    /// Serve the loopback mirror alone (for curl, a browser or a Servo build).
+    Mirror(MirrorArgs),
+}
+
+#[derive(Args, Debug)]
+struct DriveArgs {
+    /// Sites file: one host, host:port or https:// URL per line; # comments.
+    #[arg(long, default_value = "sites.txt")]
+    sites: PathBuf,
+    /// Methods: openssl, rustlsserial, rustlsparallel, all, or a comma-separated list.
+    #[arg(long, default_value = "all")]
+    method: Vec<MethodList>,
+    /// How webpki methods enter OpenSSL: callback (set_verify_callback after OpenSSL's own
+    /// verification, the 2017 way) or replace (instead of X509_verify_cert).
+    #[arg(long, value_enum, default_value = "callback")]
+    hook: HookMode,
+    /// Measured runs per site and method.
+    #[arg(long, default_value_t = 10)]
+    runs: u32,
+    /// Warm-up runs (recorded as warm-up, left out of the tables).
+    #[arg(long, default_value_t = 1)]
+    warmup: u32,
+    /// Seconds allowed for one connection (resolution, connect, handshake, response head).
+    #[arg(long, default_value_t = 10.0)]
+    timeout: f64,
+    /// Serve every site from the loopback mirror (clones of the real chains) and trust its roots.
+    #[arg(long)]
+    mirror: bool,
+    /// Where the mirror's generated certificates are cached.
+    #[arg(long, default_value = ".certbench-cache/mirror")]
+    mirror_cache: PathBuf,
+    /// Use ADDR for HOST:PORT instead of DNS, as curl's --resolve (repeatable).
+    #[arg(long, value_name = "HOST:PORT:ADDR")]
+    resolve: Vec<String>,
+    /// Trust roots: mozilla (bundled), system, or a PEM file (the mirror's are added with --mirror).
+    #[arg(long, default_value = "mozilla")]
+    roots: RootsSpec,
+    /// Build each method's trust store once and reuse it (roots-creation is then 0 per use).
+    #[arg(long)]
+    cache_roots: bool,
+    /// Table format: md, csv or json.
+    #[arg(long, default_value = "md")]
+    format: Format,
+    /// Write the tables to FILE instead of standard output.
+    #[arg(long)]
+    output: Option<PathBuf>,
+    /// Append every sample as a JSON line to FILE, flushed as taken [default: results/run-<time>.jsonl].
+    #[arg(long)]
+    raw: Option<PathBuf>,
+    /// No progress or notes on standard error.
+    #[arg(long)]
+    quiet: bool,
+}
+
+#[derive(Args, Debug)]
+struct MirrorArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8443")]
+    listen: std::net::SocketAddr,
+    /// Where the generated certificates are cached.
+    #[arg(long, default_value = ".certbench-cache/mirror")]
+    mirror_cache: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -81,7 +159,9 @@ struct VerifyArgs {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Verify(args) => run_verify(args),
+        Some(Command::Verify(args)) => run_verify(args),
+        Some(Command::Mirror(args)) => run_mirror(args),
+        None => run_drive(cli.drive),
     };
     match result {
         Ok(code) => code,
@@ -228,4 +308,223 @@ fn dedup(methods: Vec<Method>) -> Vec<Method> {
         }
     }
     out
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")
+}
+
+fn load_mirror(cache: &std::path::Path, quiet: bool) -> Result<MirrorSet> {
+    let corpus = Corpus::bundled().context("loading the corpus the mirror clones")?;
+    if !quiet && !cache.join("index.json").exists() {
+        eprintln!(
+            "certbench: generating the mirror's certificates in {} (once)…",
+            cache.display()
+        );
+    }
+    let set = MirrorSet::load_or_generate(&corpus, cache).context("mirror certificates")?;
+    if !quiet {
+        eprintln!(
+            "certbench: mirror: {} hosts ({}), roots in {}",
+            set.hosts.len(),
+            if set.from_cache {
+                "cached"
+            } else {
+                "generated"
+            },
+            cache.join("roots.pem").display()
+        );
+    }
+    Ok(set)
+}
+
+fn run_mirror(args: MirrorArgs) -> Result<ExitCode> {
+    let set = load_mirror(&args.mirror_cache, false)?;
+    runtime()?.block_on(async {
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .with_context(|| format!("listening on {}", args.listen))?;
+        let server = MirrorServer::start(&set, listener).context("starting the mirror")?;
+        println!("certbench mirror listening on {}", server.addr);
+        println!("trust: {}", set.dir.join("roots.pem").display());
+        println!(
+            "hosts: {}",
+            set.hosts.keys().cloned().collect::<Vec<_>>().join(" ")
+        );
+        tokio::signal::ctrl_c()
+            .await
+            .context("waiting for Ctrl-C")?;
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+fn parse_resolve(s: &str) -> Result<((String, u16), std::net::SocketAddr)> {
+    let (host, rest) = s
+        .split_once(':')
+        .with_context(|| format!("--resolve {s}: expected HOST:PORT:ADDR"))?;
+    let (port, addr) = rest
+        .split_once(':')
+        .with_context(|| format!("--resolve {s}: expected HOST:PORT:ADDR"))?;
+    let port: u16 = port
+        .parse()
+        .with_context(|| format!("--resolve {s}: bad port"))?;
+    let ip: std::net::IpAddr = addr
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .parse()
+        .with_context(|| format!("--resolve {s}: bad address"))?;
+    Ok((
+        (host.to_ascii_lowercase(), port),
+        std::net::SocketAddr::new(ip, port),
+    ))
+}
+
+fn run_drive(args: DriveArgs) -> Result<ExitCode> {
+    let methods = dedup(args.method.iter().flat_map(|l| l.0.clone()).collect());
+    let note = |msg: &str| {
+        if !args.quiet {
+            eprintln!("{msg}");
+        }
+    };
+    let (sites, bad_lines) = read_sites(&args.sites)
+        .with_context(|| format!("reading sites from {}", args.sites.display()))?;
+    for e in &bad_lines {
+        note(&format!(
+            "certbench: error: {}: {e} (skipped)",
+            args.sites.display()
+        ));
+    }
+    if sites.is_empty() {
+        anyhow::bail!("{}: no site to measure", args.sites.display());
+    }
+    let mut resolve = std::collections::HashMap::new();
+    for r in &args.resolve {
+        let (k, v) = parse_resolve(r)?;
+        resolve.insert(k, v);
+    }
+    let mut roots = RootSet::load(&args.roots).context("loading trust roots")?;
+    let mirror_set = if args.mirror {
+        let set = load_mirror(&args.mirror_cache, args.quiet)?;
+        roots.extend("mirror", set.roots.clone());
+        Some(set)
+    } else {
+        None
+    };
+    let timeout = std::time::Duration::try_from_secs_f64(args.timeout)
+        .map_err(|e| anyhow::anyhow!("--timeout {}: {e}", args.timeout))?;
+    let raw_path = args.raw.clone().unwrap_or_else(|| {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        PathBuf::from(format!("results/run-{t}.jsonl"))
+    });
+    if let Some(dir) = raw_path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let mut raw = BufWriter::new(
+        File::options()
+            .create(true)
+            .append(true)
+            .open(&raw_path)
+            .with_context(|| format!("opening {}", raw_path.display()))?,
+    );
+    note(&format!(
+        "certbench: {} sites × {} methods × {} runs (+{} warm-up), hook {}, roots {}, samples → {}",
+        sites.len(),
+        methods.len(),
+        args.runs,
+        args.warmup,
+        args.hook.name(),
+        roots.describe(),
+        raw_path.display()
+    ));
+
+    let total = (sites.len() * methods.len()) as u64 * u64::from(args.runs + args.warmup);
+    let bar = if !args.quiet && std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(total)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let mut samples: Vec<Sample> = Vec::new();
+    let mut raw_error: Option<std::io::Error> = None;
+    let rt = runtime()?;
+    rt.block_on(async {
+        let server = match &mirror_set {
+            Some(set) => {
+                let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+                    .await
+                    .context("binding the mirror")?;
+                let server = MirrorServer::start(set, listener).context("starting the mirror")?;
+                for s in &sites {
+                    resolve
+                        .entry((s.host.clone(), s.port))
+                        .or_insert(server.addr);
+                }
+                Some(server)
+            }
+            None => None,
+        };
+        let opts = DriverOptions {
+            methods: methods.clone(),
+            runs: args.runs,
+            warmup: args.warmup,
+            hook: args.hook,
+            timeout,
+            cache_roots: args.cache_roots,
+            resolve,
+        };
+        driver::run(&sites, &roots, &opts, |s| {
+            if raw_error.is_none() {
+                let line = serde_json::to_string(&s).expect("samples serialize");
+                if let Err(e) = writeln!(raw, "{line}").and_then(|_| raw.flush()) {
+                    raw_error = Some(e);
+                }
+            }
+            bar.inc(1);
+            samples.push(s);
+        })
+        .await;
+        drop(server);
+        anyhow::Ok(())
+    })?;
+    bar.finish_and_clear();
+    if let Some(e) = raw_error {
+        note(&format!(
+            "certbench: error: writing {}: {e}",
+            raw_path.display()
+        ));
+    }
+
+    let order: Vec<&str> = methods.iter().map(|m| m.name()).collect();
+    let report = Report::from_samples(&samples, Stage::TotalVerification, &order);
+    let mut text = String::new();
+    if args.format == Format::Markdown {
+        text.push_str(&format!(
+            "## certbench — {} sites{}, {} runs (+{} warm-up), webpki hook `{}`, roots {}\n\n",
+            sites.len(),
+            if args.mirror {
+                " (loopback mirror)"
+            } else {
+                ""
+            },
+            args.runs,
+            args.warmup,
+            args.hook.name(),
+            roots.describe()
+        ));
+    }
+    text.push_str(&render(&report, args.format));
+    match &args.output {
+        Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display()))?,
+        None => std::io::stdout().write_all(text.as_bytes())?,
+    }
+    let failed = !bad_lines.is_empty() || samples.iter().any(|s| !s.verdict.is_ok());
+    Ok(if failed {
+        ExitCode::from(EXIT_PARTIAL)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -22,7 +22,9 @@ pub mod mirror;
 mod ossl;
 pub mod pool;
 pub mod roots;
+pub mod sites;
 pub mod stages;
+pub mod transport;
 
 pub use certbench_analysis as analysis;
 pub use error::Error;

@@ -36,3 +36,123 @@ pub(crate) fn store_ctx_param_mut(
         }
     }
 }
+
+use std::ffi::{c_int, c_void};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::OnceLock;
+
+use openssl::ex_data::Index;
+use openssl::ssl::{SslContext, SslContextBuilder};
+use openssl::stack::StackRef;
+use openssl::x509::{X509, X509Ref, X509StoreContext, X509VerifyResult};
+use openssl_sys::{SSL_CTX, stack_st_X509};
+
+unsafe extern "C" {
+    /// `void SSL_CTX_set_cert_verify_callback(SSL_CTX *ctx,
+    ///     int (*cb)(X509_STORE_CTX *, void *), void *arg);`
+    fn SSL_CTX_set_cert_verify_callback(
+        ctx: *mut SSL_CTX,
+        cb: Option<unsafe extern "C" fn(*mut X509_STORE_CTX, *mut c_void) -> c_int>,
+        arg: *mut c_void,
+    );
+    /// `X509 *X509_STORE_CTX_get0_cert(const X509_STORE_CTX *ctx);`
+    fn X509_STORE_CTX_get0_cert(ctx: *mut X509_STORE_CTX) -> *mut openssl_sys::X509;
+    /// `STACK_OF(X509) *X509_STORE_CTX_get0_untrusted(const X509_STORE_CTX *ctx);`
+    fn X509_STORE_CTX_get0_untrusted(ctx: *mut X509_STORE_CTX) -> *mut stack_st_X509;
+    /// `int X509_STORE_up_ref(X509_STORE *v);` (1 on success)
+    fn X509_STORE_up_ref(v: *mut openssl_sys::X509_STORE) -> c_int;
+}
+
+/// What replaces `X509_verify_cert` in a handshake: returns true to accept the peer's chain.
+/// It may call [`X509StoreContextRef::verify_cert`] itself to run OpenSSL's own verification.
+pub(crate) type CertVerifyFn = dyn Fn(&mut X509StoreContextRef) -> bool + Send + Sync;
+
+fn cert_verify_index() -> Index<SslContext, Box<CertVerifyFn>> {
+    static INDEX: OnceLock<Index<SslContext, Box<CertVerifyFn>>> = OnceLock::new();
+    *INDEX.get_or_init(|| SslContext::new_ex_index().expect("an SSL_CTX ex_data index"))
+}
+
+/// Installs `f` with `SSL_CTX_set_cert_verify_callback`: in every handshake made with this
+/// context, libssl calls `f` instead of `X509_verify_cert`.
+///
+/// Fail closed: if `f` panics, or its state cannot be found, the chain is rejected
+/// (`X509_V_ERR_APPLICATION_VERIFICATION`) and no unwinding crosses into C.
+pub(crate) fn set_cert_verify_callback(builder: &mut SslContextBuilder, f: Box<CertVerifyFn>) {
+    // The context owns the closure through its ex_data: it lives as long as the SSL_CTX, and
+    // every SSL made from the context holds a reference to the SSL_CTX.
+    builder.set_ex_data(cert_verify_index(), f);
+    // SAFETY: `builder.as_ptr()` is a valid SSL_CTX. The callback is a plain function that
+    // finds its state through ex_data (the `arg` pointer is unused and null).
+    unsafe {
+        SSL_CTX_set_cert_verify_callback(
+            builder.as_ptr(),
+            Some(cert_verify_trampoline),
+            std::ptr::null_mut(),
+        );
+    }
+}
+
+unsafe extern "C" fn cert_verify_trampoline(ctx: *mut X509_STORE_CTX, _arg: *mut c_void) -> c_int {
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: libssl calls this with the handshake's initialised X509_STORE_CTX, valid for
+        // the duration of the call; we make the only reference to it here.
+        let ctx = unsafe { X509StoreContextRef::from_ptr_mut(ctx) };
+        let f: *const Box<CertVerifyFn> = {
+            let ssl = X509StoreContext::ssl_idx()
+                .ok()
+                .and_then(|i| ctx.ex_data(i));
+            match ssl.and_then(|ssl| ssl.ssl_context().ex_data(cert_verify_index())) {
+                Some(f) => f,
+                None => return false,
+            }
+        };
+        // SAFETY: `f` lives in the SSL_CTX's ex_data, and the SSL_CTX outlives this call (the
+        // SSL being verified holds a reference to it). The shared borrow of `ctx` used to find
+        // it has ended, so passing `ctx` mutably aliases nothing the closure can reach.
+        let f = unsafe { &*f };
+        f(ctx)
+    }));
+    match outcome {
+        Ok(true) => 1,
+        Ok(false) => 0,
+        Err(_) => {
+            // SAFETY: as above, `ctx` is valid for this call; the panic is over.
+            let ctx = unsafe { X509StoreContextRef::from_ptr_mut(ctx) };
+            ctx.set_error(X509VerifyResult::APPLICATION_VERIFICATION);
+            0
+        }
+    }
+}
+
+/// The certificate being verified and the untrusted certificates the peer sent (libssl puts
+/// the whole peer chain, leaf included, in the untrusted stack).
+pub(crate) fn peer_certs(
+    ctx: &mut X509StoreContextRef,
+) -> (Option<&X509Ref>, Option<&StackRef<X509>>) {
+    // SAFETY: `ctx` is a valid X509_STORE_CTX for the borrow. Both getters return pointers
+    // owned by the context (or NULL, checked), valid while the context is; the returned
+    // references borrow `ctx`.
+    unsafe {
+        let cert = X509_STORE_CTX_get0_cert(ctx.as_ptr());
+        let untrusted = X509_STORE_CTX_get0_untrusted(ctx.as_ptr());
+        (
+            (!cert.is_null()).then(|| X509Ref::from_ptr(cert)),
+            (!untrusted.is_null()).then(|| StackRef::from_ptr(untrusted)),
+        )
+    }
+}
+
+/// Another owning handle to the same `X509_STORE` (reference count + 1), so that one store
+/// built once can be handed to many `SSL_CTX`s (`set_cert_store` takes ownership).
+/// `None` if OpenSSL refuses the new reference.
+pub(crate) fn share_store(
+    store: &openssl::x509::store::X509StoreRef,
+) -> Option<openssl::x509::store::X509Store> {
+    use foreign_types_shared::ForeignType;
+    // SAFETY: `store.as_ptr()` is a valid X509_STORE. After X509_STORE_up_ref succeeds we own
+    // one more reference, which `X509Store::from_ptr` takes over (and frees on drop).
+    unsafe {
+        let p = store.as_ptr();
+        (X509_STORE_up_ref(p) == 1).then(|| openssl::x509::store::X509Store::from_ptr(p))
+    }
+}

@@ -16,6 +16,14 @@ use certbench_analysis::Stage;
 #[must_use = "a span measures nothing until it is stopped"]
 pub struct Span(Instant);
 
+impl Span {
+    /// Nanoseconds since the span started (the span goes on).
+    #[inline]
+    pub fn elapsed_ns(&self) -> u64 {
+        self.0.elapsed().as_nanos() as u64
+    }
+}
+
 /// Nanoseconds per stage for one sample.
 #[derive(Clone, Debug, Default)]
 pub struct Recorder {

@@ -43,6 +43,10 @@ stages! {
     RootsCreation => "roots-creation",
     /// Building the HTTP client/connector (driver only).
     HttpConnectorCreation => "http-connector-creation",
+    /// OpenSSL's own `X509_verify_cert` inside the handshake, when a webpki method is hooked
+    /// in through `set_verify_callback` (the seed's way): what that variant pays on top of
+    /// webpki. The time of the nested callback is not included.
+    OpenSslVerify => "openssl-verify",
     /// Converting the chain into the verifier's own form (DER → X509 for OpenSSL; X509 → DER, or
     /// parsing the end-entity DER, for webpki).
     ChainCreation => "chain-creation",
@@ -143,6 +147,15 @@ pub struct SampleMeta {
     /// Validation time (Unix seconds) the verifier was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validation_time: Option<u64>,
+    /// How the verifier was put into the TLS stack (`native`, `callback`, `replace`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook: Option<String>,
+    /// Negotiated TLS version (e.g. `TLSv1.3`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls_version: Option<String>,
+    /// Negotiated cipher suite.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cipher: Option<String>,
 }
 
 /// One measurement.

@@ -1,4 +1,5 @@
 //! Measurement loops. Each produces [`certbench_analysis::Sample`]s and nothing else; tables
 //! are the analysis crate's job.
 
+pub mod driver;
 pub mod verify;

@@ -120,6 +120,7 @@ pub fn run(
                             roots: Some(roots.describe()),
                             roots_cached: cache.is_some(),
                             validation_time: Some(item.validation_time),
+                            ..SampleMeta::default()
                         },
                     });
                 }

@@ -84,6 +84,11 @@ impl AnyRoots {
     pub fn method(&self) -> Method {
         self.method
     }
+
+    /// The store itself, if it is a `T`.
+    pub fn downcast_ref<T: 'static>(&self) -> Option<&T> {
+        self.inner.downcast_ref()
+    }
 }
 
 /// The object-safe face of a [`Verifier`], for lists of methods.

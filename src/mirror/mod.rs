@@ -14,6 +14,7 @@
 //! anew (RSA-4096 keys take seconds each).
 
 pub mod clone;
+pub mod server;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

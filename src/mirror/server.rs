@@ -1,0 +1,122 @@
+//! The mirror's TLS server: one loopback listener, SNI picks the host's certificate chain,
+//! and every request gets a small HTTP/1.1 answer (hyper). TCP_NODELAY on every connection.
+//!
+//! An unknown server name is refused with a fatal `unrecognized_name` alert.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::Response;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use openssl::pkey::PKey;
+use openssl::ssl::{NameType, SniError, Ssl, SslAcceptor, SslContext, SslMethod};
+use openssl::x509::X509;
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+
+use super::MirrorSet;
+
+/// A running mirror.
+pub struct MirrorServer {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    task: JoinHandle<()>,
+}
+
+impl Drop for MirrorServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+fn context_for(
+    chain: &[rustls_pki_types::CertificateDer<'static>],
+    key: &[u8],
+) -> Result<SslContext, openssl::error::ErrorStack> {
+    let mut b = SslAcceptor::mozilla_intermediate_v5(SslMethod::tls_server())?;
+    let leaf = X509::from_der(&chain[0])?;
+    b.set_certificate(&leaf)?;
+    for c in &chain[1..] {
+        b.add_extra_chain_cert(X509::from_der(c)?)?;
+    }
+    let key = PKey::private_key_from_pkcs8(key)?;
+    b.set_private_key(&key)?;
+    b.check_private_key()?;
+    Ok(b.build().into_context())
+}
+
+/// Builds the acceptor: a default context whose SNI callback switches to the host's context.
+fn acceptor(set: &MirrorSet) -> Result<SslAcceptor, openssl::error::ErrorStack> {
+    let mut contexts = HashMap::new();
+    for (host, hc) in &set.hosts {
+        contexts.insert(host.to_ascii_lowercase(), context_for(&hc.chain, &hc.key)?);
+    }
+    let contexts = Arc::new(contexts);
+    let mut b = SslAcceptor::mozilla_intermediate_v5(SslMethod::tls_server())?;
+    b.set_servername_callback(move |ssl, alert| {
+        let name = ssl
+            .servername(NameType::HOST_NAME)
+            .map(str::to_ascii_lowercase);
+        match name.and_then(|n| contexts.get(&n)) {
+            Some(ctx) => ssl.set_ssl_context(ctx).map_err(|_| SniError::ALERT_FATAL),
+            None => {
+                *alert = openssl::ssl::SslAlert::UNRECOGNIZED_NAME;
+                Err(SniError::ALERT_FATAL)
+            }
+        }
+    });
+    Ok(b.build())
+}
+
+impl MirrorServer {
+    /// Starts serving `set` on `listener` (on the current tokio runtime).
+    pub fn start(
+        set: &MirrorSet,
+        listener: TcpListener,
+    ) -> Result<MirrorServer, openssl::error::ErrorStack> {
+        let acceptor = Arc::new(acceptor(set)?);
+        let addr = listener.local_addr().expect("bound listener");
+        let task = tokio::spawn(async move {
+            loop {
+                let Ok((tcp, _)) = listener.accept().await else {
+                    continue;
+                };
+                let _ = tcp.set_nodelay(true);
+                let acceptor = acceptor.clone();
+                tokio::spawn(async move {
+                    let Ok(ssl) = Ssl::new(acceptor.context()) else {
+                        return;
+                    };
+                    let Ok(mut tls) = tokio_openssl::SslStream::new(ssl, tcp) else {
+                        return;
+                    };
+                    if Pin::new(&mut tls).accept().await.is_err() {
+                        return;
+                    }
+                    let host = tls
+                        .ssl()
+                        .servername(NameType::HOST_NAME)
+                        .unwrap_or("")
+                        .to_owned();
+                    let service = service_fn(move |_req| {
+                        let body = format!("certbench mirror: {host}\n");
+                        async move {
+                            Ok::<_, std::convert::Infallible>(Response::new(Full::new(
+                                Bytes::from(body),
+                            )))
+                        }
+                    });
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(tls), service)
+                        .await;
+                });
+            }
+        });
+        Ok(MirrorServer { addr, task })
+    }
+}

@@ -1,0 +1,151 @@
+//! The sites file: one site per line, as a host, `host:port`, or an `https://` URL (parsed
+//! with `url`); `#` starts a comment; blank lines are ignored. A bad line is reported with its
+//! line number and skipped.
+
+use std::path::Path;
+
+use url::{Host, Url};
+
+use crate::error::Error;
+
+/// One site to measure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    /// Host name or IP address literal (IPv6 without brackets), lower-case.
+    pub host: String,
+    /// TCP port (443 unless given).
+    pub port: u16,
+    /// Request path and query (`/` unless given).
+    pub path: String,
+    /// 1-based line in the sites file.
+    pub line: usize,
+}
+
+/// A line that is not a site.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SiteError {
+    /// 1-based line number.
+    pub line: usize,
+    /// Why.
+    pub message: String,
+}
+
+impl std::fmt::Display for SiteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+/// Parses the text of a sites file.
+pub fn parse_sites(text: &str) -> (Vec<Site>, Vec<SiteError>) {
+    let mut sites = Vec::new();
+    let mut errors = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let content = match raw.find('#') {
+            Some(p) if p == 0 || raw[..p].ends_with(char::is_whitespace) => &raw[..p],
+            _ => raw,
+        }
+        .trim();
+        if content.is_empty() {
+            continue;
+        }
+        match parse_site(content) {
+            Ok((host, port, path)) => sites.push(Site {
+                host,
+                port,
+                path,
+                line,
+            }),
+            Err(message) => errors.push(SiteError {
+                line,
+                message: format!("`{}`: {message}", content.escape_debug()),
+            }),
+        }
+    }
+    (sites, errors)
+}
+
+fn parse_site(s: &str) -> Result<(String, u16, String), String> {
+    if s.chars().any(|c| c.is_control()) {
+        return Err("control character in line".into());
+    }
+    let url = if s.contains("://") {
+        Url::parse(s)
+    } else {
+        Url::parse(&format!("https://{s}"))
+    }
+    .map_err(|e| e.to_string())?;
+    if url.scheme() != "https" {
+        return Err(format!("scheme `{}` is not https", url.scheme()));
+    }
+    let host = match url.host() {
+        Some(Host::Domain(d)) => d.trim_end_matches('.').to_owned(),
+        Some(Host::Ipv4(ip)) => ip.to_string(),
+        Some(Host::Ipv6(ip)) => ip.to_string(),
+        None => return Err("no host".into()),
+    };
+    if host.is_empty() {
+        return Err("empty host".into());
+    }
+    let port = url.port_or_known_default().unwrap_or(443);
+    if port == 0 {
+        return Err("port 0".into());
+    }
+    let mut path = url.path().to_owned();
+    if let Some(q) = url.query() {
+        path.push('?');
+        path.push_str(q);
+    }
+    Ok((host, port, path))
+}
+
+/// Reads and parses a sites file. A missing or non-UTF-8 file is an error naming it.
+pub fn read_sites(path: &Path) -> Result<(Vec<Site>, Vec<SiteError>), Error> {
+    let bytes = std::fs::read(path).map_err(|cause| Error::Io {
+        path: path.to_owned(),
+        cause,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| Error::Io {
+        path: path.to_owned(),
+        cause: std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not UTF-8: {e}")),
+    })?;
+    Ok(parse_sites(&text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_ports_urls_comments_and_bad_lines() {
+        let text = "# the experiment\n\
+                    duckduckgo.com\n\
+                    \n\
+                    github.com:8443   # a comment\n\
+                    https://en.wikipedia.org/wiki/TLS?x=1\n\
+                    http://plain.example\n\
+                    bad host name\n\
+                    example.com:70000\n\
+                    [::1]:4433\n\
+                    Servo.ORG.\n";
+        let (sites, errors) = parse_sites(text);
+        let got: Vec<(&str, u16, &str, usize)> = sites
+            .iter()
+            .map(|s| (s.host.as_str(), s.port, s.path.as_str(), s.line))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("duckduckgo.com", 443, "/", 2),
+                ("github.com", 8443, "/", 4),
+                ("en.wikipedia.org", 443, "/wiki/TLS?x=1", 5),
+                ("::1", 4433, "/", 9),
+                ("servo.org", 443, "/", 10),
+            ]
+        );
+        let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
+        assert_eq!(lines, [6, 7, 8]);
+        assert!(errors[0].message.contains("scheme `http` is not https"));
+    }
+}

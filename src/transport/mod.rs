@@ -1,0 +1,3 @@
+//! TLS stacks the driver connects through. One file per stack.
+
+pub mod openssl;

@@ -1,0 +1,134 @@
+//! The site driver against a loopback mirror the test starts itself: stages, the in-handshake
+//! OpenSSL verification, both hooks, and the fault hosts.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use certbench::Method;
+use certbench::bench::driver::{DriverOptions, run};
+use certbench::mirror::server::MirrorServer;
+use certbench::mirror::{EXPIRED_HOST, MirrorSet, UNTRUSTED_HOST, WRONG_HOST};
+use certbench::roots::RootSet;
+use certbench::sites::parse_sites;
+use certbench::transport::openssl::HookMode;
+use certbench_analysis::{Sample, Stage, Verdict};
+
+fn mirror() -> &'static (MirrorSet, tempfile::TempDir) {
+    static M: OnceLock<(MirrorSet, tempfile::TempDir)> = OnceLock::new();
+    M.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let set = MirrorSet::load_or_generate(&common::corpus(), &dir.path().join("m")).unwrap();
+        (set, dir)
+    })
+}
+
+fn drive(sites: &str, hook: HookMode, runs: u32) -> Vec<Sample> {
+    let (set, _) = mirror();
+    let (sites, errors) = parse_sites(sites);
+    assert!(errors.is_empty());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let server = MirrorServer::start(set, listener).unwrap();
+        let resolve: HashMap<_, _> = sites
+            .iter()
+            .map(|s| ((s.host.clone(), s.port), server.addr))
+            .collect();
+        let roots = RootSet::from_certs("mirror", set.roots.clone());
+        let opts = DriverOptions {
+            methods: Method::ALL.to_vec(),
+            runs,
+            warmup: 0,
+            hook,
+            timeout: Duration::from_secs(10),
+            cache_roots: false,
+            resolve,
+        };
+        let mut out = Vec::new();
+        run(&sites, &roots, &opts, |s| out.push(s)).await;
+        out
+    })
+}
+
+#[test]
+fn stages_are_recorded_where_they_happen_in_both_hooks() {
+    for hook in [HookMode::Callback, HookMode::Replace] {
+        let samples = drive("reddit.com\nwww.washingtonpost.com\ncnn.com\n", hook, 2);
+        assert_eq!(samples.len(), 3 * 3 * 2);
+        for s in &samples {
+            assert_eq!(s.verdict, Verdict::Ok, "{hook:?} {} {}", s.method, s.site);
+            assert!(s.stages.values().all(|&ns| ns > 0), "{s:?}");
+            let st = |x| s.stage(x).unwrap_or(0);
+            let disjoint =
+                st(Stage::RootsCreation) + st(Stage::HttpConnectorCreation) + st(Stage::Connection);
+            assert!(disjoint <= st(Stage::Total), "{s:?}");
+            assert!(
+                st(Stage::TotalVerification) <= st(Stage::Connection),
+                "{s:?}"
+            );
+            let inner = st(Stage::OpenSslVerify)
+                + st(Stage::ChainCreation)
+                + st(Stage::Verify)
+                + st(Stage::VerifyHostname);
+            assert!(inner <= st(Stage::TotalVerification), "{s:?}");
+            assert!(s.meta.chain_len.is_some());
+            let has = |x| s.stages.contains_key(&x);
+            match (s.method.as_str(), hook) {
+                // OpenSSL's in-handshake verification, timed where it happens.
+                ("openssl", _) => {
+                    assert!(st(Stage::Verify) > 0);
+                    assert!(!has(Stage::OpenSslVerify) && !has(Stage::ChainCreation));
+                }
+                // The seed's way pays for OpenSSL's verification too.
+                (_, HookMode::Callback) => {
+                    assert!(has(Stage::OpenSslVerify) && has(Stage::ChainCreation));
+                    assert!(has(Stage::Verify) && has(Stage::VerifyHostname));
+                }
+                (_, HookMode::Replace) => {
+                    assert!(
+                        !has(Stage::OpenSslVerify),
+                        "replace: OpenSSL verifies nothing"
+                    );
+                    assert!(has(Stage::Verify) && has(Stage::VerifyHostname));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn fault_hosts_are_rejected_by_every_method_with_its_reason() {
+    for hook in [HookMode::Callback, HookMode::Replace] {
+        let samples = drive(
+            &format!("{EXPIRED_HOST}\n{WRONG_HOST}\n{UNTRUSTED_HOST}\nreddit.com\n"),
+            hook,
+            1,
+        );
+        for s in &samples {
+            let reason = match &s.verdict {
+                Verdict::Rejected(r) => r.as_str(),
+                Verdict::Ok if s.site == "reddit.com" => continue,
+                other => panic!("{hook:?} {} {}: {other:?}", s.method, s.site),
+            };
+            let want = match (s.method.as_str(), s.site.as_str()) {
+                ("openssl", EXPIRED_HOST) => "certificate has expired",
+                ("openssl", WRONG_HOST) => "hostname mismatch",
+                ("openssl", UNTRUSTED_HOST) => "unable to get local issuer certificate",
+                (_, EXPIRED_HOST) => "CertExpired",
+                (_, WRONG_HOST) => "CertNotValidForName",
+                (_, UNTRUSTED_HOST) => "UnknownIssuer",
+                _ => unreachable!(),
+            };
+            assert!(
+                reason.starts_with(want),
+                "{hook:?} {} {}: {reason}",
+                s.method,
+                s.site
+            );
+            assert!(s.stage(Stage::TotalVerification).unwrap_or(0) > 0, "{s:?}");
+        }
+    }
+}
