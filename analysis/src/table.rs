@@ -159,6 +159,8 @@ pub struct ComparisonCell {
     pub summary: Summary,
     /// Mean divided by the fastest method's mean for this site (1.0 for the fastest).
     pub ratio_to_fastest: f64,
+    /// Mean divided by the baseline method's mean for this site, when the baseline has one.
+    pub ratio_to_baseline: Option<f64>,
 }
 
 /// One site of a [`Comparison`].
@@ -177,13 +179,17 @@ pub struct ComparisonRow {
 pub struct Comparison {
     /// The compared stage.
     pub stage: Stage,
+    /// The method the others are divided by (`openssl` when present, else the first).
+    pub baseline: String,
     /// Methods, in table order.
     pub methods: Vec<String>,
     /// Rows, in table order.
     pub rows: Vec<ComparisonRow>,
 }
 
-/// Compares methods per site on `stage`. `None` when fewer than two methods have the stage.
+/// Compares methods per site on `stage`, with ratios to the fastest method and to a baseline
+/// (the method named `openssl` when present, else the first). `None` when fewer than two
+/// methods have the stage.
 pub fn build_comparison(tables: &[SeedTable], stage: Stage) -> Option<Comparison> {
     let with_stage: Vec<&SeedTable> = tables
         .iter()
@@ -192,10 +198,20 @@ pub fn build_comparison(tables: &[SeedTable], stage: Stage) -> Option<Comparison
     if with_stage.len() < 2 {
         return None;
     }
+    // Name columns `transport/method` only when the tables differ in transport.
+    let one_transport = with_stage
+        .iter()
+        .all(|t| t.transport == with_stage[0].transport);
     let method_name = |t: &SeedTable| match &t.transport {
-        Some(tr) => format!("{}/{}", tr, t.method),
-        None => t.method.clone(),
+        Some(tr) if !one_transport => format!("{}/{}", tr, t.method),
+        _ => t.method.clone(),
     };
+    let methods: Vec<String> = with_stage.iter().map(|t| method_name(t)).collect();
+    let baseline = methods
+        .iter()
+        .find(|m| *m == "openssl" || m.ends_with("/openssl"))
+        .unwrap_or(&methods[0])
+        .clone();
     let mut labels: Vec<String> = Vec::new();
     for t in &with_stage {
         for r in &t.rows {
@@ -215,6 +231,7 @@ pub fn build_comparison(tables: &[SeedTable], stage: Stage) -> Option<Comparison
                         method: method_name(t),
                         summary: row.cells.get(&stage)?.clone(),
                         ratio_to_fastest: 0.0,
+                        ratio_to_baseline: None,
                     })
                 })
                 .collect();
@@ -222,8 +239,13 @@ pub fn build_comparison(tables: &[SeedTable], stage: Stage) -> Option<Comparison
                 .iter()
                 .min_by(|a, b| a.summary.mean.total_cmp(&b.summary.mean))?;
             let (fastest_name, best) = (fastest.method.clone(), fastest.summary.mean);
+            let base = cells
+                .iter()
+                .find(|c| c.method == baseline)
+                .map(|c| c.summary.mean);
             for c in &mut cells {
                 c.ratio_to_fastest = c.summary.mean / best;
+                c.ratio_to_baseline = base.map(|b| c.summary.mean / b);
             }
             Some(ComparisonRow {
                 label,
@@ -234,7 +256,8 @@ pub fn build_comparison(tables: &[SeedTable], stage: Stage) -> Option<Comparison
         .collect();
     Some(Comparison {
         stage,
-        methods: with_stage.iter().map(|t| method_name(t)).collect(),
+        baseline,
+        methods,
         rows,
     })
 }
@@ -312,6 +335,8 @@ mod tests {
         assert_eq!(cmp.rows[0].fastest, "fast");
         assert_eq!(cmp.rows[0].cells[0].ratio_to_fastest, 4.0);
         assert_eq!(cmp.rows[0].cells[1].ratio_to_fastest, 1.0);
+        assert_eq!(cmp.baseline, "slow", "no openssl: the first method");
+        assert_eq!(cmp.rows[0].cells[1].ratio_to_baseline, Some(0.25));
         assert!(build_comparison(&tables[..1], Stage::Verify).is_none());
     }
 

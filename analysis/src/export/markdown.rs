@@ -62,27 +62,31 @@ pub(super) fn render(report: &Report) -> String {
     }
     if let Some(cmp) = &report.comparison {
         out.push_str(&format!(
-            "\n### comparison: {} per site (mean, ×ratio to the fastest)\n\n",
-            cmp.stage
+            "\n### comparison: {} per site (mean, n; ratio = method ÷ {})\n\n",
+            cmp.stage, cmp.baseline
         ));
+        let others: Vec<&String> = cmp.methods.iter().filter(|m| **m != cmp.baseline).collect();
         let mut header = vec!["site".to_owned()];
         header.extend(cmp.methods.iter().cloned());
         header.push("fastest".to_owned());
+        header.extend(others.iter().map(|m| format!("{m} ÷ {}", cmp.baseline)));
         let mut t = new_table(header);
         for row in &cmp.rows {
+            let cell = |m: &String| row.cells.iter().find(|c| &c.method == m);
             let mut cells = vec![row.label.clone()];
             for m in &cmp.methods {
-                cells.push(match row.cells.iter().find(|c| &c.method == m) {
-                    Some(c) => format!(
-                        "{} ×{:.2} (n={})",
-                        human(c.summary.mean),
-                        c.ratio_to_fastest,
-                        c.summary.n
-                    ),
+                cells.push(match cell(m) {
+                    Some(c) => format!("{} (n={})", human(c.summary.mean), c.summary.n),
                     None => "—".to_owned(),
                 });
             }
             cells.push(row.fastest.clone());
+            for m in &others {
+                cells.push(match cell(m).and_then(|c| c.ratio_to_baseline) {
+                    Some(r) => format!("×{r:.2}"),
+                    None => "—".to_owned(),
+                });
+            }
             t.add_row(cells);
         }
         out.push_str(&t.to_string());
