@@ -195,3 +195,21 @@ fn a_second_load_reuses_the_cached_clones() {
     }
     assert_eq!(again.roots, set.roots);
 }
+
+#[test]
+fn a_damaged_cache_is_made_anew_not_an_error() {
+    let set = &fixture().set;
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("m");
+    std::fs::create_dir_all(&copy).unwrap();
+    for entry in std::fs::read_dir(&set.dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_file() {
+            std::fs::copy(&p, copy.join(p.file_name().unwrap())).unwrap();
+        }
+    }
+    // index.json and roots.pem are there, but no host folder: the cache cannot be used.
+    let again = MirrorSet::load_or_generate(&corpus(), &copy).unwrap();
+    assert!(!again.from_cache);
+    assert_eq!(again.hosts.len(), set.hosts.len());
+}

@@ -205,7 +205,7 @@ impl Cloner {
                 if order.contains(&i) {
                     continue;
                 }
-                let issuer = self.issuer_of(&parsed, i);
+                let issuer = issuer_of(&parsed, i);
                 if issuer.is_none_or(|j| order.contains(&j)) {
                     order.push(i);
                 }
@@ -239,10 +239,10 @@ impl Cloner {
                     .iter()
                     .any(|e| e.oid.iter().map(|i| i.collect::<Vec<u64>>()).as_deref() == Some(AKI));
                 let p = params(x, shift_secs, &key, has_aki);
-                let cert = match self.issuer_of(&parsed, i) {
+                let cert = match issuer_of(&parsed, i) {
                     Some(j) if self.done.contains_key(&sha256(all[j])) => {
                         let issuer_clone = &self.done[&sha256(all[j])];
-                        let issuer = issuer_params(&parsed[j], &issuer_clone.key);
+                        let issuer = issuer_params(&parsed[j]);
                         p.signed_by(&key, &Issuer::new(issuer, &issuer_clone.key))?
                     }
                     _ => {
@@ -268,21 +268,21 @@ impl Cloner {
             root: get(root).der.clone(),
         })
     }
+}
 
-    /// The chain position of the certificate that issued `parsed[i]`, by name; the root is
-    /// preferred over a sent certificate with the same name.
-    fn issuer_of(&self, parsed: &[X509Certificate<'_>], i: usize) -> Option<usize> {
-        let want = parsed[i].issuer().as_raw();
-        let root_i = parsed.len() - 1;
-        if parsed[root_i].subject().as_raw() == want && i != root_i {
-            return Some(root_i);
-        }
-        (1..root_i).find(|&j| j != i && parsed[j].subject().as_raw() == want)
+/// The chain position of the certificate that issued `parsed[i]`, by name; the root (last)
+/// is preferred over a sent certificate with the same name.
+fn issuer_of(parsed: &[X509Certificate<'_>], i: usize) -> Option<usize> {
+    let want = parsed[i].issuer().as_raw();
+    let root_i = parsed.len() - 1;
+    if parsed[root_i].subject().as_raw() == want && i != root_i {
+        return Some(root_i);
     }
+    (1..root_i).find(|&j| j != i && parsed[j].subject().as_raw() == want)
 }
 
 /// The issuer side of a clone: its (suffixed) name and key identifier method.
-fn issuer_params(x: &X509Certificate<'_>, _key: &KeyPair) -> CertificateParams {
+fn issuer_params(x: &X509Certificate<'_>) -> CertificateParams {
     let mut p = CertificateParams::default();
     p.distinguished_name = subject(x, if is_ca(x) { CA_SUFFIX } else { "" });
     p

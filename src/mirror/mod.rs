@@ -135,6 +135,8 @@ impl MirrorSet {
         Ok(set)
     }
 
+    /// The cached set, or `None` when there is none or it cannot be used (a damaged or stale
+    /// cache is made anew rather than failing the run).
     fn load(dir: &Path, manifest_hash: &str) -> Result<Option<MirrorSet>, MirrorError> {
         let index_path = dir.join("index.json");
         let Ok(text) = std::fs::read_to_string(&index_path) else {
@@ -146,14 +148,16 @@ impl MirrorSet {
         if index.generator != GENERATOR_VERSION || index.corpus_manifest_sha256 != manifest_hash {
             return Ok(None);
         }
-        let roots_path = dir.join("roots.pem");
-        let roots =
-            crate::chain::read_pem_certs(&roots_path).map_err(|e| cache_err(&roots_path, e))?;
+        let Ok(roots) = crate::chain::read_pem_certs(&dir.join("roots.pem")) else {
+            return Ok(None);
+        };
         let mut hosts = BTreeMap::new();
         for (host, source) in index.hosts {
             let d = host_dir(dir, &host);
-            let chain =
-                crate::chain::read_pem_certs(&d.join("chain.pem")).map_err(|e| cache_err(&d, e))?;
+            let chain = match crate::chain::read_pem_certs(&d.join("chain.pem")) {
+                Ok(c) if !c.is_empty() => c,
+                _ => return Ok(None),
+            };
             let key = match PrivateKeyDer::from_pem_file(d.join("key.pem")) {
                 Ok(k) => k.secret_der().to_vec(),
                 Err(_) => return Ok(None),

@@ -83,8 +83,13 @@ impl MirrorServer {
         let addr = listener.local_addr().expect("bound listener");
         let task = tokio::spawn(async move {
             loop {
-                let Ok((tcp, _)) = listener.accept().await else {
-                    continue;
+                let tcp = match listener.accept().await {
+                    Ok((tcp, _)) => tcp,
+                    Err(_) => {
+                        // E.g. out of file descriptors: back off instead of spinning.
+                        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                        continue;
+                    }
                 };
                 let _ = tcp.set_nodelay(true);
                 let acceptor = acceptor.clone();
