@@ -94,18 +94,113 @@ struct DriveArgs {
     /// Build each method's trust store once and reuse it (roots-creation is then 0 per use).
     #[arg(long)]
     cache_roots: bool,
+    /// Append every sample as a JSON line to FILE, flushed as taken [default: results/run-<time>.jsonl].
+    #[arg(long)]
+    raw: Option<PathBuf>,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+/// Output options of the measuring commands.
+#[derive(Args, Debug)]
+struct OutputArgs {
     /// Table format: md, csv or json.
     #[arg(long, default_value = "md")]
     format: Format,
     /// Write the tables to FILE instead of standard output.
     #[arg(long)]
     output: Option<PathBuf>,
-    /// Append every sample as a JSON line to FILE, flushed as taken [default: results/run-<time>.jsonl].
-    #[arg(long)]
-    raw: Option<PathBuf>,
     /// No progress or notes on standard error.
     #[arg(long)]
     quiet: bool,
+}
+
+impl OutputArgs {
+    /// A note on standard error, unless `--quiet`.
+    fn note(&self, msg: &str) {
+        if !self.quiet {
+            eprintln!("{msg}");
+        }
+    }
+
+    /// A progress bar on standard error when it is a terminal and not `--quiet`.
+    fn progress(&self, total: u64) -> indicatif::ProgressBar {
+        if !self.quiet && std::io::stderr().is_terminal() {
+            indicatif::ProgressBar::new(total)
+        } else {
+            indicatif::ProgressBar::hidden()
+        }
+    }
+
+    /// Renders the tables of `samples` (tables in `methods` order; markdown starts with
+    /// `title`) and writes them to `--output` or standard output.
+    fn emit(&self, title: &str, samples: &[Sample], methods: &[Method]) -> Result<()> {
+        let order: Vec<&str> = methods.iter().map(|m| m.name()).collect();
+        let report = Report::from_samples(samples, Stage::TotalVerification, &order);
+        let mut text = String::new();
+        if self.format == Format::Markdown {
+            text.push_str(&format!("## {title}\n\n"));
+        }
+        text.push_str(&render(&report, self.format));
+        match &self.output {
+            Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display())),
+            None => Ok(std::io::stdout().write_all(text.as_bytes())?),
+        }
+    }
+}
+
+/// The raw samples file: every sample appended as one JSON line and flushed as it is taken,
+/// so that a run cut short keeps every finished sample.
+struct RawSink {
+    path: PathBuf,
+    writer: Option<BufWriter<File>>,
+    error: Option<std::io::Error>,
+}
+
+impl RawSink {
+    /// Opens `path` for appending (creating its folder); `None` writes nothing.
+    fn open(path: Option<&std::path::Path>) -> Result<RawSink> {
+        let Some(path) = path else {
+            return Ok(RawSink {
+                path: PathBuf::new(),
+                writer: None,
+                error: None,
+            });
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        let file = File::options()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        Ok(RawSink {
+            path: path.to_owned(),
+            writer: Some(BufWriter::new(file)),
+            error: None,
+        })
+    }
+
+    /// Appends one sample; after a write error, writes nothing more (see [`RawSink::report`]).
+    fn write(&mut self, sample: &Sample) {
+        if let (Some(w), None) = (self.writer.as_mut(), self.error.as_ref()) {
+            let line = serde_json::to_string(sample).expect("samples serialize");
+            if let Err(e) = writeln!(w, "{line}").and_then(|_| w.flush()) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// Tells of a write error, if there was one.
+    fn report(&self, out: &OutputArgs) {
+        if let Some(e) = &self.error {
+            out.note(&format!(
+                "certbench: error: writing {}: {e}",
+                self.path.display()
+            ));
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -141,18 +236,11 @@ struct VerifyArgs {
     /// Build each method's trust store once and reuse it (roots-creation is then 0 per use).
     #[arg(long)]
     cache_roots: bool,
-    /// Table format: md, csv or json.
-    #[arg(long, default_value = "md")]
-    format: Format,
-    /// Write the tables to FILE instead of standard output.
-    #[arg(long)]
-    output: Option<PathBuf>,
     /// Append every sample (warm-up included) to FILE as JSON lines, flushed as taken.
     #[arg(long)]
     raw: Option<PathBuf>,
-    /// No progress or notes on standard error.
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    out: OutputArgs,
 }
 
 /// Parses the command line and runs it.
@@ -184,15 +272,11 @@ fn run_verify(args: VerifyArgs) -> Result<ExitCode> {
     if !args.no_corpus_roots {
         roots.extend("corpus", corpus.roots());
     }
-    let note = |msg: &str| {
-        if !args.quiet {
-            eprintln!("{msg}");
-        }
-    };
+    let out = &args.out;
     for f in &corpus.failures {
-        note(&format!("certbench: error: chain {}: {}", f.id, f.error));
+        out.note(&format!("certbench: error: chain {}: {}", f.id, f.error));
     }
-    note(&format!(
+    out.note(&format!(
         "certbench verify: {} chains × {} methods × {} runs (+{} warm-up), roots {}{}",
         corpus.chains.len(),
         methods.len(),
@@ -206,21 +290,10 @@ fn run_verify(args: VerifyArgs) -> Result<ExitCode> {
         }
     ));
 
-    let mut raw = match &args.raw {
-        Some(p) => Some(BufWriter::new(
-            File::options()
-                .create(true)
-                .append(true)
-                .open(p)
-                .with_context(|| format!("opening {}", p.display()))?,
-        )),
-        None => None,
-    };
+    let mut raw = RawSink::open(args.raw.as_deref())?;
     let total = (corpus.chains.len() * methods.len()) as u64 * u64::from(args.runs + args.warmup);
-    let progress = !args.quiet && std::io::stderr().is_terminal();
-    let mut done = 0u64;
+    let bar = out.progress(total);
     let mut samples: Vec<Sample> = Vec::new();
-    let mut raw_error: Option<std::io::Error> = None;
     let opts = VerifyOptions {
         methods: methods.clone(),
         runs: args.runs,
@@ -228,40 +301,24 @@ fn run_verify(args: VerifyArgs) -> Result<ExitCode> {
         cache_roots: args.cache_roots,
     };
     let cached = verify::run(&corpus, &roots, &opts, |s| {
-        if let (Some(w), None) = (raw.as_mut(), raw_error.as_ref()) {
-            let line = serde_json::to_string(&s).expect("samples serialize");
-            if let Err(e) = writeln!(w, "{line}").and_then(|_| w.flush()) {
-                raw_error = Some(e);
-            }
-        }
+        raw.write(&s);
         if !s.stages.is_empty() {
-            done += 1;
-            if progress && done.is_multiple_of(50) {
-                eprint!("\r{done}/{total} samples");
-            }
+            bar.inc(1);
         }
         samples.push(s);
     });
-    if progress {
-        eprintln!("\r{done}/{total} samples");
-    }
-    if let Some(e) = raw_error {
-        note(&format!("certbench: error: writing raw samples: {e}"));
-    }
+    bar.finish_and_clear();
+    raw.report(out);
     for c in &cached {
-        note(&format!(
+        out.note(&format!(
             "roots-creation, built once for {}: {}",
             c.method,
             human(c.build_ns as f64)
         ));
     }
-
-    let order: Vec<&str> = methods.iter().map(|m| m.name()).collect();
-    let report = Report::from_samples(&samples, Stage::TotalVerification, &order);
-    let mut text = String::new();
-    if args.format == Format::Markdown {
-        text.push_str(&format!(
-            "## certbench verify — {} chains, {} runs (+{} warm-up), roots {}, {}\n\n",
+    out.emit(
+        &format!(
+            "certbench verify — {} chains, {} runs (+{} warm-up), roots {}, {}",
             corpus.chains.len(),
             args.runs,
             args.warmup,
@@ -271,13 +328,10 @@ fn run_verify(args: VerifyArgs) -> Result<ExitCode> {
             } else {
                 "stores built cold per sample"
             }
-        ));
-    }
-    text.push_str(&render(&report, args.format));
-    match &args.output {
-        Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display()))?,
-        None => std::io::stdout().write_all(text.as_bytes())?,
-    }
+        ),
+        &samples,
+        &methods,
+    )?;
 
     let failed = samples
         .iter()
@@ -384,15 +438,11 @@ fn parse_resolve(s: &str) -> Result<((String, u16), std::net::SocketAddr)> {
 
 fn run_drive(args: DriveArgs) -> Result<ExitCode> {
     let methods = dedup(args.method.iter().flat_map(|l| l.0.clone()).collect());
-    let note = |msg: &str| {
-        if !args.quiet {
-            eprintln!("{msg}");
-        }
-    };
+    let out = &args.out;
     let (sites, bad_lines) = read_sites(&args.sites)
         .with_context(|| format!("reading sites from {}", args.sites.display()))?;
     for e in &bad_lines {
-        note(&format!(
+        out.note(&format!(
             "certbench: error: {}: {e} (skipped)",
             args.sites.display()
         ));
@@ -407,7 +457,7 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
     }
     let mut roots = RootSet::load(&args.roots).context("loading trust roots")?;
     let mirror_set = if args.mirror {
-        let set = load_mirror(&args.mirror_cache, args.quiet)?;
+        let set = load_mirror(&args.mirror_cache, out.quiet)?;
         roots.extend("mirror", set.roots.clone());
         Some(set)
     } else {
@@ -421,17 +471,8 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
             .map_or(0, |d| d.as_secs());
         PathBuf::from(format!("results/run-{t}.jsonl"))
     });
-    if let Some(dir) = raw_path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    }
-    let mut raw = BufWriter::new(
-        File::options()
-            .create(true)
-            .append(true)
-            .open(&raw_path)
-            .with_context(|| format!("opening {}", raw_path.display()))?,
-    );
-    note(&format!(
+    let mut raw = RawSink::open(Some(&raw_path))?;
+    out.note(&format!(
         "certbench: {} sites × {} methods × {} runs (+{} warm-up), hook {}, roots {}, samples → {}",
         sites.len(),
         methods.len(),
@@ -443,13 +484,8 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
     ));
 
     let total = (sites.len() * methods.len()) as u64 * u64::from(args.runs + args.warmup);
-    let bar = if !args.quiet && std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::new(total)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = out.progress(total);
     let mut samples: Vec<Sample> = Vec::new();
-    let mut raw_error: Option<std::io::Error> = None;
     let rt = runtime()?;
     rt.block_on(async {
         let server = match &mirror_set {
@@ -477,12 +513,7 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
             resolve,
         };
         driver::run(&sites, &roots, &opts, |s| {
-            if raw_error.is_none() {
-                let line = serde_json::to_string(&s).expect("samples serialize");
-                if let Err(e) = writeln!(raw, "{line}").and_then(|_| raw.flush()) {
-                    raw_error = Some(e);
-                }
-            }
+            raw.write(&s);
             bar.inc(1);
             samples.push(s);
         })
@@ -491,19 +522,10 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
         anyhow::Ok(())
     })?;
     bar.finish_and_clear();
-    if let Some(e) = raw_error {
-        note(&format!(
-            "certbench: error: writing {}: {e}",
-            raw_path.display()
-        ));
-    }
-
-    let order: Vec<&str> = methods.iter().map(|m| m.name()).collect();
-    let report = Report::from_samples(&samples, Stage::TotalVerification, &order);
-    let mut text = String::new();
-    if args.format == Format::Markdown {
-        text.push_str(&format!(
-            "## certbench — {} sites{}, {} runs (+{} warm-up), webpki hook `{}`, roots {}\n\n",
+    raw.report(out);
+    out.emit(
+        &format!(
+            "certbench — {} sites{}, {} runs (+{} warm-up), webpki hook `{}`, roots {}",
             sites.len(),
             if args.mirror {
                 " (loopback mirror)"
@@ -514,13 +536,10 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
             args.warmup,
             args.hook.name(),
             roots.describe()
-        ));
-    }
-    text.push_str(&render(&report, args.format));
-    match &args.output {
-        Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display()))?,
-        None => std::io::stdout().write_all(text.as_bytes())?,
-    }
+        ),
+        &samples,
+        &methods,
+    )?;
     let failed = !bad_lines.is_empty() || samples.iter().any(|s| !s.verdict.is_ok());
     Ok(if failed {
         ExitCode::from(EXIT_PARTIAL)

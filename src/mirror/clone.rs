@@ -22,7 +22,7 @@ use rcgen::{
 };
 use rustls_pki_types::CertificateDer;
 use sha2::{Digest, Sha256};
-use x509_parser::prelude::{FromDer, X509Certificate};
+use x509_parser::prelude::{FromDer, X509Certificate, X509Name};
 
 /// Suffix appended to the common name of every cloned CA.
 pub const CA_SUFFIX: &str = " (certbench mirror)";
@@ -75,11 +75,12 @@ fn new_key(spki_cert: &X509Certificate<'_>) -> Result<KeyPair, CloneError> {
     })
 }
 
-/// The subject of `x509`, with [`CA_SUFFIX`] on the CN of a CA.
-fn subject(x509: &X509Certificate<'_>, suffix: &str) -> DistinguishedName {
+/// `name` as a clone's name: every attribute kept, `suffix` appended to the common name (or
+/// a common name made of the suffix when there is none).
+fn clone_name(name: &X509Name<'_>, suffix: &str) -> DistinguishedName {
     let mut dn = DistinguishedName::new();
     let mut has_cn = false;
-    for rdn in x509.subject().iter_rdn() {
+    for rdn in name.iter_rdn() {
         for attr in rdn.iter() {
             let oid: Vec<u64> = attr
                 .attr_type()
@@ -101,6 +102,11 @@ fn subject(x509: &X509Certificate<'_>, suffix: &str) -> DistinguishedName {
     dn
 }
 
+/// The subject of `x509` for its clone: [`CA_SUFFIX`] on the CN of a CA.
+fn subject(x509: &X509Certificate<'_>) -> DistinguishedName {
+    clone_name(x509.subject(), if is_ca(x509) { CA_SUFFIX } else { "" })
+}
+
 /// Whether `x509` is a CA (basicConstraints cA = true).
 pub fn is_ca(x509: &X509Certificate<'_>) -> bool {
     matches!(x509.basic_constraints(), Ok(Some(bc)) if bc.value.ca)
@@ -114,8 +120,7 @@ fn params(
     has_issuer_key_id: bool,
 ) -> CertificateParams {
     let mut p = CertificateParams::default();
-    let suffix = if is_ca(x509) { CA_SUFFIX } else { "" };
-    p.distinguished_name = subject(x509, suffix);
+    p.distinguished_name = subject(x509);
     p.serial_number = Some(SerialNumber::from_slice(x509.raw_serial()));
     let shift = time::Duration::seconds(shift_secs);
     p.not_before = x509.validity().not_before.to_datetime() + shift;
@@ -284,27 +289,11 @@ fn issuer_of(parsed: &[X509Certificate<'_>], i: usize) -> Option<usize> {
 /// The issuer side of a clone: its (suffixed) name and key identifier method.
 fn issuer_params(x: &X509Certificate<'_>) -> CertificateParams {
     let mut p = CertificateParams::default();
-    p.distinguished_name = subject(x, if is_ca(x) { CA_SUFFIX } else { "" });
+    p.distinguished_name = subject(x);
     p
 }
 
 /// The issuer name of `x`, suffixed as a clone CA's would be.
 fn issuer_name(x: &X509Certificate<'_>) -> DistinguishedName {
-    let mut dn = DistinguishedName::new();
-    for rdn in x.issuer().iter_rdn() {
-        for attr in rdn.iter() {
-            let oid: Vec<u64> = attr
-                .attr_type()
-                .iter()
-                .map(|i| i.collect())
-                .unwrap_or_default();
-            let ty = DnType::from_oid(&oid);
-            let mut value = attr.as_str().unwrap_or("").to_owned();
-            if ty == DnType::CommonName {
-                value.push_str(CA_SUFFIX);
-            }
-            dn.push(ty, DnValue::Utf8String(value));
-        }
-    }
-    dn
+    clone_name(x.issuer(), CA_SUFFIX)
 }
