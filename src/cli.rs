@@ -85,6 +85,10 @@ struct DriveArgs {
     /// Where the mirror's generated certificates are cached.
     #[arg(long, default_value = ".certbench-cache/mirror")]
     mirror_cache: PathBuf,
+    /// Offer each site's previous TLS session again (resumed handshakes carry no certificate,
+    /// so they have no verification stages); without it every sample is a full handshake.
+    #[arg(long)]
+    tls_resumption: bool,
     /// Use ADDR for HOST:PORT instead of DNS, as curl's --resolve (repeatable).
     #[arg(long, value_name = "HOST:PORT:ADDR")]
     resolve: Vec<String>,
@@ -511,6 +515,7 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
             timeout,
             cache_roots: args.cache_roots,
             resolve,
+            resumption: args.tls_resumption,
         };
         driver::run(&sites, &roots, &opts, |s| {
             raw.write(&s);

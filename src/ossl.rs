@@ -156,3 +156,21 @@ pub(crate) fn share_store(
         (X509_STORE_up_ref(p) == 1).then(|| openssl::x509::store::X509Store::from_ptr(p))
     }
 }
+
+/// Offers `session` (from an earlier connection to the same server) for resumption.
+///
+/// rust-openssl makes `SslRef::set_session` unsafe because OpenSSL requires a session to be
+/// used with one `SSL_CTX` only: a session inserted into a context's session cache is linked
+/// into that cache's list. certbench's client contexts never store sessions in a cache: they
+/// run with caching off, or, with `--tls-resumption`, with `CLIENT | NO_INTERNAL_STORE`, which
+/// hands each new session to a callback and links it into nothing (see
+/// `transport::openssl::connector`). So offering such a session on an `SSL` of another such
+/// context is sound: OpenSSL only reads it and takes its own reference.
+pub(crate) fn offer_session(
+    ssl: &mut openssl::ssl::SslRef,
+    session: &openssl::ssl::SslSessionRef,
+) -> Result<(), openssl::error::ErrorStack> {
+    // SAFETY: see above; callers only pass sessions received through the new-session callback
+    // of a connector made by `transport::openssl::connector`, on an `ssl` made by another.
+    unsafe { ssl.set_session(session) }
+}

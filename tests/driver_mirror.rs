@@ -26,6 +26,10 @@ fn mirror() -> &'static (MirrorSet, tempfile::TempDir) {
 }
 
 fn drive(sites: &str, hook: HookMode, runs: u32) -> Vec<Sample> {
+    drive_with(sites, hook, runs, false)
+}
+
+fn drive_with(sites: &str, hook: HookMode, runs: u32, resumption: bool) -> Vec<Sample> {
     let (set, _) = mirror();
     let (sites, errors) = parse_sites(sites);
     assert!(errors.is_empty());
@@ -46,6 +50,7 @@ fn drive(sites: &str, hook: HookMode, runs: u32) -> Vec<Sample> {
             timeout: Duration::from_secs(10),
             cache_roots: false,
             resolve,
+            resumption,
         };
         let mut out = Vec::new();
         run(&sites, &roots, &opts, |s| out.push(s)).await;
@@ -130,5 +135,37 @@ fn fault_hosts_are_rejected_by_every_method_with_its_reason() {
             );
             assert!(s.stage(Stage::TotalVerification).unwrap_or(0) > 0, "{s:?}");
         }
+    }
+}
+
+#[test]
+fn tls_resumption_really_resumes_and_skips_verification() {
+    for hook in [HookMode::Callback, HookMode::Replace] {
+        let samples = drive_with("reddit.com\ncnn.com\n", hook, 3, true);
+        assert_eq!(samples.len(), 2 * 3 * 3);
+        for s in &samples {
+            assert_eq!(s.verdict, Verdict::Ok, "{s:?}");
+            let resumed = s.meta.resumed.expect("resumption runs record the flag");
+            // The first connection of each (site, method) is full; every later one is resumed,
+            // as OpenSSL itself reports (SSL_session_reused).
+            assert_eq!(
+                resumed,
+                s.run > 0,
+                "{hook:?} {} {} run {}",
+                s.method,
+                s.site,
+                s.run
+            );
+            let verified = s.stages.contains_key(&Stage::TotalVerification);
+            assert_eq!(
+                verified, !resumed,
+                "a resumed handshake has no certificate to verify"
+            );
+        }
+    }
+    // Without the flag, nothing is resumed and nothing is recorded about it.
+    for s in drive("reddit.com\n", HookMode::Callback, 2) {
+        assert_eq!(s.meta.resumed, None);
+        assert!(s.stages.contains_key(&Stage::TotalVerification));
     }
 }

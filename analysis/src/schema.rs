@@ -156,6 +156,10 @@ pub struct SampleMeta {
     /// Negotiated cipher suite.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cipher: Option<String>,
+    /// With `--tls-resumption`: whether the TLS library reports the session as resumed (a
+    /// resumed handshake sends no certificate, so it has no verification stages).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumed: Option<bool>,
 }
 
 /// One measurement.

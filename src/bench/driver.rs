@@ -20,7 +20,7 @@ use certbench_analysis::schema::SCHEMA_VERSION;
 use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
 use http_body_util::Empty;
 use hyper_util::rt::TokioIo;
-use openssl::ssl::SslConnector;
+use openssl::ssl::{SslConnector, SslSession};
 use openssl::x509::store::X509Store;
 
 use crate::bench::verify::permutation;
@@ -49,6 +49,9 @@ pub struct DriverOptions {
     /// `(host, port)` → address, used instead of DNS (`--resolve`, and every site with
     /// `--mirror`).
     pub resolve: HashMap<(String, u16), SocketAddr>,
+    /// Offer each (site, method)'s previous TLS session for resumption (`--tls-resumption`);
+    /// otherwise every sample is a full handshake.
+    pub resumption: bool,
 }
 
 /// Facts about a finished connection.
@@ -58,6 +61,7 @@ struct ConnInfo {
     cipher: Option<String>,
     chain_len: Option<u32>,
     key_types: Vec<String>,
+    resumed: bool,
 }
 
 /// The stores one method needs: OpenSSL's (for `openssl`, and for OpenSSL's own
@@ -138,6 +142,8 @@ pub async fn run(
         Vec::new()
     };
     let n = verifiers.len();
+    // (site, method) → the session of its last connection, with --tls-resumption.
+    let mut sessions: HashMap<(usize, Method), SslSession> = HashMap::new();
     let mut runs_before = 0usize;
     for (warmup, runs) in [(true, opts.warmup), (false, opts.runs)] {
         for run in 0..runs {
@@ -145,7 +151,8 @@ pub async fn run(
                 for k in permutation(n, runs_before + run as usize + c) {
                     let (method, verifier) = &verifiers[k];
                     let cache = cached.iter().find(|(m, _)| m == method).map(|(_, s)| s);
-                    let mut sample = measure(
+                    let offered = sessions.get(&(c, *method));
+                    let (mut sample, session) = measure(
                         *method,
                         verifier.clone(),
                         openssl_verifier.as_ref(),
@@ -153,8 +160,12 @@ pub async fn run(
                         roots,
                         site,
                         opts,
+                        offered,
                     )
                     .await;
+                    if let Some(session) = session {
+                        sessions.insert((c, *method), session);
+                    }
                     sample.run = run;
                     sample.warmup = warmup;
                     sink(sample);
@@ -165,6 +176,7 @@ pub async fn run(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn measure(
     method: Method,
     verifier: Arc<dyn DynVerifier>,
@@ -173,7 +185,8 @@ async fn measure(
     roots: &RootSet,
     site: &Site,
     opts: &DriverOptions,
-) -> Sample {
+    session: Option<&SslSession>,
+) -> (Sample, Option<SslSession>) {
     let hook_name = match (method, opts.hook) {
         (Method::OpenSsl, _) => "native",
         (_, HookMode::Callback) => "callback",
@@ -225,7 +238,7 @@ async fn measure(
         Err(e) => {
             sample.verdict = Verdict::Error(format!("input: {e}"));
             sample.stages = rec.to_map();
-            return sample;
+            return (sample, None);
         }
     };
 
@@ -238,43 +251,60 @@ async fn measure(
         (_, HookMode::Replace, Some(r)) => Hook::Replace(verifier.clone(), r),
         (_, _, None) => unreachable!("webpki methods always get webpki roots"),
     };
-    let built = connector(hook, openssl_store, &site.host, time, state.clone());
+    let built = connector(
+        hook,
+        openssl_store,
+        &site.host,
+        time,
+        opts.resumption,
+        state.clone(),
+    );
     rec.stop(Stage::HttpConnectorCreation, span);
     let connector = match built {
         Ok(c) => c,
         Err(e) => {
             sample.verdict = Verdict::Error(format!("input: building the connector: {e}"));
             sample.stages = rec.to_map();
-            return sample;
+            return (sample, None);
         }
     };
 
     let span = rec.start();
     let verify_host = method == Method::OpenSsl;
+    let addr = opts.resolve.get(&(site.host.clone(), site.port)).copied();
+    let offer = if opts.resumption { session } else { None };
     let result = tokio::time::timeout(
         opts.timeout,
-        fetch(
-            &connector,
-            site,
-            opts.resolve.get(&(site.host.clone(), site.port)).copied(),
-            verify_host,
-        ),
+        fetch(&connector, site, addr, verify_host, offer),
     )
     .await;
     rec.stop(Stage::Connection, span);
 
-    let hs = state.lock().unwrap_or_else(|e| e.into_inner());
-    for (stage, ns) in hs.rec.to_map() {
+    let (result, open) = match result {
+        Ok(Ok((info, open))) => (Ok(Ok(info)), Some(open)),
+        Ok(Err(e)) => (Ok(Err(e)), None),
+        Err(elapsed) => (Err(elapsed), None),
+    };
+    let hs_stages = state.lock().unwrap_or_else(|e| e.into_inner()).rec.to_map();
+    for (stage, ns) in hs_stages {
         rec.add(stage, ns);
     }
     rec.stop(Stage::Total, total);
     sample.stages = rec.to_map();
+    // Closing is not part of the sample; it is bounded like the connection.
+    if let Some(open) = open {
+        let _ = tokio::time::timeout(opts.timeout, open.close()).await;
+    }
+    let mut hs = state.lock().unwrap_or_else(|e| e.into_inner());
     match result {
         Ok(Ok(info)) => {
             sample.meta.tls_version = info.tls_version;
             sample.meta.cipher = info.cipher;
             sample.meta.chain_len = info.chain_len;
             sample.meta.key_types = info.key_types;
+            if opts.resumption {
+                sample.meta.resumed = Some(info.resumed);
+            }
         }
         Ok(Err(e)) => {
             sample.verdict = match &hs.rejection {
@@ -287,16 +317,44 @@ async fn measure(
                 Verdict::Error(format!("timeout: no response within {:?}", opts.timeout))
         }
     }
-    sample
+    let next_session = hs.session.take();
+    (sample, next_session)
 }
 
-/// Resolves, connects, handshakes and sends one request; returns at the response head.
+type Tls = tokio_openssl::SslStream<tokio::net::TcpStream>;
+type ConnTask =
+    tokio::task::JoinHandle<Result<hyper::client::conn::http1::Parts<TokioIo<Tls>>, hyper::Error>>;
+
+/// A connection whose response head has arrived, to be closed after the timed span.
+struct Open {
+    sender: hyper::client::conn::http1::SendRequest<Empty<Bytes>>,
+    conn: ConnTask,
+    body: hyper::body::Incoming,
+}
+
+impl Open {
+    /// Reads the rest of the response and closes TLS properly (close_notify). Without a
+    /// close_notify, OpenSSL marks the connection's session not resumable when it frees it.
+    async fn close(self) {
+        use http_body_util::BodyExt;
+        use tokio::io::AsyncWriteExt;
+        let _ = self.body.collect().await;
+        drop(self.sender);
+        if let Ok(Ok(parts)) = self.conn.await {
+            let _ = parts.io.into_inner().shutdown().await;
+        }
+    }
+}
+
+/// Resolves, connects, handshakes and sends one request; returns at the response head, with
+/// the connection still open (see [`Open::close`]).
 async fn fetch(
     connector: &SslConnector,
     site: &Site,
     addr: Option<SocketAddr>,
     verify_host: bool,
-) -> Result<ConnInfo, String> {
+    session: Option<&SslSession>,
+) -> Result<(ConnInfo, Open), String> {
     let addr = match addr {
         Some(a) => a,
         None => tokio::net::lookup_host((site.host.as_str(), site.port))
@@ -309,13 +367,16 @@ async fn fetch(
         .await
         .map_err(|e| format!("connect: {addr}: {e}"))?;
     tcp.set_nodelay(true).map_err(|e| format!("connect: {e}"))?;
-    let ssl = connector
+    let mut ssl = connector
         .configure()
         .and_then(|mut c| {
             c.set_verify_hostname(verify_host);
             c.into_ssl(&site.host)
         })
         .map_err(|e| format!("tls: {e}"))?;
+    if let Some(session) = session {
+        crate::ossl::offer_session(&mut ssl, session).map_err(|e| format!("tls: {e}"))?;
+    }
     let mut tls = tokio_openssl::SslStream::new(ssl, tcp).map_err(|e| format!("tls: {e}"))?;
     Pin::new(&mut tls)
         .connect()
@@ -336,11 +397,12 @@ async fn fetch(
                     .unwrap_or_default()
             })
             .collect(),
+        resumed: ssl.session_reused(),
     };
     let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(tls))
         .await
         .map_err(|e| format!("http: {e}"))?;
-    let driver = tokio::spawn(conn);
+    let conn = tokio::spawn(conn.without_shutdown());
     let authority = if site.port == 443 {
         site.host.clone()
     } else {
@@ -350,12 +412,17 @@ async fn fetch(
         .header(hyper::header::HOST, authority)
         .body(Empty::<Bytes>::new())
         .map_err(|e| format!("http: {e}"))?;
-    let resp = sender
-        .send_request(req)
-        .await
-        .map_err(|e| format!("http: {e}"));
-    drop(sender);
-    driver.abort();
-    resp?;
-    Ok(info)
+    let resp = match sender.send_request(req).await {
+        Ok(r) => r,
+        Err(e) => {
+            conn.abort();
+            return Err(format!("http: {e}"));
+        }
+    };
+    let open = Open {
+        sender,
+        conn,
+        body: resp.into_body(),
+    };
+    Ok((info, open))
 }

@@ -68,6 +68,8 @@ pub struct HookState {
     webpki: Option<bool>,
     /// Nanoseconds spent in the webpki callback (to take out of `openssl-verify`).
     inner_ns: u64,
+    /// The session the server gave (with resumption on), to offer on the next connection.
+    pub session: Option<openssl::ssl::SslSession>,
 }
 
 /// Locks the state even if a panicking hook poisoned it (the panic is already a rejection).
@@ -113,17 +115,32 @@ fn webpki(
 }
 
 /// Builds a connector for one sample. `store` is OpenSSL's trust store (unused by
-/// [`Hook::Replace`]); `host` and `time` are what webpki checks.
+/// [`Hook::Replace`]); `host` and `time` are what webpki checks. With `resumption`, the
+/// sessions the server gives land in `state.session`; without, no session is kept.
+///
+/// Invariant relied on by `ossl::offer_session`: no session ever enters this context's
+/// internal session cache.
 pub fn connector(
     hook: Hook,
     store: Option<X509Store>,
     host: &str,
     time: u64,
+    resumption: bool,
     state: Arc<Mutex<HookState>>,
 ) -> Result<SslConnector, openssl::error::ErrorStack> {
+    use openssl::ssl::SslSessionCacheMode;
     let mut b = SslConnector::builder(SslMethod::tls_client())?;
-    // No session cache: every sample is a full handshake.
-    b.set_session_cache_mode(openssl::ssl::SslSessionCacheMode::OFF);
+    if resumption {
+        b.set_session_cache_mode(
+            SslSessionCacheMode::CLIENT | SslSessionCacheMode::NO_INTERNAL_STORE,
+        );
+        let st = state.clone();
+        b.set_new_session_callback(move |_ssl, session| {
+            lock(&st).session = Some(session);
+        });
+    } else {
+        b.set_session_cache_mode(SslSessionCacheMode::OFF);
+    }
     if let Some(store) = store {
         b.set_cert_store(store);
     }
