@@ -169,3 +169,101 @@ fn tls_resumption_really_resumes_and_skips_verification() {
         assert!(s.stages.contains_key(&Stage::TotalVerification));
     }
 }
+
+/// Wraps a real method but panics when asked to verify.
+struct Panicking(Box<dyn certbench::methods::DynVerifier>);
+
+impl certbench::methods::DynVerifier for Panicking {
+    fn build_roots(
+        &self,
+        roots: &[rustls_pki_types::CertificateDer<'static>],
+    ) -> Result<certbench::methods::AnyRoots, certbench::Error> {
+        self.0.build_roots(roots)
+    }
+
+    fn verify(
+        &self,
+        _: &certbench::methods::AnyRoots,
+        _: &certbench::chain::Chain,
+        _: certbench::methods::Target<'_>,
+        _: &mut certbench::stages::Recorder,
+    ) -> Result<(), certbench::methods::Rejection> {
+        panic!("injected panic")
+    }
+}
+
+/// Fail closed: a verifier that panics inside the handshake is a rejection with a reason, in
+/// both hooks; no unwinding reaches OpenSSL, and the process goes on to verify normally.
+#[test]
+fn a_panicking_verifier_is_a_rejection_and_the_process_lives() {
+    use certbench::transport::openssl::{Hook, HookState, connector};
+    use std::pin::Pin;
+    use std::sync::{Arc, Mutex};
+
+    let (set, _) = mirror();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let store = || {
+        let mut b = openssl::x509::store::X509StoreBuilder::new().unwrap();
+        for r in &set.roots {
+            b.add_cert(openssl::x509::X509::from_der(r).unwrap())
+                .unwrap();
+        }
+        b.build()
+    };
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let server = MirrorServer::start(set, listener).unwrap();
+        let handshake = |hook: Hook| {
+            let state = Arc::new(Mutex::new(HookState::default()));
+            let c =
+                connector(hook, Some(store()), "reddit.com", now, false, state.clone()).unwrap();
+            async move {
+                let tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+                let ssl = c
+                    .configure()
+                    .unwrap()
+                    .verify_hostname(false)
+                    .into_ssl("reddit.com")
+                    .unwrap();
+                let mut tls = tokio_openssl::SslStream::new(ssl, tcp).unwrap();
+                let result = Pin::new(&mut tls).connect().await;
+                let rejection = state
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .rejection
+                    .clone();
+                (result.is_ok(), rejection)
+            }
+        };
+        for panicking in [true, false] {
+            let v: Arc<dyn certbench::methods::DynVerifier> = if panicking {
+                Arc::new(Panicking(Method::RustlsSerial.verifier()))
+            } else {
+                Arc::from(Method::RustlsSerial.verifier())
+            };
+            let roots = Arc::new(v.build_roots(&set.roots).unwrap());
+            for hook in [
+                Hook::Callback(v.clone(), roots.clone()),
+                Hook::Replace(v.clone(), roots.clone()),
+            ] {
+                let (ok, rejection) = handshake(hook).await;
+                if panicking {
+                    assert!(!ok, "a panic never accepts");
+                    assert_eq!(
+                        rejection.as_deref(),
+                        Some("verifier panicked: injected panic")
+                    );
+                } else {
+                    assert!(
+                        ok,
+                        "after the panics, verification works as before: {rejection:?}"
+                    );
+                }
+            }
+        }
+    });
+}

@@ -111,7 +111,27 @@ fn webpki(
     let span = rec.start();
     let chain = chain_from(ctx);
     rec.stop(Stage::ChainCreation, span);
-    verifier.verify(roots, &chain?, target, rec)
+    let chain = chain?;
+    // Fail closed with a reason: a panicking verifier is a rejection, never an accept, and
+    // never unwinds into OpenSSL.
+    catch_unwind(AssertUnwindSafe(|| {
+        verifier.verify(roots, &chain, target, rec)
+    }))
+    .unwrap_or_else(|panic| {
+        Err(Rejection::new(format!(
+            "verifier panicked: {}",
+            panic_message(&panic)
+        )))
+    })
+}
+
+/// The message of a panic payload.
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "(no message)".to_owned())
 }
 
 /// Builds a connector for one sample. `store` is OpenSSL's trust store (unused by
