@@ -30,6 +30,16 @@ fn drive(sites: &str, hook: HookMode, runs: u32) -> Vec<Sample> {
 }
 
 fn drive_with(sites: &str, hook: HookMode, runs: u32, resumption: bool) -> Vec<Sample> {
+    drive_opts(sites, hook, runs, resumption, false)
+}
+
+fn drive_opts(
+    sites: &str,
+    hook: HookMode,
+    runs: u32,
+    resumption: bool,
+    cache_roots: bool,
+) -> Vec<Sample> {
     let (set, _) = mirror();
     let (sites, errors) = parse_sites(sites);
     assert!(errors.is_empty());
@@ -48,7 +58,7 @@ fn drive_with(sites: &str, hook: HookMode, runs: u32, resumption: bool) -> Vec<S
             warmup: 0,
             hook,
             timeout: Duration::from_secs(10),
-            cache_roots: false,
+            cache_roots,
             resolve,
             resumption,
         };
@@ -266,4 +276,20 @@ fn a_panicking_verifier_is_a_rejection_and_the_process_lives() {
             }
         }
     });
+}
+
+/// `--cache-roots`: one store per method, shared by every connector (OpenSSL's through
+/// `X509_STORE_up_ref`), recorded as 0 per use; verdicts unchanged.
+#[test]
+fn cached_stores_are_shared_across_connections() {
+    for hook in [HookMode::Callback, HookMode::Replace] {
+        let samples = drive_opts("reddit.com\ncnn.com\n", hook, 3, false, true);
+        assert_eq!(samples.len(), 2 * 3 * 3);
+        for s in &samples {
+            assert_eq!(s.verdict, Verdict::Ok, "{s:?}");
+            assert_eq!(s.stage(Stage::RootsCreation), Some(0));
+            assert!(s.meta.roots_cached);
+            assert!(s.stage(Stage::TotalVerification).unwrap() > 0);
+        }
+    }
 }
