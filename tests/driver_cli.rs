@@ -74,7 +74,7 @@ fn mirror_run_prints_tables_skips_bad_lines_and_reuses_cached_clones() {
 
     let (samples, errors) = read_jsonl(std::io::BufReader::new(std::fs::File::open(&raw).unwrap()));
     assert!(errors.is_empty());
-    assert_eq!(samples.len(), 3 * 3 * 2);
+    assert_eq!(samples.len(), 3 * certbench::Method::ALL.len() * 2);
     for s in samples.iter().filter(|s| s.verdict == Verdict::Ok) {
         assert!(s.stages.values().all(|&v| v > 0));
         assert!(s.stage(Stage::Connection).unwrap() <= s.stage(Stage::Total).unwrap());

@@ -72,7 +72,7 @@ fn drive_opts(
 fn stages_are_recorded_where_they_happen_in_both_hooks() {
     for hook in [HookMode::Callback, HookMode::Replace] {
         let samples = drive("reddit.com\nwww.washingtonpost.com\ncnn.com\n", hook, 2);
-        assert_eq!(samples.len(), 3 * 3 * 2);
+        assert_eq!(samples.len(), 3 * Method::ALL.len() * 2);
         for s in &samples {
             assert_eq!(s.verdict, Verdict::Ok, "{hook:?} {} {}", s.method, s.site);
             assert!(s.stages.values().all(|&ns| ns > 0), "{s:?}");
@@ -152,7 +152,7 @@ fn fault_hosts_are_rejected_by_every_method_with_its_reason() {
 fn tls_resumption_really_resumes_and_skips_verification() {
     for hook in [HookMode::Callback, HookMode::Replace] {
         let samples = drive_with("reddit.com\ncnn.com\n", hook, 3, true);
-        assert_eq!(samples.len(), 2 * 3 * 3);
+        assert_eq!(samples.len(), 2 * Method::ALL.len() * 3);
         for s in &samples {
             assert_eq!(s.verdict, Verdict::Ok, "{s:?}");
             let resumed = s.meta.resumed.expect("resumption runs record the flag");
@@ -284,7 +284,7 @@ fn a_panicking_verifier_is_a_rejection_and_the_process_lives() {
 fn cached_stores_are_shared_across_connections() {
     for hook in [HookMode::Callback, HookMode::Replace] {
         let samples = drive_opts("reddit.com\ncnn.com\n", hook, 3, false, true);
-        assert_eq!(samples.len(), 2 * 3 * 3);
+        assert_eq!(samples.len(), 2 * Method::ALL.len() * 3);
         for s in &samples {
             assert_eq!(s.verdict, Verdict::Ok, "{s:?}");
             assert_eq!(s.stage(Stage::RootsCreation), Some(0));

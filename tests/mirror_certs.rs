@@ -134,6 +134,21 @@ fn clones_get_the_verdicts_their_originals_get() {
                 host,
                 now(),
             );
+            if method == Method::WebpkiLegacy && host == "irelease-dev.sanofi.com" {
+                // The one known difference: the real leaf's RSA signature identifier has no
+                // NULL parameters, which webpki 0.22 does not accept; the clone is signed by
+                // rcgen with the standard identifier (with NULL), so webpki 0.22 accepts it.
+                let sig_alg = |der: &[u8]| {
+                    certbench::chain::SignedParts::parse(der)
+                        .unwrap()
+                        .sig_alg
+                        .len()
+                };
+                assert_eq!(sig_alg(&original.chain.leaf), 11, "OID only");
+                assert_eq!(sig_alg(&served.chain[0]), 13, "OID + NULL");
+                assert!(!want && got.is_ok());
+                continue;
+            }
             assert_eq!(got.is_ok(), want, "{method} {host}: {got:?}");
         }
         let v = method.verifier();

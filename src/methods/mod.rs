@@ -22,6 +22,7 @@ use crate::stages::Recorder;
 pub mod openssl;
 pub mod rustls_parallel;
 pub mod rustls_serial;
+pub mod webpki_legacy;
 
 /// What to verify a chain for.
 #[derive(Clone, Copy, Debug)]
@@ -169,6 +170,8 @@ methods! {
     RustlsSerial => "rustlsserial", rustls_serial::RustlsSerial::new();
     /// rustls-webpki with the chain's signatures checked in parallel on a persistent pool.
     RustlsParallel => "rustlsparallel", rustls_parallel::RustlsParallel::new();
+    /// The original webpki 0.22.4, as rustls 0.20 called it.
+    WebpkiLegacy => "webpkilegacy", webpki_legacy::WebpkiLegacy;
 }
 
 impl fmt::Display for Method {
@@ -220,7 +223,10 @@ mod tests {
     #[test]
     fn names_are_the_seed_names_and_round_trip() {
         let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
-        assert_eq!(names, ["openssl", "rustlsserial", "rustlsparallel"]);
+        assert_eq!(
+            names,
+            ["openssl", "rustlsserial", "rustlsparallel", "webpkilegacy"]
+        );
         for &m in Method::ALL {
             assert_eq!(m.name().parse::<Method>().unwrap(), m);
         }

@@ -61,21 +61,29 @@ impl Default for RustlsSerial {
 /// webpki trust anchors.
 pub struct WebpkiRoots(pub Vec<TrustAnchor<'static>>);
 
-/// Builds owned trust anchors from DER roots.
+/// Builds owned trust anchors from DER roots, skipping roots webpki cannot use (as rustls'
+/// `RootCertStore::add_parsable_certificates` does). An error only when none is usable.
 pub fn trust_anchors(
     roots: &[CertificateDer<'static>],
 ) -> Result<Vec<TrustAnchor<'static>>, Error> {
-    roots
+    let mut first_error = None;
+    let anchors: Vec<TrustAnchor<'static>> = roots
         .iter()
-        .map(|der| {
-            webpki::anchor_from_trusted_cert(der)
-                .map(|a| a.to_owned())
-                .map_err(|e| Error::Roots {
-                    origin: "webpki".into(),
-                    message: format!("root not usable as a trust anchor: {e}"),
-                })
+        .filter_map(|der| match webpki::anchor_from_trusted_cert(der) {
+            Ok(a) => Some(a.to_owned()),
+            Err(e) => {
+                first_error.get_or_insert(e);
+                None
+            }
         })
-        .collect()
+        .collect();
+    match (anchors.is_empty(), first_error) {
+        (true, Some(e)) => Err(Error::Roots {
+            origin: "webpki".into(),
+            message: format!("no root usable as a trust anchor (first error: {e})"),
+        }),
+        _ => Ok(anchors),
+    }
 }
 
 impl Verifier for RustlsSerial {

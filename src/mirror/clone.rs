@@ -10,6 +10,9 @@
 //! Validity windows are shifted by one offset per chain so that the corpus validation time
 //! falls on `now`.
 //!
+//! A v1 certificate (an old root such as netflix.com's VeriSign root) is cloned as a v3 CA with
+//! basic constraints, since rcgen writes only v3.
+//!
 //! Signatures are made by the issuer clone's key with rcgen's algorithm for that key type
 //! (RSA: sha256WithRSAEncryption; P-256: ecdsa-with-SHA256; P-384: ecdsa-with-SHA384), so a
 //! chain whose real CA signed with another hash is cloned with this one.
@@ -128,6 +131,11 @@ fn params(
     // Extensions are copied verbatim; rcgen writes none of its own (is_ca = NoCa, empty
     // lists) except the authority key identifier.
     p.is_ca = IsCa::NoCa;
+    if x509.version() == x509_parser::x509::X509Version::V1 {
+        // rcgen writes only v3 certificates, and a v3 certificate without basic constraints
+        // is not a CA. A v1 certificate (an old root) is implicitly one: say so explicitly.
+        p.is_ca = IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    }
     p.use_authority_key_identifier_extension = has_issuer_key_id;
     for ext in x509.extensions() {
         let oid: Vec<u64> = ext.oid.iter().map(|i| i.collect()).unwrap_or_default();

@@ -33,7 +33,7 @@ use crate::corpus::Corpus;
 use clone::{CloneError, Cloner};
 
 /// Bumped whenever generation changes, so older caches are not reused.
-const GENERATOR_VERSION: u32 = 1;
+const GENERATOR_VERSION: u32 = 2;
 
 /// Host of the fault that serves an expired leaf.
 pub const EXPIRED_HOST: &str = "expired.mirror.test";

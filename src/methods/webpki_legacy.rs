@@ -1,0 +1,131 @@
+//! `webpkilegacy`: the original webpki 0.22.4 (on *ring*), the crate line of the 2017
+//! experiment, as rustls 0.20 called it: `EndEntityCert::verify_is_valid_tls_server_cert`
+//! then `verify_is_valid_for_dns_name`.
+//!
+//! Roots: webpki 0.22 trust anchors borrow their certificate, so the store keeps each
+//! anchor's parts owned (subject, SPKI, name constraints), as rustls 0.20's `OwnedTrustAnchor`
+//! did, and — also as rustls 0.20 did — the borrowed `TrustAnchor` list is rebuilt inside
+//! every `verify` (a cheap vector of slices, counted in `verify`). Signature algorithms:
+//! rustls 0.20's list. webpki 0.22 cannot check IP address names: an IP host is rejected with
+//! that reason.
+
+use certbench_analysis::Stage;
+use rustls_pki_types::CertificateDer;
+use webpki_legacy as webpki;
+
+use super::{Rejection, Target, Verifier};
+use crate::chain::Chain;
+use crate::error::Error;
+use crate::stages::Recorder;
+
+/// rustls 0.20's `SUPPORTED_SIG_ALGS`.
+static ALGS: &[&webpki::SignatureAlgorithm] = &[
+    &webpki::ECDSA_P256_SHA256,
+    &webpki::ECDSA_P256_SHA384,
+    &webpki::ECDSA_P384_SHA256,
+    &webpki::ECDSA_P384_SHA384,
+    &webpki::ED25519,
+    &webpki::RSA_PSS_2048_8192_SHA256_LEGACY_KEY,
+    &webpki::RSA_PSS_2048_8192_SHA384_LEGACY_KEY,
+    &webpki::RSA_PSS_2048_8192_SHA512_LEGACY_KEY,
+    &webpki::RSA_PKCS1_2048_8192_SHA256,
+    &webpki::RSA_PKCS1_2048_8192_SHA384,
+    &webpki::RSA_PKCS1_2048_8192_SHA512,
+    &webpki::RSA_PKCS1_3072_8192_SHA384,
+];
+
+/// webpki 0.22.4.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WebpkiLegacy;
+
+/// One trust anchor's parts, owned.
+pub struct OwnedAnchor {
+    subject: Vec<u8>,
+    spki: Vec<u8>,
+    name_constraints: Option<Vec<u8>>,
+}
+
+/// webpki 0.22 trust anchors, owned.
+pub struct LegacyRoots(Vec<OwnedAnchor>);
+
+impl Verifier for WebpkiLegacy {
+    type Roots = LegacyRoots;
+
+    /// Skips roots webpki 0.22 cannot use, as rustls 0.20's `add_parsable_certificates` did;
+    /// an error only when none is usable.
+    fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<LegacyRoots, Error> {
+        let mut first_error = None;
+        let anchors: Vec<OwnedAnchor> = roots
+            .iter()
+            .filter_map(|der| match webpki::TrustAnchor::try_from_cert_der(der) {
+                Ok(a) => Some(OwnedAnchor {
+                    subject: a.subject.to_vec(),
+                    spki: a.spki.to_vec(),
+                    name_constraints: a.name_constraints.map(<[u8]>::to_vec),
+                }),
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                    None
+                }
+            })
+            .collect();
+        match (anchors.is_empty(), first_error) {
+            (true, Some(e)) => Err(Error::Roots {
+                origin: "webpki 0.22".into(),
+                message: format!("no root usable as a trust anchor (first error: {e:?})"),
+            }),
+            _ => Ok(LegacyRoots(anchors)),
+        }
+    }
+
+    fn verify(
+        &self,
+        roots: &LegacyRoots,
+        chain: &Chain,
+        target: Target<'_>,
+        rec: &mut Recorder,
+    ) -> Result<(), Rejection> {
+        let span = rec.start();
+        let ee = webpki::EndEntityCert::try_from(chain.leaf.as_ref());
+        rec.stop(Stage::ChainCreation, span);
+        let ee = ee.map_err(reject)?;
+
+        let span = rec.start();
+        let anchors: Vec<webpki::TrustAnchor<'_>> = roots
+            .0
+            .iter()
+            .map(|a| webpki::TrustAnchor {
+                subject: &a.subject,
+                spki: &a.spki,
+                name_constraints: a.name_constraints.as_deref(),
+            })
+            .collect();
+        let intermediates: Vec<&[u8]> = chain.intermediates.iter().map(|c| c.as_ref()).collect();
+        let path = ee.verify_is_valid_tls_server_cert(
+            ALGS,
+            &webpki::TlsServerTrustAnchors(&anchors),
+            &intermediates,
+            webpki::Time::from_seconds_since_unix_epoch(target.time),
+        );
+        rec.stop(Stage::Verify, span);
+        path.map_err(reject)?;
+
+        let span = rec.start();
+        let name_ok = match webpki::DnsNameRef::try_from_ascii_str(target.host) {
+            Ok(name) => ee.verify_is_valid_for_dns_name(name).map_err(reject),
+            Err(_) if target.host.parse::<std::net::IpAddr>().is_ok() => {
+                Err(Rejection::new("webpki 0.22 cannot check IP address names"))
+            }
+            Err(e) => Err(Rejection::new(format!(
+                "invalid host name `{}`: {e:?}",
+                target.host
+            ))),
+        };
+        rec.stop(Stage::VerifyHostname, span);
+        name_ok
+    }
+}
+
+fn reject(e: webpki::Error) -> Rejection {
+    Rejection::new(format!("{e:?}"))
+}
