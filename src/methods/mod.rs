@@ -74,6 +74,35 @@ pub trait Verifier: Send + Sync + 'static {
     ) -> Result<(), Rejection>;
 }
 
+/// Parses every root with `parse`, keeping those it accepts, as rustls'
+/// `RootCertStore::add_parsable_certificates` does: one unusable root does not make the
+/// whole store unusable. An error (naming `origin` and the first failure) only when no root
+/// is usable.
+pub(crate) fn parsable_roots<T, E: fmt::Debug>(
+    roots: &[CertificateDer<'static>],
+    origin: &str,
+    parse: impl Fn(&CertificateDer<'static>) -> Result<T, E>,
+) -> Result<Vec<T>, Error> {
+    let mut first_error = None;
+    let parsed: Vec<T> = roots
+        .iter()
+        .filter_map(|der| match parse(der) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                first_error.get_or_insert(e);
+                None
+            }
+        })
+        .collect();
+    match (parsed.is_empty(), first_error) {
+        (true, Some(e)) => Err(Error::Roots {
+            origin: origin.into(),
+            message: format!("no root usable as a trust anchor (first error: {e:?})"),
+        }),
+        _ => Ok(parsed),
+    }
+}
+
 /// A trust store built by some method, its type erased.
 pub struct AnyRoots {
     method: Method,

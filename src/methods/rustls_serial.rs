@@ -66,24 +66,9 @@ pub struct WebpkiRoots(pub Vec<TrustAnchor<'static>>);
 pub fn trust_anchors(
     roots: &[CertificateDer<'static>],
 ) -> Result<Vec<TrustAnchor<'static>>, Error> {
-    let mut first_error = None;
-    let anchors: Vec<TrustAnchor<'static>> = roots
-        .iter()
-        .filter_map(|der| match webpki::anchor_from_trusted_cert(der) {
-            Ok(a) => Some(a.to_owned()),
-            Err(e) => {
-                first_error.get_or_insert(e);
-                None
-            }
-        })
-        .collect();
-    match (anchors.is_empty(), first_error) {
-        (true, Some(e)) => Err(Error::Roots {
-            origin: "webpki".into(),
-            message: format!("no root usable as a trust anchor (first error: {e})"),
-        }),
-        _ => Ok(anchors),
-    }
+    super::parsable_roots(roots, "webpki", |der| {
+        webpki::anchor_from_trusted_cert(der).map(|a| a.to_owned())
+    })
 }
 
 impl Verifier for RustlsSerial {

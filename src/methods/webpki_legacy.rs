@@ -54,28 +54,14 @@ impl Verifier for WebpkiLegacy {
     /// Skips roots webpki 0.22 cannot use, as rustls 0.20's `add_parsable_certificates` did;
     /// an error only when none is usable.
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<LegacyRoots, Error> {
-        let mut first_error = None;
-        let anchors: Vec<OwnedAnchor> = roots
-            .iter()
-            .filter_map(|der| match webpki::TrustAnchor::try_from_cert_der(der) {
-                Ok(a) => Some(OwnedAnchor {
-                    subject: a.subject.to_vec(),
-                    spki: a.spki.to_vec(),
-                    name_constraints: a.name_constraints.map(<[u8]>::to_vec),
-                }),
-                Err(e) => {
-                    first_error.get_or_insert(e);
-                    None
-                }
+        super::parsable_roots(roots, "webpki 0.22", |der| {
+            webpki::TrustAnchor::try_from_cert_der(der).map(|a| OwnedAnchor {
+                subject: a.subject.to_vec(),
+                spki: a.spki.to_vec(),
+                name_constraints: a.name_constraints.map(<[u8]>::to_vec),
             })
-            .collect();
-        match (anchors.is_empty(), first_error) {
-            (true, Some(e)) => Err(Error::Roots {
-                origin: "webpki 0.22".into(),
-                message: format!("no root usable as a trust anchor (first error: {e:?})"),
-            }),
-            _ => Ok(LegacyRoots(anchors)),
-        }
+        })
+        .map(LegacyRoots)
     }
 
     fn verify(
