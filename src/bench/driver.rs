@@ -279,6 +279,8 @@ async fn measure(
     )
     .await;
     rec.stop(Stage::Connection, span);
+    // The sample ends here; what follows is bookkeeping, not part of `total`.
+    rec.stop(Stage::Total, total);
 
     let (result, open) = match result {
         Ok(Ok((info, open))) => (Ok(Ok(info)), Some(open)),
@@ -289,7 +291,6 @@ async fn measure(
     for (stage, ns) in hs_stages {
         rec.add(stage, ns);
     }
-    rec.stop(Stage::Total, total);
     sample.stages = rec.to_map();
     // Closing is not part of the sample; it is bounded like the connection.
     if let Some(open) = open {

@@ -217,8 +217,8 @@ pub fn connector(
                 Box::new(move |ctx| {
                     let span = lock(&st).rec.start();
                     let ok = ctx.verify_cert().unwrap_or(false);
-                    let mut s = lock(&st);
                     let outer = span.elapsed_ns();
+                    let mut s = lock(&st);
                     let own = outer.saturating_sub(s.inner_ns);
                     s.rec.add(Stage::OpenSslVerify, own);
                     s.rec.add(Stage::TotalVerification, outer);
