@@ -28,10 +28,7 @@ fn verify(c: &mut Criterion) {
     let mut g = c.benchmark_group("verify");
     for &(label, id) in CHAINS {
         let item = corpus.chains.iter().find(|c| c.id == id).unwrap();
-        let target = Target {
-            host: &item.host,
-            time: item.validation_time,
-        };
+        let target = Target::server(&item.host, item.validation_time);
         // Interleave: every method on this chain, back to back.
         for &m in Method::ALL {
             let v = m.verifier();

@@ -69,6 +69,14 @@ pub enum Error {
         /// What was wrong.
         message: String,
     },
+    /// An x509-limbo file that cannot be used at all (not JSON, not schema version 1).
+    #[error("{path}: not an x509-limbo file: {message}")]
+    Limbo {
+        /// The file.
+        path: PathBuf,
+        /// What was wrong.
+        message: String,
+    },
     /// OpenSSL failed outside of a verification verdict (allocation, parsing a root, …).
     #[error("OpenSSL: {0}")]
     OpenSsl(#[from] openssl::error::ErrorStack),

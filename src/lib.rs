@@ -10,12 +10,14 @@
 //! - [`methods`]: the verifier methods (one file each) and the [`methods::Method`] list;
 //! - [`pool`]: the persistent worker pool of `rustlsparallel`;
 //! - [`bench`]: measurement loops (`certbench verify`);
+//! - [`limbo`]: x509-limbo testcases, run through every method (`certbench limbo`);
 //! - `ossl` (private): every `unsafe` OpenSSL call, with its SAFETY argument.
 
 pub mod bench;
 pub mod chain;
 pub mod cli;
 pub mod corpus;
+pub mod limbo;
 pub mod error;
 pub mod methods;
 pub mod mirror;
@@ -25,6 +27,7 @@ pub mod roots;
 pub mod sites;
 pub mod stages;
 pub mod transport;
+pub mod versions;
 
 pub use certbench_analysis as analysis;
 pub use error::Error;

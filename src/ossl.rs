@@ -174,3 +174,63 @@ pub(crate) fn offer_session(
     // of a connector made by `transport::openssl::connector`, on an `ssl` made by another.
     unsafe { ssl.set_session(session) }
 }
+
+unsafe extern "C" {
+    /// `void X509_STORE_CTX_set0_crls(X509_STORE_CTX *ctx, STACK_OF(X509_CRL) *sk);`
+    fn X509_STORE_CTX_set0_crls(ctx: *mut X509_STORE_CTX, sk: *mut openssl_sys::stack_st_X509_CRL);
+}
+
+/// A `STACK_OF(X509_CRL)` borrowing CRLs owned by Rust (the stack holds no references of its
+/// own: it is freed with `OPENSSL_sk_free`, never `pop_free`).
+pub(crate) struct CrlStack<'a> {
+    sk: *mut openssl_sys::OPENSSL_STACK,
+    _crls: std::marker::PhantomData<&'a [openssl::x509::X509Crl]>,
+}
+
+impl<'a> CrlStack<'a> {
+    /// A stack of `crls`, in order.
+    pub(crate) fn new(
+        crls: &'a [openssl::x509::X509Crl],
+    ) -> Result<CrlStack<'a>, openssl::error::ErrorStack> {
+        use foreign_types_shared::ForeignType;
+        // SAFETY: OPENSSL_sk_new_null returns a new empty stack or NULL (checked). Each push
+        // stores a pointer to a live X509_CRL owned by `crls`, which the PhantomData borrow
+        // keeps alive (and unmoved: X509Crl is a pointer) for as long as the stack exists. On
+        // a failed push the stack is freed here; `Drop` frees it otherwise.
+        unsafe {
+            let sk = openssl_sys::OPENSSL_sk_new_null();
+            if sk.is_null() {
+                return Err(openssl::error::ErrorStack::get());
+            }
+            let stack = CrlStack {
+                sk,
+                _crls: std::marker::PhantomData,
+            };
+            for crl in crls {
+                if openssl_sys::OPENSSL_sk_push(sk, crl.as_ptr() as *const c_void) <= 0 {
+                    return Err(openssl::error::ErrorStack::get());
+                }
+            }
+            Ok(stack)
+        }
+    }
+}
+
+impl Drop for CrlStack<'_> {
+    fn drop(&mut self) {
+        // SAFETY: `sk` came from OPENSSL_sk_new_null and is freed once, here. Its elements are
+        // borrowed, so they are not freed.
+        unsafe { openssl_sys::OPENSSL_sk_free(self.sk) }
+    }
+}
+
+/// Makes `ctx` check revocation against `crls` (with `X509_V_FLAG_CRL_CHECK*` set by the
+/// caller). The stack must outlive every use of `ctx`: the borrow of `crls` ties it to the
+/// caller's scope, and the caller initialises and cleans up `ctx` within that scope.
+pub(crate) fn set0_crls(ctx: &mut X509StoreContextRef, crls: &CrlStack<'_>) {
+    // SAFETY: `ctx` is a valid, initialised X509_STORE_CTX for the borrow. set0 stores the
+    // pointer without taking ownership (X509_STORE_CTX_cleanup does not free it); the stack
+    // and its CRLs outlive the verification because `X509StoreContextRef::init`'s closure,
+    // where this is called, cleans the context up before `crls` can be dropped.
+    unsafe { X509_STORE_CTX_set0_crls(ctx.as_ptr(), crls.sk as *mut openssl_sys::stack_st_X509_CRL) }
+}

@@ -184,6 +184,14 @@ fn tls_resumption_really_resumes_and_skips_verification() {
 struct Panicking(Box<dyn certbench::methods::DynVerifier>);
 
 impl certbench::methods::DynVerifier for Panicking {
+    fn capabilities(&self) -> certbench::methods::Capabilities {
+        self.0.capabilities()
+    }
+
+    fn library(&self) -> certbench::methods::Library {
+        self.0.library()
+    }
+
     fn build_roots(
         &self,
         roots: &[rustls_pki_types::CertificateDer<'static>],

@@ -89,10 +89,7 @@ fn sanofi_differs_from_the_manifest_only_by_the_absent_params_algorithms() {
         .verify(
             &roots,
             &c.chain,
-            certbench::methods::Target {
-                host: &c.host,
-                time: c.validation_time,
-            },
+            certbench::methods::Target::server(&c.host, c.validation_time),
             &mut rec,
         )
         .unwrap_err();
@@ -160,10 +157,7 @@ fn a_store_from_another_method_is_a_rejection_not_a_panic() {
         .verify(
             &openssl_store,
             &c.chain,
-            certbench::methods::Target {
-                host: &c.host,
-                time: c.validation_time,
-            },
+            certbench::methods::Target::server(&c.host, c.validation_time),
             &mut rec,
         )
         .unwrap_err();

@@ -5,6 +5,7 @@
 //! [`table::SeedTable`] → an exporter in [`export`]. Nothing in this crate measures.
 
 pub mod export;
+pub mod limbo;
 pub mod schema;
 pub mod stats;
 pub mod table;

@@ -177,10 +177,7 @@ pub fn measure(
             }
         }
     };
-    let target = Target {
-        host: &item.host,
-        time: item.validation_time,
-    };
+    let target = Target::server(&item.host, item.validation_time);
     let span = rec.start();
     let result = verifier.verify(store, &item.chain, target, &mut rec);
     rec.stop(Stage::TotalVerification, span);

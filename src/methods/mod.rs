@@ -11,9 +11,10 @@
 
 use std::any::Any;
 use std::fmt;
+use std::net::IpAddr;
 use std::str::FromStr;
 
-use rustls_pki_types::CertificateDer;
+use rustls_pki_types::{CertificateDer, CertificateRevocationListDer};
 
 use crate::chain::Chain;
 use crate::error::Error;
@@ -24,13 +25,134 @@ pub mod rustls_parallel;
 pub mod rustls_serial;
 pub mod webpki_legacy;
 
+/// The name a chain must be valid for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PeerName<'a> {
+    /// A DNS name (`example.com`).
+    Dns(&'a str),
+    /// An IP address.
+    Ip(IpAddr),
+    /// An e-mail address (RFC 822 name).
+    Email(&'a str),
+}
+
+impl<'a> PeerName<'a> {
+    /// A URL host: an IP address literal (IPv6 with or without brackets) or else a DNS name.
+    pub fn from_host(host: &'a str) -> PeerName<'a> {
+        let bare = host.trim_start_matches('[').trim_end_matches(']');
+        match bare.parse::<IpAddr>() {
+            Ok(ip) => PeerName::Ip(ip),
+            Err(_) => PeerName::Dns(host),
+        }
+    }
+}
+
+impl fmt::Display for PeerName<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PeerName::Dns(s) | PeerName::Email(s) => f.write_str(s),
+            PeerName::Ip(ip) => write!(f, "{ip}"),
+        }
+    }
+}
+
+/// The extended key usage the end-entity certificate must allow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eku {
+    /// TLS server authentication (`id-kp-serverAuth`): what a browser checks.
+    ServerAuth,
+    /// TLS client authentication (`id-kp-clientAuth`).
+    ClientAuth,
+}
+
 /// What to verify a chain for.
+///
+/// A browser verifying a server is [`Target::server`]: a host, a validation time, server
+/// auth. The other fields express the x509-limbo testcase options; a method that cannot
+/// express one says so in its [`Capabilities`], and is then never asked to verify that
+/// target (a call anyway is a rejection, see [`DynVerifier::verify`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Target<'a> {
-    /// The host name (DNS name or IP address literal) the chain must be valid for.
-    pub host: &'a str,
-    /// Validation time, seconds since the Unix epoch.
-    pub time: u64,
+    /// The name the chain must be valid for; `None`: no name check.
+    pub peer: Option<PeerName<'a>>,
+    /// Validation time, seconds since the Unix epoch; `None`: no time was given (webpki
+    /// methods use the current time, OpenSSL skips time checks, as the limbo harnesses do).
+    pub time: Option<u64>,
+    /// The EKU required; `None`: none requested (OpenSSL sets no purpose; webpki, which
+    /// always checks one, checks server auth, as the limbo harnesses do).
+    pub eku: Option<Eku>,
+    /// Maximum number of intermediates between leaf and anchor (OpenSSL's verify depth).
+    pub max_depth: Option<u32>,
+    /// Certificate revocation lists to check every certificate of the path against.
+    pub crls: &'a [CertificateRevocationListDer<'a>],
+}
+
+impl<'a> Target<'a> {
+    /// A TLS server, as a browser verifies it: `host` (a DNS name or an IP literal) at `time`,
+    /// server auth, no depth limit, no CRLs.
+    pub fn server(host: &'a str, time: u64) -> Target<'a> {
+        Target {
+            peer: Some(PeerName::from_host(host)),
+            time: Some(time),
+            eku: Some(Eku::ServerAuth),
+            max_depth: None,
+            crls: &[],
+        }
+    }
+
+    /// The validation time, or now when none was given.
+    pub fn time_or_now(&self) -> u64 {
+        self.time.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        })
+    }
+}
+
+/// What a method can express beyond [`Target::server`]. Declared by each method, so that a
+/// runner skips (with the reason) what a method cannot check instead of silently checking
+/// less.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Capabilities {
+    /// IP address peer names.
+    pub ip_names: bool,
+    /// E-mail (RFC 822) peer names.
+    pub email_names: bool,
+    /// Verifying a path without checking any name.
+    pub no_name: bool,
+    /// Client-auth EKU.
+    pub client_auth: bool,
+    /// A maximum chain depth.
+    pub max_depth: bool,
+    /// CRLs.
+    pub crls: bool,
+}
+
+impl Capabilities {
+    /// Why a method with these capabilities cannot verify `target`, or `None` if it can.
+    pub fn missing(&self, target: &Target<'_>) -> Option<&'static str> {
+        match target.peer {
+            None if !self.no_name => return Some("cannot verify without a peer name"),
+            Some(PeerName::Ip(_)) if !self.ip_names => {
+                return Some("cannot check IP address peer names");
+            }
+            Some(PeerName::Email(_)) if !self.email_names => {
+                return Some("cannot check e-mail (RFC 822) peer names");
+            }
+            _ => {}
+        }
+        if target.eku == Some(Eku::ClientAuth) && !self.client_auth {
+            return Some("cannot check the client-auth EKU");
+        }
+        if target.max_depth.is_some() && !self.max_depth {
+            return Some("cannot limit the chain depth");
+        }
+        if !target.crls.is_empty() && !self.crls {
+            return Some("cannot check CRLs");
+        }
+        None
+    }
 }
 
 /// A verifier's refusal, in the verifier's own words.
@@ -55,10 +177,35 @@ impl fmt::Display for Rejection {
     }
 }
 
+/// The library a method verifies with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Library {
+    /// Its name, e.g. `rustls-webpki`.
+    pub name: &'static str,
+    /// Its version as built or linked, e.g. `0.103.17`.
+    pub version: String,
+    /// The start of the `harness` name of the upstream x509-limbo harness for this library
+    /// (`openssl-`, `rustls-webpki`, `rust-webpki`), to compare with its result file.
+    pub limbo_harness: &'static str,
+}
+
+impl fmt::Display for Library {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.name, self.version)
+    }
+}
+
 /// A verification method with its own trust-store type.
 pub trait Verifier: Send + Sync + 'static {
     /// The method's trust store.
     type Roots: Send + Sync + 'static;
+
+    /// What this method can express beyond [`Target::server`]. [`Verifier::verify`] must
+    /// honour every [`Target`] field its capabilities claim.
+    fn capabilities(&self) -> Capabilities;
+
+    /// The library that verifies.
+    fn library(&self) -> Library;
 
     /// Builds the trust store from DER roots (the caller times this as `roots-creation`).
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<Self::Roots, Error>;
@@ -123,9 +270,14 @@ impl AnyRoots {
 
 /// The object-safe face of a [`Verifier`], for lists of methods.
 pub trait DynVerifier: Send + Sync {
+    /// See [`Verifier::capabilities`].
+    fn capabilities(&self) -> Capabilities;
+    /// See [`Verifier::library`].
+    fn library(&self) -> Library;
     /// See [`Verifier::build_roots`].
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<AnyRoots, Error>;
-    /// See [`Verifier::verify`]; a store built by another method is a rejection.
+    /// See [`Verifier::verify`]. A store built by another method, or a target beyond the
+    /// method's [`Capabilities`], is a rejection (fail closed: never a silently weaker check).
     fn verify(
         &self,
         roots: &AnyRoots,
@@ -141,6 +293,14 @@ struct Erased<V> {
 }
 
 impl<V: Verifier> DynVerifier for Erased<V> {
+    fn capabilities(&self) -> Capabilities {
+        self.verifier.capabilities()
+    }
+
+    fn library(&self) -> Library {
+        self.verifier.library()
+    }
+
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<AnyRoots, Error> {
         Ok(AnyRoots {
             method: self.method,
@@ -155,6 +315,9 @@ impl<V: Verifier> DynVerifier for Erased<V> {
         target: Target<'_>,
         rec: &mut Recorder,
     ) -> Result<(), Rejection> {
+        if let Some(why) = self.verifier.capabilities().missing(&target) {
+            return Err(Rejection::new(format!("`{}` {why}", self.method)));
+        }
         match roots.inner.downcast_ref::<V::Roots>() {
             Some(r) => self.verifier.verify(r, chain, target, rec),
             None => Err(Rejection::new(format!(

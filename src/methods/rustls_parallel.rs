@@ -19,10 +19,8 @@ use rustls_pki_types::{
     AlgorithmIdentifier, CertificateDer, FipsStatus, InvalidSignature,
     SignatureVerificationAlgorithm, TrustAnchor,
 };
-use webpki::KeyUsage;
-
-use super::rustls_serial::{signature_algorithms, trust_anchors, verify_with};
-use super::{Rejection, Target, Verifier};
+use super::rustls_serial::{CAPABILITIES, signature_algorithms, trust_anchors, verify_with};
+use super::{Capabilities, Library, Rejection, Target, Verifier};
 use crate::chain::{Chain, SignedParts, Spki};
 use crate::error::Error;
 use crate::pool::SignaturePool;
@@ -57,6 +55,18 @@ pub struct ParallelRoots {
 impl Verifier for RustlsParallel {
     type Roots = ParallelRoots;
 
+    fn library(&self) -> Library {
+        Library {
+            name: "rustls-webpki",
+            version: crate::versions::locked("rustls-webpki").to_owned(),
+            limbo_harness: "rustls-webpki",
+        }
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        CAPABILITIES
+    }
+
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<ParallelRoots, Error> {
         let anchors = trust_anchors(roots)?;
         let mut by_subject: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
@@ -77,16 +87,16 @@ impl Verifier for RustlsParallel {
         rec: &mut Recorder,
     ) -> Result<(), Rejection> {
         let algs = signature_algorithms();
-        verify_with(chain, target, rec, |ee, time| {
+        verify_with(chain, target, rec, |ee, path| {
             let jobs = candidate_checks(chain, roots, algs);
             let walk = |algs: &[&dyn SignatureVerificationAlgorithm]| {
                 ee.verify_for_usage(
                     algs,
                     &roots.anchors,
                     &chain.intermediates,
-                    time,
-                    KeyUsage::server_auth(),
-                    None,
+                    path.time,
+                    path.usage,
+                    path.revocation,
                     None,
                 )
                 .map(|_| ())

@@ -2,6 +2,10 @@
 //! calls it: `EndEntityCert::verify_for_usage` (server auth) then
 //! `verify_is_valid_for_subject_name`.
 //!
+//! Beyond a browser's check it can express client auth, IP names, no name (the path alone)
+//! and CRLs (`RevocationOptions`: the whole chain, unknown status denied, expired CRLs
+//! rejected — OpenSSL's behaviour); not a depth limit or e-mail names.
+//!
 //! Roots: `TrustAnchor`s made with `anchor_from_trusted_cert(..).to_owned()`, as rustls'
 //! `RootCertStore::add` does. Chain creation: parsing the end-entity DER into an
 //! `EndEntityCert` (intermediates are parsed by webpki during path building, inside `verify`).
@@ -13,9 +17,12 @@ use certbench_analysis::Stage;
 use rustls_pki_types::{
     CertificateDer, ServerName, SignatureVerificationAlgorithm, TrustAnchor, UnixTime,
 };
-use webpki::{EndEntityCert, KeyUsage};
+use webpki::{
+    BorrowedCertRevocationList, CertRevocationList, EndEntityCert, ExpirationPolicy, KeyUsage,
+    RevocationCheckDepth, RevocationOptions, RevocationOptionsBuilder, UnknownStatusPolicy,
+};
 
-use super::{Rejection, Target, Verifier};
+use super::{Capabilities, Library, Eku, PeerName, Rejection, Target, Verifier};
 use crate::chain::Chain;
 use crate::error::Error;
 use crate::stages::Recorder;
@@ -74,6 +81,18 @@ pub fn trust_anchors(
 impl Verifier for RustlsSerial {
     type Roots = WebpkiRoots;
 
+    fn library(&self) -> Library {
+        Library {
+            name: "rustls-webpki",
+            version: crate::versions::locked("rustls-webpki").to_owned(),
+            limbo_harness: "rustls-webpki",
+        }
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        CAPABILITIES
+    }
+
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<WebpkiRoots, Error> {
         Ok(WebpkiRoots(trust_anchors(roots)?))
     }
@@ -85,14 +104,14 @@ impl Verifier for RustlsSerial {
         target: Target<'_>,
         rec: &mut Recorder,
     ) -> Result<(), Rejection> {
-        verify_with(chain, target, rec, |ee, time| {
+        verify_with(chain, target, rec, |ee, path| {
             ee.verify_for_usage(
                 self.algs,
                 &roots.0,
                 &chain.intermediates,
-                time,
-                KeyUsage::server_auth(),
-                None,
+                path.time,
+                path.usage,
+                path.revocation,
                 None,
             )
             .map(|_| ())
@@ -100,36 +119,73 @@ impl Verifier for RustlsSerial {
     }
 }
 
-/// The webpki verification both webpki methods share: they differ only in `algs`.
-/// The webpki verification both webpki methods share. `verify_path` runs inside the `verify`
-/// stage and does the path validation (`verify_for_usage`), however the method does it.
+/// What both rustls-webpki methods express.
+pub(crate) const CAPABILITIES: Capabilities = Capabilities {
+    ip_names: true,
+    email_names: false,
+    no_name: true,
+    client_auth: true,
+    max_depth: false,
+    crls: true,
+};
+
+/// The arguments of `verify_for_usage` that come from the [`Target`].
+pub(crate) struct PathArgs<'p> {
+    pub time: UnixTime,
+    pub usage: KeyUsage,
+    pub revocation: Option<RevocationOptions<'p>>,
+}
+
+/// The webpki verification both rustls-webpki methods share. `verify_path` runs inside the
+/// `verify` stage and does the path validation (`verify_for_usage`), however the method does
+/// it. CRLs are parsed in `chain-creation`.
 pub(crate) fn verify_with<'c>(
     chain: &'c Chain,
     target: Target<'_>,
     rec: &mut Recorder,
-    verify_path: impl FnOnce(&EndEntityCert<'c>, UnixTime) -> Result<(), webpki::Error>,
+    verify_path: impl FnOnce(&EndEntityCert<'c>, PathArgs<'_>) -> Result<(), webpki::Error>,
 ) -> Result<(), Rejection> {
     let span = rec.start();
     let ee = EndEntityCert::try_from(&chain.leaf);
+    let crls = target
+        .crls
+        .iter()
+        .map(|der| BorrowedCertRevocationList::from_der(der).map(CertRevocationList::from))
+        .collect::<Result<Vec<_>, _>>();
     rec.stop(Stage::ChainCreation, span);
     let ee = ee.map_err(reject)?;
+    let crls = crls.map_err(|e| Rejection::new(format!("bad CRL: {e:?}")))?;
+    let crl_refs: Vec<&CertRevocationList<'_>> = crls.iter().collect();
 
     let span = rec.start();
-    let path = verify_path(
-        &ee,
-        UnixTime::since_unix_epoch(Duration::from_secs(target.time)),
-    );
+    let args = PathArgs {
+        time: UnixTime::since_unix_epoch(Duration::from_secs(target.time_or_now())),
+        usage: match target.eku {
+            Some(Eku::ClientAuth) => KeyUsage::client_auth(),
+            Some(Eku::ServerAuth) | None => KeyUsage::server_auth(),
+        },
+        revocation: RevocationOptionsBuilder::new(&crl_refs).ok().map(|b| {
+            b.with_depth(RevocationCheckDepth::Chain)
+                .with_status_policy(UnknownStatusPolicy::Deny)
+                .with_expiration_policy(ExpirationPolicy::Enforce)
+                .build()
+        }),
+    };
+    let path = verify_path(&ee, args);
     rec.stop(Stage::Verify, span);
     path.map_err(reject)?;
 
-    let span = rec.start();
-    let name_ok = match ServerName::try_from(target.host) {
-        Ok(name) => ee.verify_is_valid_for_subject_name(&name).map_err(reject),
-        Err(e) => Err(Rejection::new(format!(
-            "invalid host name `{}`: {e}",
-            target.host
-        ))),
+    let name = match target.peer {
+        None => return Ok(()),
+        Some(PeerName::Dns(host)) => ServerName::try_from(host)
+            .map_err(|e| Rejection::new(format!("invalid host name `{host}`: {e}")))?,
+        Some(PeerName::Ip(ip)) => ServerName::IpAddress(ip.into()),
+        Some(PeerName::Email(_)) => {
+            return Err(Rejection::new("rustls-webpki cannot check e-mail names"));
+        }
     };
+    let span = rec.start();
+    let name_ok = ee.verify_is_valid_for_subject_name(&name).map_err(reject);
     rec.stop(Stage::VerifyHostname, span);
     name_ok
 }

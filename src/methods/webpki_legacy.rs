@@ -6,14 +6,14 @@
 //! anchor's parts owned (subject, SPKI, name constraints), as rustls 0.20's `OwnedTrustAnchor`
 //! did, and — also as rustls 0.20 did — the borrowed `TrustAnchor` list is rebuilt inside
 //! every `verify` (a cheap vector of slices, counted in `verify`). Signature algorithms:
-//! rustls 0.20's list. webpki 0.22 cannot check IP address names: an IP host is rejected with
-//! that reason.
+//! rustls 0.20's list. webpki 0.22 checks DNS names only, for server auth only, with no CRLs
+//! and no depth limit: its [`Capabilities`] say so, and a runner skips such targets.
 
 use certbench_analysis::Stage;
 use rustls_pki_types::CertificateDer;
 use webpki_legacy as webpki;
 
-use super::{Rejection, Target, Verifier};
+use super::{Capabilities, Library, PeerName, Rejection, Target, Verifier};
 use crate::chain::Chain;
 use crate::error::Error;
 use crate::stages::Recorder;
@@ -50,6 +50,18 @@ pub struct LegacyRoots(Vec<OwnedAnchor>);
 
 impl Verifier for WebpkiLegacy {
     type Roots = LegacyRoots;
+
+    fn library(&self) -> Library {
+        Library {
+            name: "webpki",
+            version: crate::versions::locked("webpki").to_owned(),
+            limbo_harness: "rust-webpki",
+        }
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::default()
+    }
 
     /// Skips roots webpki 0.22 cannot use, as rustls 0.20's `add_parsable_certificates` did;
     /// an error only when none is usable.
@@ -91,21 +103,19 @@ impl Verifier for WebpkiLegacy {
             ALGS,
             &webpki::TlsServerTrustAnchors(&anchors),
             &intermediates,
-            webpki::Time::from_seconds_since_unix_epoch(target.time),
+            webpki::Time::from_seconds_since_unix_epoch(target.time_or_now()),
         );
         rec.stop(Stage::Verify, span);
         path.map_err(reject)?;
 
         let span = rec.start();
-        let name_ok = match webpki::DnsNameRef::try_from_ascii_str(target.host) {
-            Ok(name) => ee.verify_is_valid_for_dns_name(name).map_err(reject),
-            Err(_) if target.host.parse::<std::net::IpAddr>().is_ok() => {
-                Err(Rejection::new("webpki 0.22 cannot check IP address names"))
-            }
-            Err(e) => Err(Rejection::new(format!(
-                "invalid host name `{}`: {e:?}",
-                target.host
-            ))),
+        let name_ok = match target.peer {
+            Some(PeerName::Dns(host)) => match webpki::DnsNameRef::try_from_ascii_str(host) {
+                Ok(name) => ee.verify_is_valid_for_dns_name(name).map_err(reject),
+                Err(e) => Err(Rejection::new(format!("invalid host name `{host}`: {e:?}"))),
+            },
+            // Unreachable through `DynVerifier` (the capabilities rule these out); fail closed.
+            _ => Err(Rejection::new("webpki 0.22 checks DNS names only")),
         };
         rec.stop(Stage::VerifyHostname, span);
         name_ok

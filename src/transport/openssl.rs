@@ -199,7 +199,7 @@ pub fn connector(
                         return done;
                     }
                     let span = s.rec.start();
-                    let target = Target { host: &h, time };
+                    let target = Target::server(&h, time);
                     let result = webpki(verifier.as_ref(), &roots, ctx, target, &mut s.rec);
                     s.inner_ns += span.elapsed_ns();
                     let ok = result.is_ok();
@@ -242,7 +242,7 @@ pub fn connector(
                 Box::new(move |ctx| {
                     let mut s = lock(&st);
                     let span = s.rec.start();
-                    let target = Target { host: &h, time };
+                    let target = Target::server(&h, time);
                     let result = webpki(verifier.as_ref(), &roots, ctx, target, &mut s.rec);
                     s.rec.stop(Stage::TotalVerification, span);
                     match result {

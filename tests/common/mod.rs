@@ -33,7 +33,7 @@ pub fn verdict_with(
     let store = verifier.build_roots(roots).expect("roots build");
     let mut rec = Recorder::new();
     verifier
-        .verify(&store, chain, Target { host, time }, &mut rec)
+        .verify(&store, chain, Target::server(host, time), &mut rec)
         .map_err(|r| r.reason)
 }
 

@@ -25,6 +25,8 @@ use crate::roots::{RootSet, RootsSpec};
 use crate::sites::read_sites;
 use crate::transport::openssl::HookMode;
 
+mod limbo;
+
 /// Exit code when the run finished but some items could not be measured.
 pub const EXIT_PARTIAL: u8 = 3;
 
@@ -56,6 +58,8 @@ enum Command {
     Verify(VerifyArgs),
     /// Serve the loopback mirror alone (for curl, a browser or a Servo build).
     Mirror(MirrorArgs),
+    /// Run every method on the testcases of an x509-limbo file and compare the verdicts.
+    Limbo(limbo::LimboArgs),
 }
 
 #[derive(Args, Debug)]
@@ -253,6 +257,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Verify(args)) => run_verify(args),
         Some(Command::Mirror(args)) => run_mirror(args),
+        Some(Command::Limbo(args)) => limbo::run(args),
         None => run_drive(cli.drive),
     };
     match result {

@@ -1,0 +1,440 @@
+//! x509-limbo results: the result format (`{version: 1, harness, results: [{id,
+//! actual_result, context}]}`, as every upstream harness writes it), the tally against the
+//! testcases' expectations (ran, pass, false accept, false reject, skipped — per harness and
+//! per testcase family), and where two result sets disagree.
+//!
+//! Nothing here runs a verifier: results come from `certbench limbo` or from an upstream
+//! harness's file, and are compared the same way.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+use comfy_table::{CellAlignment, Table, presets::ASCII_MARKDOWN};
+use serde::{Deserialize, Serialize};
+
+/// A verdict in the limbo result format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ActualResult {
+    /// The chain was accepted.
+    Success,
+    /// The chain was rejected.
+    Failure,
+    /// The harness did not evaluate the testcase (the context says why).
+    Skipped,
+}
+
+impl ActualResult {
+    /// `SUCCESS`, `FAILURE` or `SKIPPED`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActualResult::Success => "SUCCESS",
+            ActualResult::Failure => "FAILURE",
+            ActualResult::Skipped => "SKIPPED",
+        }
+    }
+}
+
+/// One testcase's result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestcaseResult {
+    /// The testcase id (`family::name`).
+    pub id: String,
+    /// What the harness concluded.
+    pub actual_result: ActualResult,
+    /// Why (a rejection reason, a skip reason), or null.
+    #[serde(default)]
+    pub context: Option<String>,
+}
+
+/// A harness's results on a limbo file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LimboResult {
+    /// Format version: 1.
+    pub version: u32,
+    /// Harness name, e.g. `openssl-3.0.19`, `rustls-webpki`, `certbench-rustlsserial`.
+    pub harness: String,
+    /// One result per testcase evaluated.
+    pub results: Vec<TestcaseResult>,
+}
+
+/// What a testcase expects: the part of a testcase the tally needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expectation {
+    /// The testcase id.
+    pub id: String,
+    /// `true` if the chain must be accepted.
+    pub success: bool,
+}
+
+/// The family of a testcase: its id up to the first `::` (`bettertls`, `rfc5280`, `webpki`,
+/// `pathlen`, `crl`, `online`, …).
+pub fn family(id: &str) -> &str {
+    id.split("::").next().unwrap_or(id)
+}
+
+/// Counts of one harness's results against the expectations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    /// Testcases evaluated (not skipped).
+    pub ran: usize,
+    /// Evaluated with the expected verdict.
+    pub pass: usize,
+    /// Accepted though the testcase expects a rejection.
+    pub false_accept: usize,
+    /// Rejected though the testcase expects an acceptance.
+    pub false_reject: usize,
+    /// Not evaluated.
+    pub skipped: usize,
+    /// Results whose id is not among the testcases (not counted above).
+    pub unknown: usize,
+}
+
+impl Tally {
+    fn add(&mut self, expected: Option<bool>, actual: ActualResult) {
+        match (expected, actual) {
+            (None, _) => self.unknown += 1,
+            (Some(_), ActualResult::Skipped) => self.skipped += 1,
+            (Some(e), a) => {
+                self.ran += 1;
+                let accepted = a == ActualResult::Success;
+                match (e, accepted) {
+                    (true, true) | (false, false) => self.pass += 1,
+                    (false, true) => self.false_accept += 1,
+                    (true, false) => self.false_reject += 1,
+                }
+            }
+        }
+    }
+}
+
+/// A harness's tally, overall and per family.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// The harness.
+    pub harness: String,
+    /// Over every testcase.
+    pub total: Tally,
+    /// Per family, in name order.
+    pub families: BTreeMap<String, Tally>,
+}
+
+impl Summary {
+    /// Tallies `result` against `expectations`.
+    pub fn of(result: &LimboResult, expectations: &[Expectation]) -> Summary {
+        let expected: HashMap<&str, bool> = expectations
+            .iter()
+            .map(|e| (e.id.as_str(), e.success))
+            .collect();
+        let mut total = Tally::default();
+        let mut families: BTreeMap<String, Tally> = BTreeMap::new();
+        for r in &result.results {
+            let e = expected.get(r.id.as_str()).copied();
+            total.add(e, r.actual_result);
+            families
+                .entry(family(&r.id).to_owned())
+                .or_default()
+                .add(e, r.actual_result);
+        }
+        Summary {
+            harness: result.harness.clone(),
+            total,
+            families,
+        }
+    }
+}
+
+/// A testcase on which two result sets give different verdicts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Difference {
+    /// The testcase id.
+    pub id: String,
+    /// The first set's verdict and context.
+    pub a: (ActualResult, Option<String>),
+    /// The second set's verdict and context.
+    pub b: (ActualResult, Option<String>),
+}
+
+/// Agreement of two result sets on the testcases both evaluated.
+#[derive(Clone, Debug, Serialize)]
+pub struct Agreement {
+    /// The first harness.
+    pub a: String,
+    /// The second harness.
+    pub b: String,
+    /// Testcases both evaluated (neither skipped).
+    pub both_ran: usize,
+    /// Those with different verdicts, in the first set's order.
+    pub differences: Vec<Difference>,
+}
+
+impl Agreement {
+    /// Compares `a` with `b`, testcase by testcase (matched by id).
+    pub fn of(a: &LimboResult, b: &LimboResult) -> Agreement {
+        let by_id: HashMap<&str, &TestcaseResult> =
+            b.results.iter().map(|r| (r.id.as_str(), r)).collect();
+        let mut both_ran = 0;
+        let mut differences = Vec::new();
+        for ra in &a.results {
+            let Some(rb) = by_id.get(ra.id.as_str()) else {
+                continue;
+            };
+            if ra.actual_result == ActualResult::Skipped || rb.actual_result == ActualResult::Skipped
+            {
+                continue;
+            }
+            both_ran += 1;
+            if ra.actual_result != rb.actual_result {
+                differences.push(Difference {
+                    id: ra.id.clone(),
+                    a: (ra.actual_result, ra.context.clone()),
+                    b: (rb.actual_result, rb.context.clone()),
+                });
+            }
+        }
+        Agreement {
+            a: a.harness.clone(),
+            b: b.harness.clone(),
+            both_ran,
+            differences,
+        }
+    }
+
+    /// Differences per family, in name order.
+    pub fn by_family(&self) -> BTreeMap<&str, usize> {
+        let mut m = BTreeMap::new();
+        for d in &self.differences {
+            *m.entry(family(&d.id)).or_insert(0) += 1;
+        }
+        m
+    }
+}
+
+fn pct(part: usize, whole: usize) -> String {
+    if whole == 0 {
+        "—".to_owned()
+    } else {
+        format!("{:.1} %", 100.0 * part as f64 / whole as f64)
+    }
+}
+
+fn tally_cells(t: &Tally) -> Vec<String> {
+    vec![
+        t.ran.to_string(),
+        format!("{} ({})", t.pass, pct(t.pass, t.ran)),
+        t.false_accept.to_string(),
+        t.false_reject.to_string(),
+        t.skipped.to_string(),
+    ]
+}
+
+fn table(header: &[&str]) -> Table {
+    let mut t = Table::new();
+    t.load_preset(ASCII_MARKDOWN)
+        .set_header(header.iter().map(|h| h.to_string()).collect::<Vec<_>>());
+    t
+}
+
+fn right_align(t: &mut Table, from: usize) {
+    let n = t.column_count();
+    for i in from..n {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+}
+
+/// Markdown: one row per harness, then one row per family × harness.
+pub fn render_summaries(summaries: &[Summary]) -> String {
+    let mut out = String::new();
+    let cols = ["ran", "pass", "false accept", "false reject", "skipped"];
+    let mut header = vec!["harness"];
+    header.extend(cols);
+    let mut t = table(&header);
+    for s in summaries {
+        let mut row = vec![s.harness.clone()];
+        row.extend(tally_cells(&s.total));
+        t.add_row(row);
+    }
+    right_align(&mut t, 1);
+    let _ = writeln!(out, "{t}\n");
+
+    let mut header = vec!["family", "harness"];
+    header.extend(cols);
+    let mut t = table(&header);
+    let families: std::collections::BTreeSet<&String> =
+        summaries.iter().flat_map(|s| s.families.keys()).collect();
+    for f in families {
+        for s in summaries {
+            if let Some(tally) = s.families.get(f) {
+                let mut row = vec![f.clone(), s.harness.clone()];
+                row.extend(tally_cells(tally));
+                t.add_row(row);
+            }
+        }
+    }
+    right_align(&mut t, 2);
+    let _ = writeln!(out, "{t}");
+    let unknown: usize = summaries.iter().map(|s| s.total.unknown).sum();
+    if unknown > 0 {
+        let _ = writeln!(
+            out,
+            "\n{unknown} result(s) name testcases that are not in the file; not counted."
+        );
+    }
+    out
+}
+
+fn short(context: &Option<String>) -> String {
+    let c = context.as_deref().unwrap_or("");
+    let c = c.replace(['\n', '|'], " ");
+    if c.chars().count() > 70 {
+        format!("{}…", c.chars().take(69).collect::<String>())
+    } else {
+        c
+    }
+}
+
+/// Markdown: per pair, the count of testcases both ran, the count that differ (per family),
+/// and up to `limit` of the differing testcases with both verdicts and reasons.
+pub fn render_agreements(agreements: &[Agreement], limit: usize) -> String {
+    let mut out = String::new();
+    for a in agreements {
+        let fam: Vec<String> = a
+            .by_family()
+            .iter()
+            .map(|(f, n)| format!("{f} {n}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "{} vs {}: {} of {} testcases both ran differ{}",
+            a.a,
+            a.b,
+            a.differences.len(),
+            a.both_ran,
+            if fam.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", fam.join(", "))
+            }
+        );
+        if a.differences.is_empty() {
+            let _ = writeln!(out);
+            continue;
+        }
+        let mut t = table(&["testcase", &a.a, &a.b]);
+        for d in a.differences.iter().take(limit) {
+            t.add_row(vec![
+                d.id.clone(),
+                format!("{} {}", d.a.0.as_str(), short(&d.a.1)),
+                format!("{} {}", d.b.0.as_str(), short(&d.b.1)),
+            ]);
+        }
+        let _ = writeln!(out, "\n{t}");
+        if a.differences.len() > limit {
+            let _ = writeln!(
+                out,
+                "… and {} more (all of them in the JSON output).",
+                a.differences.len() - limit
+            );
+        }
+        let _ = writeln!(out);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(id: &str, a: ActualResult) -> TestcaseResult {
+        TestcaseResult {
+            id: id.into(),
+            actual_result: a,
+            context: None,
+        }
+    }
+
+    fn e(id: &str, success: bool) -> Expectation {
+        Expectation {
+            id: id.into(),
+            success,
+        }
+    }
+
+    #[test]
+    fn tally_counts_each_outcome_once_per_family() {
+        use ActualResult::*;
+        let exp = [
+            e("rfc5280::a", true),
+            e("rfc5280::b", false),
+            e("rfc5280::c", false),
+            e("webpki::d", true),
+            e("webpki::e", true),
+        ];
+        let res = LimboResult {
+            version: 1,
+            harness: "h".into(),
+            results: vec![
+                r("rfc5280::a", Success),
+                r("rfc5280::b", Success),
+                r("rfc5280::c", Failure),
+                r("webpki::d", Failure),
+                r("webpki::e", Skipped),
+                r("nowhere::f", Success),
+            ],
+        };
+        let s = Summary::of(&res, &exp);
+        assert_eq!(
+            s.total,
+            Tally {
+                ran: 4,
+                pass: 2,
+                false_accept: 1,
+                false_reject: 1,
+                skipped: 1,
+                unknown: 1
+            }
+        );
+        assert_eq!(s.families["rfc5280"].pass, 2);
+        assert_eq!(s.families["rfc5280"].false_accept, 1);
+        assert_eq!(s.families["webpki"].false_reject, 1);
+        assert_eq!(s.families["webpki"].skipped, 1);
+        let md = render_summaries(&[s]);
+        assert!(md.contains("| h "), "{md}");
+        assert!(md.contains("2 (50.0 %)"), "{md}");
+    }
+
+    #[test]
+    fn agreement_ignores_skips_and_lists_differences() {
+        use ActualResult::*;
+        let a = LimboResult {
+            version: 1,
+            harness: "a".into(),
+            results: vec![r("x::1", Success), r("x::2", Failure), r("y::3", Skipped)],
+        };
+        let b = LimboResult {
+            version: 1,
+            harness: "b".into(),
+            results: vec![r("x::1", Failure), r("x::2", Failure), r("y::3", Success)],
+        };
+        let ag = Agreement::of(&a, &b);
+        assert_eq!(ag.both_ran, 2);
+        assert_eq!(ag.differences.len(), 1);
+        assert_eq!(ag.differences[0].id, "x::1");
+        assert_eq!(ag.by_family()["x"], 1);
+        let md = render_agreements(&[ag], 10);
+        assert!(md.contains("a vs b: 1 of 2 testcases both ran differ (x 1)"), "{md}");
+    }
+
+    #[test]
+    fn the_result_format_round_trips_as_upstream_writes_it() {
+        let text = r#"{"version":1,"harness":"openssl-3.0.19","results":[
+            {"id":"a::b","actual_result":"SUCCESS","context":null},
+            {"id":"a::c","actual_result":"SKIPPED","context":"why"}]}"#;
+        let r: LimboResult = serde_json::from_str(text).unwrap();
+        assert_eq!(r.results[1].actual_result, ActualResult::Skipped);
+        let back: LimboResult = serde_json::from_str(&serde_json::to_string(&r).unwrap()).unwrap();
+        assert_eq!(back, r);
+    }
+}

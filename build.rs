@@ -1,0 +1,36 @@
+//! Records the locked versions of the libraries certbench measures (from `Cargo.lock`), so
+//! results can name them (`certbench::versions`). Without a lock file the versions are
+//! "unknown"; nothing else depends on this.
+
+use std::fmt::Write as _;
+
+const CRATES: &[&str] = &[
+    "rustls-webpki",
+    "webpki",
+    "rustls",
+    "aws-lc-rs",
+    "ring",
+    "openssl",
+    "openssl-sys",
+    "hyper",
+];
+
+fn main() {
+    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
+    let lock = std::path::Path::new(&dir).join("Cargo.lock");
+    println!("cargo:rerun-if-changed={}", lock.display());
+    let text = std::fs::read_to_string(&lock).unwrap_or_default();
+    let mut out = String::new();
+    let mut name: Option<&str> = None;
+    for line in text.lines() {
+        if let Some(v) = line.strip_prefix("name = ") {
+            name = Some(v.trim_matches('"'));
+        } else if let (Some(n), Some(v)) = (name, line.strip_prefix("version = ")) {
+            if CRATES.contains(&n) {
+                let _ = write!(out, "{n}={};", v.trim_matches('"'));
+            }
+            name = None;
+        }
+    }
+    println!("cargo:rustc-env=CERTBENCH_LOCKED_VERSIONS={out}");
+}

@@ -1,0 +1,16 @@
+//! x509-limbo (C2SP/x509-limbo, schema version 1) through certbench's methods: the
+//! differential check that swapping verifiers changes the cost and not the verdict — or shows
+//! exactly where verdicts differ.
+//!
+//! - [`testcase`]: a limbo file's testcases as [`Case`]s (what each field maps to);
+//! - [`run`]: every method over every testcase, results in the limbo result format.
+//!
+//! The real-chain corpus is also a limbo file: `corpus/real-chains/real-chains.limbo.json`.
+//!
+//! Tallies and comparisons of results live in `certbench_analysis::limbo`.
+
+pub mod run;
+pub mod testcase;
+
+pub use run::{MethodRun, evaluate, expectations, harness_name};
+pub use testcase::{BadCase, Case, LimboFile};

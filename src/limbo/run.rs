@@ -1,0 +1,147 @@
+//! Runs methods over limbo testcases and writes their results in the limbo result format.
+//!
+//! Each testcase is evaluated by every method, in an order that rotates from one testcase to
+//! the next (as `certbench verify` does), so that no method always runs first or after the
+//! same neighbour. A testcase the method cannot express is SKIPPED with the reason its
+//! [`Capabilities`](crate::methods::Capabilities) give; a trust store the method cannot build
+//! is a FAILURE (no path can be built); a verifier that panics is a FAILURE with the panic
+//! message (fail closed).
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use certbench_analysis::limbo::{ActualResult, Expectation, LimboResult, TestcaseResult};
+
+use super::testcase::{Case, LimboFile};
+use crate::bench::verify::permutation;
+use crate::methods::{DynVerifier, Method};
+use crate::stages::Recorder;
+
+/// The `harness` name certbench writes for `method`, naming the library and its version,
+/// e.g. `certbench-rustlsserial (rustls-webpki 0.103.17)`.
+pub fn harness_name(method: Method, verifier: &dyn DynVerifier) -> String {
+    format!("certbench-{} ({})", method, verifier.library())
+}
+
+/// One method's results on a file.
+#[derive(Clone, Debug)]
+pub struct MethodRun {
+    /// The method.
+    pub method: Method,
+    /// Its results, one per testcase, in file order.
+    pub result: LimboResult,
+    /// Nanoseconds spent in `verify` calls (trust-store building excluded), summed.
+    pub verify_ns: u64,
+    /// Testcases that ran (not skipped).
+    pub ran: usize,
+}
+
+/// Evaluates one testcase with one method: the verdict, its context, and the nanoseconds
+/// the verification took (`None` when skipped).
+pub fn evaluate(
+    verifier: &dyn DynVerifier,
+    case: &Case,
+) -> (ActualResult, Option<String>, Option<u64>) {
+    if let Some(why) = &case.unsupported {
+        return (ActualResult::Skipped, Some(why.clone()), None);
+    }
+    let target = case.target();
+    if let Some(why) = verifier.capabilities().missing(&target) {
+        let lib = verifier.library();
+        return (
+            ActualResult::Skipped,
+            Some(format!("{} {why}", lib.name)),
+            None,
+        );
+    }
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        let roots = match verifier.build_roots(&case.roots) {
+            Ok(r) => r,
+            Err(e) => return (Err(format!("trust anchors: {e}")), 0),
+        };
+        let mut rec = Recorder::new();
+        let span = rec.start();
+        let verdict = verifier.verify(&roots, &case.chain, target, &mut rec);
+        let ns = span.elapsed_ns();
+        (verdict.map_err(|r| r.reason), ns)
+    }));
+    match outcome {
+        Ok((Ok(()), ns)) => (ActualResult::Success, None, Some(ns)),
+        Ok((Err(reason), ns)) => (ActualResult::Failure, Some(reason), Some(ns)),
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_owned());
+            (
+                ActualResult::Failure,
+                Some(format!("verifier panicked (rejected): {msg}")),
+                Some(0),
+            )
+        }
+    }
+}
+
+/// Runs `methods` over every testcase of `file`, calling `progress` after each testcase.
+/// A testcase that could not be read is SKIPPED by every method with the reason.
+pub fn run(file: &LimboFile, methods: &[Method], mut progress: impl FnMut()) -> Vec<MethodRun> {
+    let verifiers: Vec<Box<dyn DynVerifier>> = methods.iter().map(|m| m.verifier()).collect();
+    let mut runs: Vec<MethodRun> = methods
+        .iter()
+        .zip(&verifiers)
+        .map(|(&method, v)| MethodRun {
+            method,
+            result: LimboResult {
+                version: 1,
+                harness: harness_name(method, v.as_ref()),
+                results: Vec::with_capacity(file.cases.len()),
+            },
+            verify_ns: 0,
+            ran: 0,
+        })
+        .collect();
+    for (i, case) in file.cases.iter().enumerate() {
+        // Every method writes its result for testcase i before any moves on to i + 1.
+        let mut slots: Vec<Option<TestcaseResult>> = vec![None; methods.len()];
+        for k in permutation(methods.len(), i) {
+            let (id, actual, context, ns) = match case {
+                Ok(case) => {
+                    let (a, c, ns) = evaluate(verifiers[k].as_ref(), case);
+                    (case.id.clone(), a, c, ns)
+                }
+                Err(bad) => (
+                    bad.id.clone(),
+                    ActualResult::Skipped,
+                    Some(format!("bad testcase: {}", bad.message)),
+                    None,
+                ),
+            };
+            if let Some(ns) = ns {
+                runs[k].verify_ns += ns;
+                runs[k].ran += 1;
+            }
+            slots[k] = Some(TestcaseResult {
+                id,
+                actual_result: actual,
+                context,
+            });
+        }
+        for (run, slot) in runs.iter_mut().zip(slots) {
+            run.result.results.extend(slot);
+        }
+        progress();
+    }
+    runs
+}
+
+/// The expectations of the testcases that could be read.
+pub fn expectations(file: &LimboFile) -> Vec<Expectation> {
+    file.cases
+        .iter()
+        .flatten()
+        .map(|c| Expectation {
+            id: c.id.clone(),
+            success: c.expected_success,
+        })
+        .collect()
+}

@@ -1,0 +1,341 @@
+//! x509-limbo testcases (schema version 1) as certbench inputs: each testcase becomes a
+//! [`Case`] — DER roots, a [`Chain`], and the [`Target`] fields it asks for — or a
+//! [`BadCase`] naming what is wrong with it, so one broken testcase never stops a run.
+//!
+//! The mapping follows the upstream harnesses (`harness/openssl`, `harness/rust-rustls`,
+//! `harness/rust-webpki` of C2SP/x509-limbo): `trusted_certs` are the trust anchors,
+//! `untrusted_intermediates` are sent after the `peer_certificate`; `validation_time` null
+//! means none (see [`Target::time`]); `expected_peer_name` DNS/IP/RFC822 is the peer name;
+//! `extended_key_usage` `[serverAuth]`/`[clientAuth]` the EKU, `[]` none; `max_chain_depth`
+//! the depth limit; `crls` the CRLs. What no method here expresses makes the whole case
+//! SKIPPED with a reason ([`Case::unsupported`]): CLIENT validation, `signature_algorithms`
+//! and `key_usage` constraints, other or several EKUs — as upstream.
+
+use std::path::Path;
+
+use rustls_pki_types::pem::PemObject;
+use rustls_pki_types::{CertificateDer, CertificateRevocationListDer};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use crate::chain::Chain;
+use crate::error::Error;
+use crate::methods::{Eku, PeerName, Target};
+
+/// A peer name, owned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Peer {
+    /// DNS name.
+    Dns(String),
+    /// IP address.
+    Ip(std::net::IpAddr),
+    /// E-mail address.
+    Email(String),
+}
+
+/// One testcase, ready to verify.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// Testcase id, `family::name`.
+    pub id: String,
+    /// `true` if the testcase expects the chain to be accepted.
+    pub expected_success: bool,
+    /// The trust anchors (`trusted_certs`).
+    pub roots: Vec<CertificateDer<'static>>,
+    /// `peer_certificate`, then `untrusted_intermediates`.
+    pub chain: Chain,
+    /// `expected_peer_name`.
+    pub peer: Option<Peer>,
+    /// `validation_time`, seconds since the Unix epoch.
+    pub time: Option<u64>,
+    /// The EKU asked for.
+    pub eku: Option<Eku>,
+    /// `max_chain_depth`.
+    pub max_depth: Option<u32>,
+    /// `crls`, DER.
+    pub crls: Vec<CertificateRevocationListDer<'static>>,
+    /// Why no certbench method evaluates this testcase, if so (it is then SKIPPED).
+    pub unsupported: Option<String>,
+}
+
+impl Case {
+    /// The verification target this testcase describes.
+    pub fn target(&self) -> Target<'_> {
+        Target {
+            peer: self.peer.as_ref().map(|p| match p {
+                Peer::Dns(s) => PeerName::Dns(s),
+                Peer::Ip(ip) => PeerName::Ip(*ip),
+                Peer::Email(s) => PeerName::Email(s),
+            }),
+            time: self.time,
+            eku: self.eku,
+            max_depth: self.max_depth,
+            crls: &self.crls,
+        }
+    }
+}
+
+/// A testcase that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadCase {
+    /// Its id if it has one, else `#<position>` (1-based).
+    pub id: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// A limbo file: every testcase, in file order, read or not.
+#[derive(Debug)]
+pub struct LimboFile {
+    /// Testcases.
+    pub cases: Vec<Result<Case, BadCase>>,
+}
+
+impl LimboFile {
+    /// Reads a limbo file. Only an unreadable file, or one that is not a JSON object with
+    /// `version: 1` and a `testcases` array, is an error; a bad testcase is a [`BadCase`].
+    pub fn load(path: &Path) -> Result<LimboFile, Error> {
+        let text = std::fs::read_to_string(path).map_err(|cause| Error::Io {
+            path: path.to_owned(),
+            cause,
+        })?;
+        LimboFile::parse(&text).map_err(|message| Error::Limbo {
+            path: path.to_owned(),
+            message,
+        })
+    }
+
+    /// Reads a limbo document from text (see [`LimboFile::load`]).
+    pub fn parse(text: &str) -> Result<LimboFile, String> {
+        #[derive(Deserialize)]
+        struct File<'a> {
+            version: serde_json::Value,
+            #[serde(borrow)]
+            testcases: Vec<&'a RawValue>,
+        }
+        let file: File<'_> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if file.version != serde_json::json!(1) {
+            return Err(format!(
+                "schema version {} (expected 1)",
+                file.version
+            ));
+        }
+        let cases = file
+            .testcases
+            .iter()
+            .enumerate()
+            .map(|(i, raw)| Case::from_json(raw.get()).map_err(|(id, message)| BadCase {
+                id: id.unwrap_or_else(|| format!("#{}", i + 1)),
+                message,
+            }))
+            .collect();
+        Ok(LimboFile { cases })
+    }
+}
+
+#[derive(Deserialize)]
+struct RawPeer {
+    kind: String,
+    value: String,
+}
+
+#[derive(Deserialize)]
+struct RawTestcase {
+    id: String,
+    validation_kind: String,
+    trusted_certs: Vec<String>,
+    untrusted_intermediates: Vec<String>,
+    peer_certificate: String,
+    #[serde(default)]
+    validation_time: Option<String>,
+    #[serde(default)]
+    signature_algorithms: Vec<serde_json::Value>,
+    #[serde(default)]
+    key_usage: Vec<serde_json::Value>,
+    #[serde(default)]
+    extended_key_usage: Vec<String>,
+    expected_result: String,
+    #[serde(default)]
+    expected_peer_name: Option<RawPeer>,
+    #[serde(default)]
+    expected_peer_names: Vec<RawPeer>,
+    #[serde(default)]
+    max_chain_depth: Option<i64>,
+    #[serde(default)]
+    crls: Vec<String>,
+}
+
+fn cert(pem: &str, what: &str) -> Result<CertificateDer<'static>, String> {
+    CertificateDer::from_pem_slice(pem.as_bytes()).map_err(|e| format!("{what}: not PEM: {e}"))
+}
+
+impl Case {
+    /// One testcase from its JSON text; on error, the id (if it could be read) and why.
+    fn from_json(json: &str) -> Result<Case, (Option<String>, String)> {
+        let raw: RawTestcase = match serde_json::from_str(json) {
+            Ok(raw) => raw,
+            Err(e) => {
+                #[derive(Deserialize)]
+                struct IdOnly {
+                    id: String,
+                }
+                let id = serde_json::from_str::<IdOnly>(json).ok().map(|i| i.id);
+                return Err((id, format!("not a testcase: {e}")));
+            }
+        };
+        let id = raw.id.clone();
+        raw.into_case().map_err(|m| (Some(id), m))
+    }
+}
+
+impl RawTestcase {
+    fn into_case(self) -> Result<Case, String> {
+        let expected_success = match self.expected_result.as_str() {
+            "SUCCESS" => true,
+            "FAILURE" => false,
+            other => return Err(format!("expected_result `{other}`")),
+        };
+        let roots = self
+            .trusted_certs
+            .iter()
+            .enumerate()
+            .map(|(i, p)| cert(p, &format!("trusted_certs[{i}]")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let intermediates = self
+            .untrusted_intermediates
+            .iter()
+            .enumerate()
+            .map(|(i, p)| cert(p, &format!("untrusted_intermediates[{i}]")))
+            .collect::<Result<Vec<_>, _>>()?;
+        let leaf = cert(&self.peer_certificate, "peer_certificate")?;
+        let crls = self
+            .crls
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                CertificateRevocationListDer::from_pem_slice(p.as_bytes())
+                    .map_err(|e| format!("crls[{i}]: not PEM: {e}"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let time = match &self.validation_time {
+            None => None,
+            Some(t) => {
+                let parsed = time::OffsetDateTime::parse(
+                    t,
+                    &time::format_description::well_known::Rfc3339,
+                )
+                .map_err(|e| format!("validation_time `{t}`: {e}"))?;
+                Some(
+                    u64::try_from(parsed.unix_timestamp())
+                        .map_err(|_| format!("validation_time `{t}` is before 1970"))?,
+                )
+            }
+        };
+        let peer = match &self.expected_peer_name {
+            None => None,
+            Some(p) => Some(match p.kind.as_str() {
+                "DNS" => Peer::Dns(p.value.clone()),
+                "IP" => Peer::Ip(
+                    p.value
+                        .parse()
+                        .map_err(|e| format!("expected_peer_name IP `{}`: {e}", p.value))?,
+                ),
+                "RFC822" => Peer::Email(p.value.clone()),
+                other => return Err(format!("expected_peer_name kind `{other}`")),
+            }),
+        };
+        let max_depth = match self.max_chain_depth {
+            None => None,
+            Some(d) => Some(u32::try_from(d).map_err(|_| format!("max_chain_depth {d}"))?),
+        };
+        let mut unsupported = None;
+        let mut eku = None;
+        match self.extended_key_usage.as_slice() {
+            [] => {}
+            [one] if one == "serverAuth" => eku = Some(Eku::ServerAuth),
+            [one] if one == "clientAuth" => eku = Some(Eku::ClientAuth),
+            [one] => unsupported = Some(format!("extended key usage `{one}` not supported")),
+            _ => unsupported = Some("several extended key usages not supported".to_owned()),
+        }
+        if !self.key_usage.is_empty() {
+            unsupported = Some("key_usage constraints not supported".to_owned());
+        }
+        if !self.signature_algorithms.is_empty() {
+            unsupported = Some("signature_algorithms constraints not supported".to_owned());
+        }
+        if !self.expected_peer_names.is_empty() {
+            unsupported = Some("expected_peer_names (client validation) not supported".to_owned());
+        }
+        match self.validation_kind.as_str() {
+            "SERVER" => {}
+            "CLIENT" => {
+                unsupported = Some(
+                    "CLIENT validation (a server checking a client) is not what certbench measures"
+                        .to_owned(),
+                )
+            }
+            other => return Err(format!("validation_kind `{other}`")),
+        }
+        Ok(Case {
+            id: self.id,
+            expected_success,
+            roots,
+            chain: Chain {
+                leaf,
+                intermediates,
+            },
+            peer,
+            time,
+            eku,
+            max_depth,
+            crls,
+            unsupported,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PEM: &str = "-----BEGIN CERTIFICATE-----\nMAMCAQA=\n-----END CERTIFICATE-----\n";
+
+    fn case(extra: &str) -> String {
+        format!(
+            r#"{{"id":"x::y","validation_kind":"SERVER","trusted_certs":["{p}"],
+            "untrusted_intermediates":[],"peer_certificate":"{p}",
+            "expected_result":"SUCCESS"{extra}}}"#,
+            p = PEM.replace('\n', "\\n")
+        )
+    }
+
+    #[test]
+    fn fields_map_to_the_target_and_bad_testcases_are_named() {
+        let text = format!(
+            r#"{{"version":1,"testcases":[{},{},{},{},{}]}}"#,
+            case(r#","validation_time":"2024-01-01T00:00:00+00:00","expected_peer_name":{"kind":"IP","value":"::1"},"max_chain_depth":2"#),
+            case(r#","extended_key_usage":["clientAuth","serverAuth"]"#),
+            r#"{"id":"bad::one","validation_kind":"SERVER"}"#,
+            r#"[1,2]"#,
+            case(r#","validation_time":"yesterday""#),
+        );
+        let f = LimboFile::parse(&text).unwrap();
+        let c = f.cases[0].as_ref().unwrap();
+        assert_eq!(c.time, Some(1_704_067_200));
+        assert_eq!(c.peer, Some(Peer::Ip("::1".parse().unwrap())));
+        assert_eq!(c.max_depth, Some(2));
+        assert!(c.unsupported.is_none());
+        assert!(matches!(c.target().peer, Some(PeerName::Ip(_))));
+        let c = f.cases[1].as_ref().unwrap();
+        assert!(c.unsupported.as_deref().unwrap().contains("several"));
+        let b = f.cases[2].as_ref().unwrap_err();
+        assert_eq!(b.id, "bad::one");
+        assert!(b.message.contains("missing field"), "{}", b.message);
+        assert_eq!(f.cases[3].as_ref().unwrap_err().id, "#4");
+        assert!(f.cases[4].as_ref().unwrap_err().message.contains("yesterday"));
+        assert!(LimboFile::parse(r#"{"version":2,"testcases":[]}"#)
+            .unwrap_err()
+            .contains("version 2"));
+        assert!(LimboFile::parse("not json").is_err());
+    }
+}
