@@ -232,5 +232,7 @@ pub(crate) fn set0_crls(ctx: &mut X509StoreContextRef, crls: &CrlStack<'_>) {
     // pointer without taking ownership (X509_STORE_CTX_cleanup does not free it); the stack
     // and its CRLs outlive the verification because `X509StoreContextRef::init`'s closure,
     // where this is called, cleans the context up before `crls` can be dropped.
-    unsafe { X509_STORE_CTX_set0_crls(ctx.as_ptr(), crls.sk as *mut openssl_sys::stack_st_X509_CRL) }
+    unsafe {
+        X509_STORE_CTX_set0_crls(ctx.as_ptr(), crls.sk as *mut openssl_sys::stack_st_X509_CRL)
+    }
 }

@@ -179,7 +179,8 @@ impl Agreement {
             let Some(rb) = by_id.get(ra.id.as_str()) else {
                 continue;
             };
-            if ra.actual_result == ActualResult::Skipped || rb.actual_result == ActualResult::Skipped
+            if ra.actual_result == ActualResult::Skipped
+                || rb.actual_result == ActualResult::Skipped
             {
                 continue;
             }
@@ -424,7 +425,10 @@ mod tests {
         assert_eq!(ag.differences[0].id, "x::1");
         assert_eq!(ag.by_family()["x"], 1);
         let md = render_agreements(&[ag], 10);
-        assert!(md.contains("a vs b: 1 of 2 testcases both ran differ (x 1)"), "{md}");
+        assert!(
+            md.contains("a vs b: 1 of 2 testcases both ran differ (x 1)"),
+            "{md}"
+        );
     }
 
     #[test]

@@ -158,16 +158,15 @@ pub(super) fn run(args: LimboArgs) -> Result<ExitCode> {
 
     if let Some(path) = &args.output {
         write_results(&runs, path)?;
-        note(&format!("certbench limbo: results written to {}", path.display()));
+        note(&format!(
+            "certbench limbo: results written to {}",
+            path.display()
+        ));
     }
 
     // Upstream results cover the whole corpus: keep the testcases of this file.
-    let ids: std::collections::HashSet<&str> = file
-        .cases
-        .iter()
-        .flatten()
-        .map(|c| c.id.as_str())
-        .collect();
+    let ids: std::collections::HashSet<&str> =
+        file.cases.iter().flatten().map(|c| c.id.as_str()).collect();
     let upstream: Vec<LimboResult> = upstream
         .into_iter()
         .map(|mut u| {
@@ -213,7 +212,10 @@ pub(super) fn run(args: LimboArgs) -> Result<ExitCode> {
             let doc = JsonSummary {
                 file: &args.file,
                 testcases: file.cases.len(),
-                bad_testcases: bad.iter().map(|b| (b.id.as_str(), b.message.as_str())).collect(),
+                bad_testcases: bad
+                    .iter()
+                    .map(|b| (b.id.as_str(), b.message.as_str()))
+                    .collect(),
                 wall_seconds: wall,
                 verify_seconds,
                 summaries: &summaries,

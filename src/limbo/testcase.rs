@@ -115,19 +115,18 @@ impl LimboFile {
         }
         let file: File<'_> = serde_json::from_str(text).map_err(|e| e.to_string())?;
         if file.version != serde_json::json!(1) {
-            return Err(format!(
-                "schema version {} (expected 1)",
-                file.version
-            ));
+            return Err(format!("schema version {} (expected 1)", file.version));
         }
         let cases = file
             .testcases
             .iter()
             .enumerate()
-            .map(|(i, raw)| Case::from_json(raw.get()).map_err(|(id, message)| BadCase {
-                id: id.unwrap_or_else(|| format!("#{}", i + 1)),
-                message,
-            }))
+            .map(|(i, raw)| {
+                Case::from_json(raw.get()).map_err(|(id, message)| BadCase {
+                    id: id.unwrap_or_else(|| format!("#{}", i + 1)),
+                    message,
+                })
+            })
             .collect();
         Ok(LimboFile { cases })
     }
@@ -220,11 +219,9 @@ impl RawTestcase {
         let time = match &self.validation_time {
             None => None,
             Some(t) => {
-                let parsed = time::OffsetDateTime::parse(
-                    t,
-                    &time::format_description::well_known::Rfc3339,
-                )
-                .map_err(|e| format!("validation_time `{t}`: {e}"))?;
+                let parsed =
+                    time::OffsetDateTime::parse(t, &time::format_description::well_known::Rfc3339)
+                        .map_err(|e| format!("validation_time `{t}`: {e}"))?;
                 Some(
                     u64::try_from(parsed.unix_timestamp())
                         .map_err(|_| format!("validation_time `{t}` is before 1970"))?,
@@ -313,7 +310,9 @@ mod tests {
     fn fields_map_to_the_target_and_bad_testcases_are_named() {
         let text = format!(
             r#"{{"version":1,"testcases":[{},{},{},{},{}]}}"#,
-            case(r#","validation_time":"2024-01-01T00:00:00+00:00","expected_peer_name":{"kind":"IP","value":"::1"},"max_chain_depth":2"#),
+            case(
+                r#","validation_time":"2024-01-01T00:00:00+00:00","expected_peer_name":{"kind":"IP","value":"::1"},"max_chain_depth":2"#
+            ),
             case(r#","extended_key_usage":["clientAuth","serverAuth"]"#),
             r#"{"id":"bad::one","validation_kind":"SERVER"}"#,
             r#"[1,2]"#,
@@ -332,10 +331,18 @@ mod tests {
         assert_eq!(b.id, "bad::one");
         assert!(b.message.contains("missing field"), "{}", b.message);
         assert_eq!(f.cases[3].as_ref().unwrap_err().id, "#4");
-        assert!(f.cases[4].as_ref().unwrap_err().message.contains("yesterday"));
-        assert!(LimboFile::parse(r#"{"version":2,"testcases":[]}"#)
-            .unwrap_err()
-            .contains("version 2"));
+        assert!(
+            f.cases[4]
+                .as_ref()
+                .unwrap_err()
+                .message
+                .contains("yesterday")
+        );
+        assert!(
+            LimboFile::parse(r#"{"version":2,"testcases":[]}"#)
+                .unwrap_err()
+                .contains("version 2")
+        );
         assert!(LimboFile::parse("not json").is_err());
     }
 }

@@ -21,7 +21,7 @@ use openssl::x509::verify::{X509CheckFlags, X509VerifyFlags};
 use openssl::x509::{X509, X509Crl, X509PurposeId, X509StoreContext, X509StoreContextRef};
 use rustls_pki_types::CertificateDer;
 
-use super::{Capabilities, Library, Eku, PeerName, Rejection, Target, Verifier};
+use super::{Capabilities, Eku, Library, PeerName, Rejection, Target, Verifier};
 use crate::chain::Chain;
 use crate::error::Error;
 use crate::ossl;
@@ -165,9 +165,10 @@ impl OpenSslVerifier {
             flags |= X509VerifyFlags::X509_STRICT;
         }
         match target.time {
-            Some(t) => param.set_time(libc::time_t::try_from(t).map_err(|_| {
-                Rejection::new(format!("validation time {t} out of range"))
-            })?),
+            Some(t) => param.set_time(
+                libc::time_t::try_from(t)
+                    .map_err(|_| Rejection::new(format!("validation time {t} out of range")))?,
+            ),
             None => flags |= X509VerifyFlags::NO_CHECK_TIME,
         }
         param.set_flags(flags).map_err(openssl_failure)?;

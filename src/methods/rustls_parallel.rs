@@ -10,21 +10,24 @@
 //! cache only for a call with the same algorithm, key, message and signature bytes as a
 //! pre-checked triple (the result of the same pure function on the same input); any other call
 //! goes to the real algorithm. A chain with at most one candidate signature takes the serial
-//! path unchanged (nothing to overlap).
+//! path unchanged (nothing to overlap), and so does a chain with more than
+//! [`MAX_PRECHECKS`] candidates: webpki bounds the signatures one verification may check, and
+//! pre-checking every candidate of a hostile chain (many certificates with one subject and
+//! distinct keys: n² candidates) would do unbounded work before that bound applies.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use rustls_pki_types::{
-    AlgorithmIdentifier, CertificateDer, FipsStatus, InvalidSignature,
-    SignatureVerificationAlgorithm, TrustAnchor,
-};
 use super::rustls_serial::{CAPABILITIES, signature_algorithms, trust_anchors, verify_with};
 use super::{Capabilities, Library, Rejection, Target, Verifier};
 use crate::chain::{Chain, SignedParts, Spki};
 use crate::error::Error;
 use crate::pool::SignaturePool;
 use crate::stages::Recorder;
+use rustls_pki_types::{
+    AlgorithmIdentifier, CertificateDer, FipsStatus, InvalidSignature,
+    SignatureVerificationAlgorithm, TrustAnchor,
+};
 
 /// rustls-webpki with signatures pre-checked in parallel.
 pub struct RustlsParallel {
@@ -88,7 +91,6 @@ impl Verifier for RustlsParallel {
     ) -> Result<(), Rejection> {
         let algs = signature_algorithms();
         verify_with(chain, target, rec, |ee, path| {
-            let jobs = candidate_checks(chain, roots, algs);
             let walk = |algs: &[&dyn SignatureVerificationAlgorithm]| {
                 ee.verify_for_usage(
                     algs,
@@ -101,9 +103,10 @@ impl Verifier for RustlsParallel {
                 )
                 .map(|_| ())
             };
-            if jobs.len() <= 1 {
-                return walk(algs);
-            }
+            let jobs = match candidate_checks(chain, roots, algs) {
+                Some(jobs) if jobs.len() > 1 => jobs,
+                _ => return walk(algs),
+            };
             self.pool.for_each(&jobs, |job| {
                 let ok = algs[job.alg]
                     .verify_signature(job.key, job.msg, job.sig)
@@ -129,6 +132,11 @@ impl Verifier for RustlsParallel {
     }
 }
 
+/// The most signature checks done ahead of webpki's walk. A real server chain has a few (one
+/// per certificate, a few more with cross-signs); beyond this the chain is not one a browser
+/// meets, and the serial walk, bounded by webpki's own budget, decides it.
+pub const MAX_PRECHECKS: usize = 16;
+
 const PENDING: u8 = 0;
 const VALID: u8 = 1;
 const INVALID: u8 = 2;
@@ -148,15 +156,19 @@ struct Check<'a> {
 /// its issuer, with the algorithm webpki would pick (the first whose signature and public-key
 /// algorithm identifiers both match). A certificate that does not parse contributes nothing:
 /// webpki will reject or skip it itself.
+/// `None` when there are more than [`MAX_PRECHECKS`].
 fn candidate_checks<'a>(
     chain: &'a Chain,
     roots: &'a ParallelRoots,
     algs: &[&dyn SignatureVerificationAlgorithm],
-) -> Vec<Check<'a>> {
+) -> Option<Vec<Check<'a>>> {
+    if chain.len() > MAX_PRECHECKS + 1 {
+        return None; // at least one candidate per certificate that has an issuer here
+    }
     let parsed: Vec<Option<SignedParts<'a>>> =
         chain.iter().map(|c| SignedParts::parse(c).ok()).collect();
     let mut checks: Vec<Check<'a>> = Vec::new();
-    let mut add = |child: &SignedParts<'a>, issuer: Spki<'a>| {
+    let add = |checks: &mut Vec<Check<'a>>, child: &SignedParts<'a>, issuer: Spki<'a>| {
         let Some(alg) = algs.iter().position(|a| {
             a.signature_alg_id().as_ref() == child.sig_alg
                 && a.public_key_alg_id().as_ref() == issuer.alg
@@ -178,19 +190,24 @@ fn candidate_checks<'a>(
     };
     for (i, child) in parsed.iter().enumerate() {
         let Some(child) = child else { continue };
+        if checks.len() > MAX_PRECHECKS {
+            return None;
+        }
         for (j, issuer) in parsed.iter().enumerate().skip(1) {
             match issuer {
-                Some(issuer) if j != i && issuer.subject == child.issuer => add(child, issuer.spki),
+                Some(issuer) if j != i && issuer.subject == child.issuer => {
+                    add(&mut checks, child, issuer.spki)
+                }
                 _ => {}
             }
         }
         for &a in roots.by_subject.get(child.issuer).into_iter().flatten() {
             if let Ok(spki) = Spki::from_contents(&roots.anchors[a].subject_public_key_info) {
-                add(child, spki);
+                add(&mut checks, child, spki);
             }
         }
     }
-    checks
+    (checks.len() <= MAX_PRECHECKS).then_some(checks)
 }
 
 /// A signature algorithm that answers from pre-checked results, else asks `inner`.
@@ -254,7 +271,7 @@ mod tests {
         let chain = load_chain_dir(&dir).unwrap();
         let root = crate::chain::read_pem_certs(&dir.join("root.pem")).unwrap();
         let roots = RustlsParallel::new().build_roots(&root).unwrap();
-        let checks = candidate_checks(&chain, &roots, signature_algorithms());
+        let checks = candidate_checks(&chain, &roots, signature_algorithms()).unwrap();
         // leaf ← intermediate, intermediate ← root.
         assert_eq!(checks.len(), 2);
         for c in &checks {

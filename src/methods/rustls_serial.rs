@@ -22,7 +22,7 @@ use webpki::{
     RevocationCheckDepth, RevocationOptions, RevocationOptionsBuilder, UnknownStatusPolicy,
 };
 
-use super::{Capabilities, Library, Eku, PeerName, Rejection, Target, Verifier};
+use super::{Capabilities, Eku, Library, PeerName, Rejection, Target, Verifier};
 use crate::chain::Chain;
 use crate::error::Error;
 use crate::stages::Recorder;
