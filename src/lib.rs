@@ -10,6 +10,7 @@
 //! - [`methods`]: the verifier methods (one file each) and the [`methods::Method`] list;
 //! - [`pool`]: the persistent worker pool of `rustlsparallel`;
 //! - [`bench`]: measurement loops (`certbench verify`);
+//! - [`fuzzing`]: the fuzz target's body (invariants checked on arbitrary chains);
 //! - [`limbo`]: x509-limbo testcases, run through every method (`certbench limbo`);
 //! - `ossl` (private): every `unsafe` OpenSSL call, with its SAFETY argument.
 
@@ -18,6 +19,7 @@ pub mod chain;
 pub mod cli;
 pub mod corpus;
 pub mod error;
+pub mod fuzzing;
 pub mod limbo;
 pub mod methods;
 pub mod mirror;

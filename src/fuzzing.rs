@@ -1,0 +1,142 @@
+//! The body of the fuzz target (`fuzz/fuzz_targets/verify_chain.rs`), kept in the library so
+//! that the ordinary test suite runs it too, on the stable toolchain, over the seeds.
+//!
+//! Input format: byte 0 picks one of the bundled corpus chains' (host, validation time);
+//! the rest is a sequence of certificates, each a 2-byte big-endian length and that many
+//! bytes (a last certificate cut short is taken as it is). The first certificate is the leaf.
+//!
+//! Invariants checked on every input (a violation panics, which is what a fuzzer reports):
+//! reading a certificate's signed parts and key type never panics; every method returns a
+//! verdict (no panic, no abort) against the corpus roots; `rustlsparallel` gives exactly
+//! `rustlsserial`'s verdict, reason included.
+
+use rustls_pki_types::CertificateDer;
+
+use crate::chain::{Chain, SignedParts, key_type};
+use crate::corpus::Corpus;
+use crate::methods::{AnyRoots, DynVerifier, Method, Target};
+use crate::stages::Recorder;
+
+/// Splits an input into the target selector and the certificates.
+pub fn decode(data: &[u8]) -> (u8, Vec<&[u8]>) {
+    let Some((&selector, mut rest)) = data.split_first() else {
+        return (0, Vec::new());
+    };
+    let mut certs = Vec::new();
+    while rest.len() >= 2 {
+        let len = usize::from(u16::from_be_bytes([rest[0], rest[1]]));
+        let end = (2 + len).min(rest.len());
+        certs.push(&rest[2..end]);
+        rest = &rest[end..];
+    }
+    (selector, certs)
+}
+
+/// The inverse of [`decode`] (certificates longer than 65,535 bytes are cut).
+pub fn encode(selector: u8, certs: &[&[u8]]) -> Vec<u8> {
+    let mut out = vec![selector];
+    for c in certs {
+        let c = &c[..c.len().min(usize::from(u16::MAX))];
+        out.extend_from_slice(&(c.len() as u16).to_be_bytes());
+        out.extend_from_slice(c);
+    }
+    out
+}
+
+/// Every method with a store built from the bundled corpus roots, and the corpus targets.
+pub struct Harness {
+    targets: Vec<(String, u64)>,
+    methods: Vec<(Method, Box<dyn DynVerifier>, AnyRoots)>,
+}
+
+impl Harness {
+    /// Loads the bundled corpus and builds every method's store from its roots.
+    pub fn new() -> Harness {
+        let corpus = Corpus::bundled().expect("the bundled corpus loads");
+        let roots: Vec<CertificateDer<'static>> = corpus.roots();
+        let methods = Method::ALL
+            .iter()
+            .map(|&m| {
+                let v = m.verifier();
+                let store = v.build_roots(&roots).expect("corpus roots build");
+                (m, v, store)
+            })
+            .collect();
+        let targets = corpus
+            .chains
+            .iter()
+            .map(|c| (c.host.clone(), c.validation_time))
+            .collect();
+        Harness { targets, methods }
+    }
+
+    /// The seed inputs: every corpus chain as sent, with its own target.
+    pub fn seeds() -> Vec<(String, Vec<u8>)> {
+        let corpus = Corpus::bundled().expect("the bundled corpus loads");
+        corpus
+            .chains
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let certs: Vec<&[u8]> = c.chain.iter().map(|d| d.as_ref()).collect();
+                (c.id.clone(), encode(i as u8, &certs))
+            })
+            .collect()
+    }
+
+    /// Checks the invariants on one input (see the module documentation).
+    pub fn check(&self, data: &[u8]) {
+        let (selector, certs) = decode(data);
+        for c in &certs {
+            let _ = SignedParts::parse(c);
+            let _ = key_type(c);
+        }
+        let Some((leaf, rest)) = certs.split_first() else {
+            return;
+        };
+        let chain = Chain {
+            leaf: CertificateDer::from(leaf.to_vec()),
+            intermediates: rest
+                .iter()
+                .map(|c| CertificateDer::from(c.to_vec()))
+                .collect(),
+        };
+        let (host, time) = &self.targets[usize::from(selector) % self.targets.len()];
+        let target = Target::server(host, *time);
+        let mut serial = None;
+        let mut parallel = None;
+        for (m, v, store) in &self.methods {
+            let mut rec = Recorder::new();
+            let verdict = v.verify(store, &chain, target, &mut rec);
+            match m {
+                Method::RustlsSerial => serial = Some(verdict),
+                Method::RustlsParallel => parallel = Some(verdict),
+                _ => {}
+            }
+        }
+        assert_eq!(
+            serial, parallel,
+            "rustlsparallel and rustlsserial disagree on this input"
+        );
+    }
+}
+
+impl Default for Harness {
+    fn default() -> Self {
+        Harness::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode_inverts_encode_and_takes_a_short_tail_as_is() {
+        let data = encode(7, &[b"abc", b"", b"de"]);
+        assert_eq!(decode(&data), (7, vec![&b"abc"[..], &b""[..], &b"de"[..]]));
+        assert_eq!(decode(&[1, 0, 5, b'x']), (1, vec![&b"x"[..]]));
+        assert_eq!(decode(&[]), (0, vec![]));
+        assert_eq!(decode(&[3, 0]), (3, vec![])); // one stray byte: no certificate
+    }
+}
