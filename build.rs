@@ -13,6 +13,8 @@ const CRATES: &[&str] = &[
     "openssl",
     "openssl-sys",
     "hyper",
+    "rustls-platform-verifier",
+    "hyper-rustls",
 ];
 
 fn main() {

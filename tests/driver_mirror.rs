@@ -192,6 +192,13 @@ impl certbench::methods::DynVerifier for Panicking {
         self.0.library()
     }
 
+    fn rustls_verifier(
+        &self,
+        _: &certbench::methods::AnyRoots,
+    ) -> Option<std::sync::Arc<dyn rustls::client::danger::ServerCertVerifier>> {
+        None // so that the rustls transport calls `verify`, which panics
+    }
+
     fn build_roots(
         &self,
         roots: &[rustls_pki_types::CertificateDer<'static>],

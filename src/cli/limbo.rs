@@ -192,13 +192,19 @@ pub(super) fn run(args: LimboArgs) -> Result<ExitCode> {
         let lib = r.method.verifier().library();
         match upstream
             .iter()
-            .find(|u| u.harness.starts_with(lib.limbo_harness))
+            .find(|u| lib.limbo_harness.is_some_and(|h| u.harness.starts_with(h)))
         {
             Some(u) => vs_upstream.push(Agreement::of(&r.result, u)),
-            None if args.upstream.is_some() => note(&format!(
-                "certbench limbo: no upstream result for {} (harness `{}*`)",
-                r.method, lib.limbo_harness
-            )),
+            None if args.upstream.is_some() => note(&match lib.limbo_harness {
+                Some(h) => format!(
+                    "certbench limbo: no upstream result for {} (harness `{h}*`)",
+                    r.method
+                ),
+                None => format!(
+                    "certbench limbo: {} ({}) has no upstream harness",
+                    r.method, lib.name
+                ),
+            }),
             None => {}
         }
     }

@@ -13,6 +13,9 @@ use std::any::Any;
 use std::fmt;
 use std::net::IpAddr;
 use std::str::FromStr;
+use std::sync::Arc;
+
+use rustls::client::danger::ServerCertVerifier;
 
 use rustls_pki_types::{CertificateDer, CertificateRevocationListDer};
 
@@ -21,9 +24,11 @@ use crate::error::Error;
 use crate::stages::Recorder;
 
 pub mod openssl;
+pub mod platform;
 pub mod rustls_parallel;
 pub mod rustls_serial;
 pub mod webpki_legacy;
+pub mod webpki_server;
 
 /// The name a chain must be valid for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,8 +190,9 @@ pub struct Library {
     /// Its version as built or linked, e.g. `0.103.17`.
     pub version: String,
     /// The start of the `harness` name of the upstream x509-limbo harness for this library
-    /// (`openssl-`, `rustls-webpki`, `rust-webpki`), to compare with its result file.
-    pub limbo_harness: &'static str,
+    /// (`openssl-`, `rustls-webpki`, `rust-webpki`), to compare with its result file; `None`
+    /// when upstream has none.
+    pub limbo_harness: Option<&'static str>,
 }
 
 impl fmt::Display for Library {
@@ -219,6 +225,13 @@ pub trait Verifier: Send + Sync + 'static {
         target: Target<'_>,
         rec: &mut Recorder,
     ) -> Result<(), Rejection>;
+
+    /// The method's own rustls `ServerCertVerifier`, when it is one (`webpki`, `platform`):
+    /// the rustls transport then uses it as it is. `None` (the default): the transport wraps
+    /// [`Verifier::verify`] (see `transport::rustls::MethodVerifier`).
+    fn rustls_verifier(&self, _roots: &Self::Roots) -> Option<Arc<dyn ServerCertVerifier>> {
+        None
+    }
 }
 
 /// Parses every root with `parse`, keeping those it accepts, as rustls'
@@ -276,6 +289,8 @@ pub trait DynVerifier: Send + Sync {
     fn library(&self) -> Library;
     /// See [`Verifier::build_roots`].
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<AnyRoots, Error>;
+    /// See [`Verifier::rustls_verifier`]; `None` also for a store built by another method.
+    fn rustls_verifier(&self, roots: &AnyRoots) -> Option<Arc<dyn ServerCertVerifier>>;
     /// See [`Verifier::verify`]. A store built by another method, or a target beyond the
     /// method's [`Capabilities`], is a rejection (fail closed: never a silently weaker check).
     fn verify(
@@ -299,6 +314,11 @@ impl<V: Verifier> DynVerifier for Erased<V> {
 
     fn library(&self) -> Library {
         self.verifier.library()
+    }
+
+    fn rustls_verifier(&self, roots: &AnyRoots) -> Option<Arc<dyn ServerCertVerifier>> {
+        self.verifier
+            .rustls_verifier(roots.inner.downcast_ref::<V::Roots>()?)
     }
 
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<AnyRoots, Error> {
@@ -364,6 +384,10 @@ methods! {
     RustlsParallel => "rustlsparallel", rustls_parallel::RustlsParallel::new();
     /// The original webpki 0.22.4, as rustls 0.20 called it.
     WebpkiLegacy => "webpkilegacy", webpki_legacy::WebpkiLegacy;
+    /// rustls' `WebPkiServerVerifier`, called as rustls calls it (Servo's webpki-roots path).
+    Webpki => "webpki", webpki_server::WebpkiServer;
+    /// rustls-platform-verifier (Servo's default): system roots plus the given ones.
+    Platform => "platform", platform::Platform;
 }
 
 impl fmt::Display for Method {
@@ -417,7 +441,14 @@ mod tests {
         let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
         assert_eq!(
             names,
-            ["openssl", "rustlsserial", "rustlsparallel", "webpkilegacy"]
+            [
+                "openssl",
+                "rustlsserial",
+                "rustlsparallel",
+                "webpkilegacy",
+                "webpki",
+                "platform"
+            ]
         );
         for &m in Method::ALL {
             assert_eq!(m.name().parse::<Method>().unwrap(), m);

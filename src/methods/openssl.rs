@@ -50,7 +50,7 @@ impl Verifier for OpenSslVerifier {
         Library {
             name: "OpenSSL",
             version: crate::versions::openssl(),
-            limbo_harness: "openssl-",
+            limbo_harness: Some("openssl-"),
         }
     }
 

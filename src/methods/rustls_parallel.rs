@@ -62,7 +62,7 @@ impl Verifier for RustlsParallel {
         Library {
             name: "rustls-webpki",
             version: crate::versions::locked("rustls-webpki").to_owned(),
-            limbo_harness: "rustls-webpki",
+            limbo_harness: Some("rustls-webpki"),
         }
     }
 

@@ -55,7 +55,7 @@ impl Verifier for WebpkiLegacy {
         Library {
             name: "webpki",
             version: crate::versions::locked("webpki").to_owned(),
-            limbo_harness: "rust-webpki",
+            limbo_harness: Some("rust-webpki"),
         }
     }
 

@@ -1,0 +1,68 @@
+//! `platform`: rustls-platform-verifier, Servo's default verifier. On Linux it is rustls'
+//! `WebPkiServerVerifier` over the operating system's roots (read with rustls-native-certs
+//! every time the verifier is built) plus the given roots as extras.
+//!
+//! Roots: the platform verifier built with the given roots as extra roots (so
+//! `roots-creation` includes reading the system store). Verify: its `verify_server_cert`.
+
+use std::sync::Arc;
+
+use rustls::client::danger::ServerCertVerifier;
+use rustls_pki_types::CertificateDer;
+
+use super::webpki_server::{
+    CAPABILITIES, ServerVerifierRoots, provider, verify_with_server_verifier,
+};
+use super::{Capabilities, Library, Rejection, Target, Verifier};
+use crate::chain::Chain;
+use crate::error::Error;
+use crate::stages::Recorder;
+
+/// rustls-platform-verifier.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Platform;
+
+impl Verifier for Platform {
+    type Roots = ServerVerifierRoots;
+
+    fn capabilities(&self) -> Capabilities {
+        CAPABILITIES
+    }
+
+    fn library(&self) -> Library {
+        Library {
+            name: "rustls-platform-verifier",
+            version: crate::versions::locked("rustls-platform-verifier").to_owned(),
+            limbo_harness: None,
+        }
+    }
+
+    /// Roots the platform verifier refuses as extras are left out (as the webpki methods skip
+    /// unusable roots); an error only when it cannot be built at all.
+    fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<ServerVerifierRoots, Error> {
+        let usable = roots
+            .iter()
+            .filter(|r| webpki::anchor_from_trusted_cert(r).is_ok())
+            .cloned();
+        let v = rustls_platform_verifier::Verifier::new_with_extra_roots(usable, provider())
+            .map_err(|e| Error::Roots {
+                origin: "platform".into(),
+                message: e.to_string(),
+            })?;
+        Ok(ServerVerifierRoots(Arc::new(v)))
+    }
+
+    fn verify(
+        &self,
+        roots: &ServerVerifierRoots,
+        chain: &Chain,
+        target: Target<'_>,
+        rec: &mut Recorder,
+    ) -> Result<(), Rejection> {
+        verify_with_server_verifier(roots.0.as_ref(), chain, target, rec)
+    }
+
+    fn rustls_verifier(&self, roots: &ServerVerifierRoots) -> Option<Arc<dyn ServerCertVerifier>> {
+        Some(roots.0.clone())
+    }
+}
