@@ -13,6 +13,7 @@ use certbench::mirror::server::MirrorServer;
 use certbench::mirror::{EXPIRED_HOST, MirrorSet, UNTRUSTED_HOST, WRONG_HOST};
 use certbench::roots::RootSet;
 use certbench::sites::parse_sites;
+use certbench::transport::Transport;
 use certbench::transport::openssl::HookMode;
 use certbench_analysis::{Sample, Stage, Verdict};
 
@@ -40,6 +41,24 @@ fn drive_opts(
     resumption: bool,
     cache_roots: bool,
 ) -> Vec<Sample> {
+    drive_over(
+        Transport::Openssl,
+        sites,
+        hook,
+        runs,
+        resumption,
+        cache_roots,
+    )
+}
+
+fn drive_over(
+    transport: Transport,
+    sites: &str,
+    hook: HookMode,
+    runs: u32,
+    resumption: bool,
+    cache_roots: bool,
+) -> Vec<Sample> {
     let (set, _) = mirror();
     let (sites, errors) = parse_sites(sites);
     assert!(errors.is_empty());
@@ -56,6 +75,7 @@ fn drive_opts(
             methods: Method::ALL.to_vec(),
             runs,
             warmup: 0,
+            transport,
             hook,
             timeout: Duration::from_secs(10),
             cache_roots,
@@ -98,19 +118,44 @@ fn stages_are_recorded_where_they_happen_in_both_hooks() {
                     assert!(!has(Stage::OpenSslVerify) && !has(Stage::ChainCreation));
                 }
                 // The seed's way pays for OpenSSL's verification too.
-                (_, HookMode::Callback) => {
+                (m, HookMode::Callback) => {
                     assert!(has(Stage::OpenSslVerify) && has(Stage::ChainCreation));
-                    assert!(has(Stage::Verify) && has(Stage::VerifyHostname));
+                    assert!(has(Stage::Verify));
+                    assert_eq!(has(Stage::VerifyHostname), checks_host_apart(m), "{m}");
                 }
-                (_, HookMode::Replace) => {
+                (m, HookMode::Replace) => {
                     assert!(
                         !has(Stage::OpenSslVerify),
                         "replace: OpenSSL verifies nothing"
                     );
-                    assert!(has(Stage::Verify) && has(Stage::VerifyHostname));
+                    assert!(has(Stage::Verify));
+                    assert_eq!(has(Stage::VerifyHostname), checks_host_apart(m), "{m}");
                 }
             }
         }
+    }
+}
+
+/// Whether a method checks the host name apart from `verify` (rustls' own verifiers check it
+/// inside their one call; OpenSSL inside `X509_verify_cert`).
+fn checks_host_apart(method: &str) -> bool {
+    !matches!(method, "openssl" | "webpki" | "platform")
+}
+
+/// What each method says about each fault host, in its own words.
+fn expected_reason(method: &str, site: &str) -> &'static str {
+    match (method, site) {
+        ("openssl", EXPIRED_HOST) => "certificate has expired",
+        ("openssl", WRONG_HOST) => "hostname mismatch",
+        ("openssl", UNTRUSTED_HOST) => "unable to get local issuer certificate",
+        // rustls' verifiers, through rustls' error type.
+        ("webpki" | "platform", EXPIRED_HOST) => "invalid peer certificate: certificate expired",
+        ("webpki" | "platform", WRONG_HOST) => "certificate not valid for name",
+        ("webpki" | "platform", UNTRUSTED_HOST) => "invalid peer certificate: UnknownIssuer",
+        (_, EXPIRED_HOST) => "CertExpired",
+        (_, WRONG_HOST) => "CertNotValidForName",
+        (_, UNTRUSTED_HOST) => "UnknownIssuer",
+        _ => unreachable!(),
     }
 }
 
@@ -128,17 +173,9 @@ fn fault_hosts_are_rejected_by_every_method_with_its_reason() {
                 Verdict::Ok if s.site == "reddit.com" => continue,
                 other => panic!("{hook:?} {} {}: {other:?}", s.method, s.site),
             };
-            let want = match (s.method.as_str(), s.site.as_str()) {
-                ("openssl", EXPIRED_HOST) => "certificate has expired",
-                ("openssl", WRONG_HOST) => "hostname mismatch",
-                ("openssl", UNTRUSTED_HOST) => "unable to get local issuer certificate",
-                (_, EXPIRED_HOST) => "CertExpired",
-                (_, WRONG_HOST) => "CertNotValidForName",
-                (_, UNTRUSTED_HOST) => "UnknownIssuer",
-                _ => unreachable!(),
-            };
+            let want = expected_reason(&s.method, &s.site);
             assert!(
-                reason.starts_with(want),
+                reason.contains(want),
                 "{hook:?} {} {}: {reason}",
                 s.method,
                 s.site
@@ -307,4 +344,138 @@ fn cached_stores_are_shared_across_connections() {
             assert!(s.stage(Stage::TotalVerification).unwrap() > 0);
         }
     }
+}
+
+/// Over rustls, each method sits inside a `TimedVerifier`: every handshake records
+/// `total-verification` and `verify` (and the method's own `chain-creation` and
+/// `verify-hostname` when certbench runs it), nested inside `connection`, inside `total`.
+#[test]
+fn rustls_transport_records_timed_verifier_stages_for_every_method() {
+    let samples = drive_over(
+        Transport::Rustls,
+        "reddit.com\nwww.washingtonpost.com\ncnn.com\n",
+        HookMode::Callback,
+        2,
+        false,
+        false,
+    );
+    assert_eq!(samples.len(), 3 * Method::ALL.len() * 2);
+    for s in &samples {
+        assert_eq!(s.verdict, Verdict::Ok, "{} {}", s.method, s.site);
+        assert_eq!(s.transport.as_deref(), Some("rustls"));
+        assert!(s.stages.values().all(|&ns| ns > 0), "{s:?}");
+        let st = |x| s.stage(x).unwrap_or(0);
+        let has = |x| s.stages.contains_key(&x);
+        assert!(has(Stage::TotalVerification) && has(Stage::Verify), "{s:?}");
+        assert!(!has(Stage::OpenSslVerify), "no OpenSSL handshake here");
+        let staged = !matches!(s.method.as_str(), "webpki" | "platform");
+        assert_eq!(has(Stage::ChainCreation), staged, "{}", s.method);
+        assert_eq!(
+            has(Stage::VerifyHostname),
+            checks_host_apart(&s.method),
+            "{}",
+            s.method
+        );
+        let inner = st(Stage::ChainCreation) + st(Stage::Verify) + st(Stage::VerifyHostname);
+        assert!(inner <= st(Stage::TotalVerification), "{s:?}");
+        assert!(
+            st(Stage::TotalVerification) <= st(Stage::Connection),
+            "{s:?}"
+        );
+        let disjoint =
+            st(Stage::RootsCreation) + st(Stage::HttpConnectorCreation) + st(Stage::Connection);
+        assert!(disjoint <= st(Stage::Total), "{s:?}");
+        assert!(s.meta.chain_len.is_some() && s.meta.tls_version.is_some());
+    }
+}
+
+#[test]
+fn rustls_transport_rejects_fault_hosts_with_each_methods_reason() {
+    let samples = drive_over(
+        Transport::Rustls,
+        &format!("{EXPIRED_HOST}\n{WRONG_HOST}\n{UNTRUSTED_HOST}\n"),
+        HookMode::Callback,
+        1,
+        false,
+        false,
+    );
+    assert_eq!(samples.len(), 3 * Method::ALL.len());
+    for s in &samples {
+        match &s.verdict {
+            Verdict::Rejected(reason) => {
+                let want = expected_reason(&s.method, &s.site);
+                assert!(reason.contains(want), "{} {}: {reason}", s.method, s.site);
+            }
+            other => panic!("{} {}: {other:?}", s.method, s.site),
+        }
+        assert!(s.stage(Stage::TotalVerification).unwrap_or(0) > 0, "{s:?}");
+    }
+}
+
+#[test]
+fn rustls_transport_resumes_with_tickets_and_skips_verification() {
+    let samples = drive_over(
+        Transport::Rustls,
+        "reddit.com\n",
+        HookMode::Callback,
+        3,
+        true,
+        false,
+    );
+    for s in &samples {
+        assert_eq!(s.verdict, Verdict::Ok, "{s:?}");
+        let resumed = s.meta.resumed.expect("resumption runs record the flag");
+        assert_eq!(resumed, s.run > 0, "{} run {}", s.method, s.run);
+        assert_eq!(s.stages.contains_key(&Stage::TotalVerification), !resumed);
+    }
+}
+
+/// Fail closed over rustls: a panicking method inside the `TimedVerifier` fails the handshake
+/// with the panic as the reason; the same runtime then verifies normally.
+#[test]
+fn rustls_transport_turns_a_panicking_verifier_into_a_rejection() {
+    use certbench::transport::rustls::{LastVerification, TcpConnector, TimedVerifier};
+    use certbench::transport::rustls::{client_config, connector};
+    use std::sync::Arc;
+    use tower_service::Service;
+
+    let (set, _) = mirror();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let server = MirrorServer::start(set, listener).unwrap();
+        for panicking in [true, false] {
+            let v: Arc<dyn certbench::methods::DynVerifier> = if panicking {
+                Arc::new(Panicking(Method::RustlsSerial.verifier()))
+            } else {
+                Arc::from(Method::RustlsSerial.verifier())
+            };
+            let roots = Arc::new(v.build_roots(&set.roots).unwrap());
+            let last = Arc::new(LastVerification::default());
+            let timed = TimedVerifier::for_method(v, roots, last.clone());
+            let config = client_config(Arc::new(timed), None).unwrap();
+            let mut c = connector(
+                config,
+                TcpConnector {
+                    addr: Some(server.addr),
+                },
+            );
+            let result = c.call("https://reddit.com/".parse().unwrap()).await;
+            let (stages, verdict) = last.take().expect("the verifier ran");
+            assert!(stages.get(Stage::TotalVerification).unwrap_or(0) > 0);
+            if panicking {
+                assert!(result.is_err(), "a panic never accepts");
+                let reason = verdict.unwrap_err();
+                assert!(
+                    reason.contains("verifier panicked (rejected): injected panic"),
+                    "{reason}"
+                );
+            } else {
+                assert!(
+                    result.is_ok(),
+                    "after the panic, verification works: {verdict:?}"
+                );
+            }
+        }
+    });
 }

@@ -29,7 +29,9 @@ use crate::methods::{AnyRoots, DynVerifier, Method};
 use crate::roots::RootSet;
 use crate::sites::Site;
 use crate::stages::Recorder;
+use crate::transport::Transport;
 use crate::transport::openssl::{Hook, HookMode, HookState, connector};
+use crate::transport::rustls as rt;
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -40,7 +42,9 @@ pub struct DriverOptions {
     pub runs: u32,
     /// Warm-up runs (recorded with `warmup: true`).
     pub warmup: u32,
-    /// How webpki methods are hooked into OpenSSL.
+    /// The TLS stack.
+    pub transport: Transport,
+    /// How webpki methods are hooked into OpenSSL (OpenSSL transport).
     pub hook: HookMode,
     /// Bound on one sample's connection (resolution + connect + handshake + response head).
     pub timeout: Duration,
@@ -64,12 +68,13 @@ struct ConnInfo {
     resumed: bool,
 }
 
-/// The stores one method needs: OpenSSL's (for `openssl`, and for OpenSSL's own
-/// verification under the callback hook) and/or webpki's.
+/// The stores one method needs: over OpenSSL, OpenSSL's (for `openssl` natively, and for
+/// OpenSSL's own verification under the callback hook) and/or the hooked method's; over
+/// rustls, the method's own.
 #[derive(Clone)]
 struct MethodStores {
     openssl: Option<Arc<AnyRoots>>,
-    webpki: Option<Arc<AnyRoots>>,
+    method: Option<Arc<AnyRoots>>,
 }
 
 type CachedStores = Result<MethodStores, String>;
@@ -80,15 +85,17 @@ fn now_secs() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// The stores `method` needs under `hook`, built from `roots`.
+/// The stores `method` needs over `transport` (and under `hook`), built from `roots`.
 fn build_stores(
     method: Method,
-    hook: HookMode,
+    opts: &DriverOptions,
     roots: &RootSet,
     openssl_verifier: &dyn DynVerifier,
     verifier: &dyn DynVerifier,
 ) -> CachedStores {
-    let needs_openssl = method == Method::OpenSsl || hook == HookMode::Callback;
+    let over_openssl = opts.transport == Transport::Openssl;
+    let needs_openssl =
+        over_openssl && (method == Method::OpenSsl || opts.hook == HookMode::Callback);
     let openssl = if needs_openssl {
         Some(Arc::new(
             openssl_verifier
@@ -98,8 +105,8 @@ fn build_stores(
     } else {
         None
     };
-    let webpki = if method == Method::OpenSsl {
-        None
+    let own = if over_openssl && method == Method::OpenSsl {
+        None // native: the OpenSSL store above
     } else {
         Some(Arc::new(
             verifier
@@ -107,7 +114,10 @@ fn build_stores(
                 .map_err(|e| format!("building {method} roots: {e}"))?,
         ))
     };
-    Ok(MethodStores { openssl, webpki })
+    Ok(MethodStores {
+        openssl,
+        method: own,
+    })
 }
 
 fn x509_store(any: &AnyRoots) -> Option<X509Store> {
@@ -134,7 +144,7 @@ pub async fn run(
             .map(|(m, v)| {
                 (
                     *m,
-                    build_stores(*m, opts.hook, roots, openssl_verifier.as_ref(), v.as_ref()),
+                    build_stores(*m, opts, roots, openssl_verifier.as_ref(), v.as_ref()),
                 )
             })
             .collect()
@@ -144,6 +154,8 @@ pub async fn run(
     let n = verifiers.len();
     // (site, method) → the session of its last connection, with --tls-resumption.
     let mut sessions: HashMap<(usize, Method), SslSession> = HashMap::new();
+    // (site, method) → the rustls session store and verifier its connections share, likewise.
+    let mut reuse: HashMap<(usize, Method), RustlsReuse> = HashMap::new();
     let mut runs_before = 0usize;
     for (warmup, runs) in [(true, opts.warmup), (false, opts.runs)] {
         for run in 0..runs {
@@ -151,21 +163,41 @@ pub async fn run(
                 for k in permutation(n, runs_before + run as usize + c) {
                     let (method, verifier) = &verifiers[k];
                     let cache = cached.iter().find(|(m, _)| m == method).map(|(_, s)| s);
-                    let offered = sessions.get(&(c, *method));
-                    let (mut sample, session) = measure(
-                        *method,
-                        verifier.clone(),
-                        openssl_verifier.as_ref(),
-                        cache,
-                        roots,
-                        site,
-                        opts,
-                        offered,
-                    )
-                    .await;
-                    if let Some(session) = session {
-                        sessions.insert((c, *method), session);
-                    }
+                    let mut sample = match opts.transport {
+                        Transport::Openssl => {
+                            let offered = sessions.get(&(c, *method));
+                            let (sample, session) = measure(
+                                *method,
+                                verifier.clone(),
+                                openssl_verifier.as_ref(),
+                                cache,
+                                roots,
+                                site,
+                                opts,
+                                offered,
+                            )
+                            .await;
+                            if let Some(session) = session {
+                                sessions.insert((c, *method), session);
+                            }
+                            sample
+                        }
+                        Transport::Rustls => {
+                            let reused = opts
+                                .resumption
+                                .then(|| reuse.entry((c, *method)).or_default());
+                            measure_rustls(
+                                *method,
+                                verifier.clone(),
+                                cache,
+                                roots,
+                                site,
+                                opts,
+                                reused,
+                            )
+                            .await
+                        }
+                    };
                     sample.run = run;
                     sample.warmup = warmup;
                     sink(sample);
@@ -174,6 +206,264 @@ pub async fn run(
         }
         runs_before += runs as usize;
     }
+}
+
+/// A sample of `method` on `site`, before measuring.
+fn new_sample(
+    method: Method,
+    transport: Transport,
+    site: &Site,
+    roots: &RootSet,
+    roots_cached: bool,
+) -> Sample {
+    Sample {
+        schema: SCHEMA_VERSION,
+        source: Source::Driver,
+        method: method.name().to_owned(),
+        transport: Some(transport.name().to_owned()),
+        site: site.host.clone(),
+        chain: None,
+        run: 0,
+        warmup: false,
+        stages: Default::default(),
+        verdict: Verdict::Ok,
+        meta: SampleMeta {
+            roots: Some(roots.describe()),
+            roots_cached,
+            ..SampleMeta::default()
+        },
+    }
+}
+
+/// What the connections of one (site, method) share over rustls with `--tls-resumption`:
+/// the session store, and the client configuration — rustls resumes a session only under
+/// the very verifier and client-certificate resolver (`Arc::ptr_eq`) it was made with, so the
+/// configuration (verifier and its store included) is built on the first connection and
+/// cloned for the next ones, as Servo keeps one (later samples record `roots-creation` 0,
+/// `roots_cached`).
+struct RustlsReuse {
+    sessions: Arc<dyn rustls::client::ClientSessionStore>,
+    config: Option<(rustls::ClientConfig, Arc<rt::LastVerification>)>,
+}
+
+impl Default for RustlsReuse {
+    fn default() -> Self {
+        RustlsReuse {
+            sessions: Arc::new(rustls::client::ClientSessionMemoryCache::new(8)),
+            config: None,
+        }
+    }
+}
+
+/// One sample over rustls: `roots-creation` (the method's store), `http-connector-creation`
+/// (the `TimedVerifier`, the rustls `ClientConfig` and the hyper-rustls connector, as Servo's
+/// `create_tls_config` and `create_http_client` build them), `connection` (as over OpenSSL),
+/// and the verification stages the `TimedVerifier` recorded inside the handshake.
+async fn measure_rustls(
+    method: Method,
+    verifier: Arc<dyn DynVerifier>,
+    cached: Option<&CachedStores>,
+    roots: &RootSet,
+    site: &Site,
+    opts: &DriverOptions,
+    mut reuse: Option<&mut RustlsReuse>,
+) -> Sample {
+    let reused = reuse.as_ref().and_then(|r| r.config.clone());
+    let mut sample = new_sample(
+        method,
+        Transport::Rustls,
+        site,
+        roots,
+        cached.is_some() || reused.is_some(),
+    );
+    sample.meta.validation_time = Some(now_secs());
+    let mut rec = Recorder::new();
+    let total = rec.start();
+
+    let stores = match cached {
+        _ if reused.is_some() => {
+            rec.add(Stage::RootsCreation, 0);
+            Ok(MethodStores {
+                openssl: None,
+                method: None,
+            })
+        }
+        Some(result) => {
+            rec.add(Stage::RootsCreation, 0);
+            result.clone()
+        }
+        None => {
+            let span = rec.start();
+            let built = build_stores(method, opts, roots, verifier.as_ref(), verifier.as_ref());
+            rec.stop(Stage::RootsCreation, span);
+            built
+        }
+    };
+    let store = match stores.map(|s| s.method) {
+        Ok(s) => s,
+        Err(e) => {
+            sample.verdict = Verdict::Error(format!("input: {e}"));
+            sample.stages = rec.to_map();
+            return sample;
+        }
+    };
+
+    let span = rec.start();
+    let config = match (reused, store) {
+        (Some((config, last)), _) => Ok((config, last)),
+        (None, Some(store)) => {
+            let last = Arc::new(rt::LastVerification::default());
+            let timed = rt::TimedVerifier::for_method(verifier, store, last.clone());
+            rt::client_config(Arc::new(timed), reuse.as_ref().map(|r| r.sessions.clone()))
+                .map(|c| (c, last))
+        }
+        (None, None) => unreachable!("over rustls every method has its own store"),
+    };
+    if let (Some(r), Ok(pair)) = (reuse.as_deref_mut(), &config) {
+        r.config = Some(pair.clone());
+    }
+    let (config, last) = match config {
+        Ok((c, l)) => (Ok(c), l),
+        Err(e) => (Err(e), Arc::new(rt::LastVerification::default())),
+    };
+    let addr = opts.resolve.get(&(site.host.clone(), site.port)).copied();
+    let connector = config.map(|c| rt::connector(c, rt::TcpConnector { addr }));
+    rec.stop(Stage::HttpConnectorCreation, span);
+    let connector = match connector {
+        Ok(c) => c,
+        Err(e) => {
+            sample.verdict = Verdict::Error(format!("input: building the connector: {e}"));
+            sample.stages = rec.to_map();
+            return sample;
+        }
+    };
+
+    let span = rec.start();
+    let result = tokio::time::timeout(opts.timeout, fetch_rustls(connector, site)).await;
+    rec.stop(Stage::Connection, span);
+    rec.stop(Stage::Total, total);
+
+    let verification = last.take();
+    if let Some((hs, _)) = &verification {
+        for (stage, ns) in hs.to_map() {
+            rec.add(stage, ns);
+        }
+    }
+    sample.stages = rec.to_map();
+    match result {
+        Ok(Ok((info, open))) => {
+            sample.meta.tls_version = info.tls_version;
+            sample.meta.cipher = info.cipher;
+            sample.meta.chain_len = info.chain_len;
+            sample.meta.key_types = info.key_types;
+            if opts.resumption {
+                sample.meta.resumed = Some(info.resumed);
+            }
+            let _ = tokio::time::timeout(opts.timeout, open.close()).await;
+        }
+        Ok(Err(e)) => {
+            sample.verdict = match verification {
+                Some((_, Err(reason))) => Verdict::Rejected(reason),
+                _ => Verdict::Error(e),
+            }
+        }
+        Err(_) => {
+            sample.verdict =
+                Verdict::Error(format!("timeout: no response within {:?}", opts.timeout))
+        }
+    }
+    sample
+}
+
+type RustlsStream = hyper_rustls::MaybeHttpsStream<TokioIo<tokio::net::TcpStream>>;
+
+/// A rustls connection whose response head has arrived.
+struct OpenRustls {
+    sender: hyper::client::conn::http1::SendRequest<Empty<Bytes>>,
+    conn: tokio::task::JoinHandle<
+        Result<hyper::client::conn::http1::Parts<RustlsStream>, hyper::Error>,
+    >,
+    body: hyper::body::Incoming,
+}
+
+impl OpenRustls {
+    /// Reads the rest of the response and closes TLS with a close_notify.
+    async fn close(self) {
+        use http_body_util::BodyExt;
+        use hyper::rt::Write;
+        let _ = self.body.collect().await;
+        drop(self.sender);
+        if let Ok(Ok(parts)) = self.conn.await {
+            let mut io = parts.io;
+            let _ = std::future::poll_fn(|cx| Pin::new(&mut io).poll_shutdown(cx)).await;
+        }
+    }
+}
+
+/// Connects through the hyper-rustls connector and sends one request; returns at the
+/// response head.
+async fn fetch_rustls(
+    mut connector: rt::Connector,
+    site: &Site,
+) -> Result<(ConnInfo, OpenRustls), String> {
+    use tower_service::Service;
+    let authority = if site.port == 443 {
+        site.host.clone()
+    } else {
+        format!("{}:{}", site.host, site.port)
+    };
+    let uri: hyper::Uri = format!("https://{authority}{}", site.path)
+        .parse()
+        .map_err(|e| format!("input: url: {e}"))?;
+    let stream = connector.call(uri).await.map_err(|e| {
+        let msg = e.to_string();
+        if msg.starts_with("dns:") || msg.starts_with("connect:") {
+            msg
+        } else {
+            format!("tls handshake: {msg}")
+        }
+    })?;
+    let info = match &stream {
+        hyper_rustls::MaybeHttpsStream::Https(tls) => {
+            let (_, conn) = tls.inner().get_ref();
+            let chain = conn.peer_certificates().unwrap_or_default();
+            ConnInfo {
+                tls_version: conn.protocol_version().map(|v| format!("{v:?}")),
+                cipher: conn
+                    .negotiated_cipher_suite()
+                    .map(|c| format!("{:?}", c.suite())),
+                chain_len: Some(chain.len() as u32),
+                key_types: chain.iter().map(|c| crate::chain::key_type(c)).collect(),
+                resumed: conn.handshake_kind() == Some(rustls::HandshakeKind::Resumed),
+            }
+        }
+        hyper_rustls::MaybeHttpsStream::Http(_) => {
+            return Err("tls: the connector did not use TLS".to_owned());
+        }
+    };
+    let (mut sender, conn) = hyper::client::conn::http1::handshake(stream)
+        .await
+        .map_err(|e| format!("http: {e}"))?;
+    let conn = tokio::spawn(conn.without_shutdown());
+    let req = hyper::Request::get(site.path.as_str())
+        .header(hyper::header::HOST, authority)
+        .body(Empty::<Bytes>::new())
+        .map_err(|e| format!("http: {e}"))?;
+    let resp = match sender.send_request(req).await {
+        Ok(r) => r,
+        Err(e) => {
+            conn.abort();
+            return Err(format!("http: {e}"));
+        }
+    };
+    Ok((
+        info,
+        OpenRustls {
+            sender,
+            conn,
+            body: resp.into_body(),
+        },
+    ))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -192,24 +482,8 @@ async fn measure(
         (_, HookMode::Callback) => "callback",
         (_, HookMode::Replace) => "replace",
     };
-    let mut sample = Sample {
-        schema: SCHEMA_VERSION,
-        source: Source::Driver,
-        method: method.name().to_owned(),
-        transport: Some("openssl".to_owned()),
-        site: site.host.clone(),
-        chain: None,
-        run: 0,
-        warmup: false,
-        stages: Default::default(),
-        verdict: Verdict::Ok,
-        meta: SampleMeta {
-            roots: Some(roots.describe()),
-            roots_cached: cached.is_some(),
-            hook: Some(hook_name.to_owned()),
-            ..SampleMeta::default()
-        },
-    };
+    let mut sample = new_sample(method, Transport::Openssl, site, roots, cached.is_some());
+    sample.meta.hook = Some(hook_name.to_owned());
     let time = now_secs();
     sample.meta.validation_time = Some(time);
     let mut rec = Recorder::new();
@@ -222,13 +496,7 @@ async fn measure(
         }
         None => {
             let span = rec.start();
-            let built = build_stores(
-                method,
-                opts.hook,
-                roots,
-                openssl_verifier,
-                verifier.as_ref(),
-            );
+            let built = build_stores(method, opts, roots, openssl_verifier, verifier.as_ref());
             rec.stop(Stage::RootsCreation, span);
             built
         }
@@ -245,7 +513,7 @@ async fn measure(
     let span = rec.start();
     let state = Arc::new(Mutex::new(HookState::default()));
     let openssl_store = stores.openssl.as_deref().and_then(x509_store);
-    let hook = match (method, opts.hook, stores.webpki) {
+    let hook = match (method, opts.hook, stores.method) {
         (Method::OpenSsl, _, _) => Hook::Native,
         (_, HookMode::Callback, Some(r)) => Hook::Callback(verifier.clone(), r),
         (_, HookMode::Replace, Some(r)) => Hook::Replace(verifier.clone(), r),

@@ -23,6 +23,7 @@ use crate::mirror::MirrorSet;
 use crate::mirror::server::MirrorServer;
 use crate::roots::{RootSet, RootsSpec};
 use crate::sites::read_sites;
+use crate::transport::Transport;
 use crate::transport::openssl::HookMode;
 
 mod limbo;
@@ -70,8 +71,12 @@ struct DriveArgs {
     /// Methods: openssl, rustlsserial, rustlsparallel, all, or a comma-separated list.
     #[arg(long, default_value = "all")]
     method: Vec<MethodList>,
-    /// How webpki methods enter OpenSSL: callback (set_verify_callback after OpenSSL's own
-    /// verification, the 2017 way) or replace (instead of X509_verify_cert).
+    /// TLS stack: openssl (hyper over OpenSSL, the seed's) or rustls (hyper-rustls over
+    /// rustls, Servo's today, each method inside a TimedVerifier).
+    #[arg(long, value_enum, default_value = "openssl")]
+    transport: Transport,
+    /// How webpki methods enter OpenSSL (--transport openssl): callback (set_verify_callback
+    /// after OpenSSL's own verification, the 2017 way) or replace (instead of X509_verify_cert).
     #[arg(long, value_enum, default_value = "callback")]
     hook: HookMode,
     /// Measured runs per site and method.
@@ -482,12 +487,12 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
     });
     let mut raw = RawSink::open(Some(&raw_path))?;
     out.note(&format!(
-        "certbench: {} sites × {} methods × {} runs (+{} warm-up), hook {}, roots {}, samples → {}",
+        "certbench: {} sites × {} methods × {} runs (+{} warm-up), {}, roots {}, samples → {}",
         sites.len(),
         methods.len(),
         args.runs,
         args.warmup,
-        args.hook.name(),
+        stack(&args),
         roots.describe(),
         raw_path.display()
     ));
@@ -516,6 +521,7 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
             methods: methods.clone(),
             runs: args.runs,
             warmup: args.warmup,
+            transport: args.transport,
             hook: args.hook,
             timeout,
             cache_roots: args.cache_roots,
@@ -535,7 +541,7 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
     raw.report(out);
     out.emit(
         &format!(
-            "certbench — {} sites{}, {} runs (+{} warm-up), webpki hook `{}`, roots {}",
+            "certbench — {} sites{}, {} runs (+{} warm-up), {}, roots {}",
             sites.len(),
             if args.mirror {
                 " (loopback mirror)"
@@ -544,7 +550,7 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
             },
             args.runs,
             args.warmup,
-            args.hook.name(),
+            stack(&args),
             roots.describe()
         ),
         &samples,
@@ -556,4 +562,12 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The TLS stack of a driver run, for titles: `openssl transport, webpki hook `callback``.
+fn stack(args: &DriveArgs) -> String {
+    match args.transport {
+        Transport::Openssl => format!("openssl transport, webpki hook `{}`", args.hook.name()),
+        Transport::Rustls => "rustls transport (TimedVerifier)".to_owned(),
+    }
 }
