@@ -266,7 +266,7 @@ async fn measure_rustls(
     roots: &RootSet,
     site: &Site,
     opts: &DriverOptions,
-    mut reuse: Option<&mut RustlsReuse>,
+    reuse: Option<&mut RustlsReuse>,
 ) -> Sample {
     let reused = reuse.as_ref().and_then(|r| r.config.clone());
     let mut sample = new_sample(
@@ -319,7 +319,7 @@ async fn measure_rustls(
         }
         (None, None) => unreachable!("over rustls every method has its own store"),
     };
-    if let (Some(r), Ok(pair)) = (reuse.as_deref_mut(), &config) {
+    if let (Some(r), Ok(pair)) = (reuse, &config) {
         r.config = Some(pair.clone());
     }
     let (config, last) = match config {
