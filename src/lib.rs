@@ -12,6 +12,8 @@
 //! - [`bench`]: measurement loops (`certbench verify`);
 //! - [`fuzzing`]: the fuzz target's body (invariants checked on arbitrary chains);
 //! - [`limbo`]: x509-limbo testcases, run through every method (`certbench limbo`);
+//! - [`transport`]: the TLS stacks of the driver (OpenSSL with hooks; rustls with `TimedVerifier`);
+//! - [`servo`]: what the Servo patch calls;
 //! - `ossl` (private): every `unsafe` OpenSSL call, with its SAFETY argument.
 
 pub mod bench;
@@ -26,6 +28,7 @@ pub mod mirror;
 mod ossl;
 pub mod pool;
 pub mod roots;
+pub mod servo;
 pub mod sites;
 pub mod stages;
 pub mod transport;

@@ -27,6 +27,7 @@ use crate::transport::Transport;
 use crate::transport::openssl::HookMode;
 
 mod limbo;
+mod report;
 
 /// Exit code when the run finished but some items could not be measured.
 pub const EXIT_PARTIAL: u8 = 3;
@@ -61,6 +62,8 @@ enum Command {
     Mirror(MirrorArgs),
     /// Run every method on the testcases of an x509-limbo file and compare the verdicts.
     Limbo(limbo::LimboArgs),
+    /// Print the tables of JSONL sample files (driver, verify, patched Servo), merged.
+    Report(report::ReportArgs),
 }
 
 #[derive(Args, Debug)]
@@ -263,6 +266,7 @@ pub fn main() -> ExitCode {
         Some(Command::Verify(args)) => run_verify(args),
         Some(Command::Mirror(args)) => run_mirror(args),
         Some(Command::Limbo(args)) => limbo::run(args),
+        Some(Command::Report(args)) => report::run(args),
         None => run_drive(cli.drive),
     };
     match result {
