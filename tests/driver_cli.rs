@@ -81,13 +81,39 @@ fn mirror_run_prints_tables_skips_bad_lines_and_reuses_cached_clones() {
         assert_eq!(s.meta.tls_version.as_deref(), Some("TLSv1.3"));
     }
 
-    // Second run: the clones come from the cache, no key generation.
-    let out = args(&d.join("s2.jsonl")).output().unwrap();
+    // Second run, over rustls: the clones come from the cache, no key generation, and
+    // every method's table is there, inside the TimedVerifier.
+    let raw2 = d.join("s2.jsonl");
+    let out = args(&raw2)
+        .args(["--transport", "rustls"])
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("(cached)") && !err.contains("generating"),
         "{err}"
     );
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(md.contains("rustls transport (TimedVerifier)"), "{md}");
+    for &m in certbench::Method::ALL {
+        assert!(md.contains(&format!("### {m} over rustls")), "{m}: {md}");
+    }
+    assert!(md.contains("### comparison"), "{md}");
+    assert!(
+        !md.contains("openssl-verify"),
+        "no OpenSSL handshake over rustls"
+    );
+    assert!(md.contains("rejected: CertExpired"), "{md}");
+    let (samples, errors) =
+        read_jsonl(std::io::BufReader::new(std::fs::File::open(&raw2).unwrap()));
+    assert!(errors.is_empty());
+    assert_eq!(samples.len(), 3 * certbench::Method::ALL.len() * 2);
+    for s in samples.iter().filter(|s| s.verdict == Verdict::Ok) {
+        assert_eq!(s.transport.as_deref(), Some("rustls"));
+        assert!(s.stage(Stage::TotalVerification).unwrap() > 0);
+        assert_eq!(s.meta.tls_version.as_deref(), Some("TLSv1.3"));
+    }
 }
 
 #[test]

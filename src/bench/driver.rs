@@ -428,7 +428,12 @@ async fn fetch_rustls(
             let (_, conn) = tls.inner().get_ref();
             let chain = conn.peer_certificates().unwrap_or_default();
             ConnInfo {
-                tls_version: conn.protocol_version().map(|v| format!("{v:?}")),
+                // Named as OpenSSL names them, so that both transports' samples compare.
+                tls_version: conn.protocol_version().map(|v| match v {
+                    rustls::ProtocolVersion::TLSv1_3 => "TLSv1.3".to_owned(),
+                    rustls::ProtocolVersion::TLSv1_2 => "TLSv1.2".to_owned(),
+                    other => format!("{other:?}"),
+                }),
                 cipher: conn
                     .negotiated_cipher_suite()
                     .map(|c| format!("{:?}", c.suite())),

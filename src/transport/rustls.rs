@@ -57,6 +57,18 @@ fn rejected(reason: String) -> rustls::Error {
     ))))
 }
 
+/// The text of a verification error: a certbench method's own reason as it gave it (not
+/// rustls' `Debug` of the wrapper), else rustls' message.
+pub fn reason(e: &rustls::Error) -> String {
+    if let rustls::Error::InvalidCertificate(CertificateError::Other(OtherError(inner))) = e {
+        let inner: &(dyn std::error::Error + 'static) = inner.as_ref();
+        if let Some(r) = inner.downcast_ref::<Rejection>() {
+            return r.reason.clone();
+        }
+    }
+    e.to_string()
+}
+
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     panic
         .downcast_ref::<&str>()
@@ -284,7 +296,7 @@ impl ServerCertVerifier for TimedVerifier {
         rec.stop(Stage::TotalVerification, total);
         let verdict = match &result {
             Ok(_) => Ok(()),
-            Err(e) => Err(e.to_string()),
+            Err(e) => Err(reason(e)),
         };
         self.sink.record(server_name, &rec, verdict);
         result
