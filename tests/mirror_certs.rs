@@ -187,6 +187,10 @@ fn fault_hosts_are_rejected_for_their_reason() {
                 untrusted.starts_with("unable to get local issuer certificate"),
                 "{untrusted}"
             );
+        } else if common::speaks_rustls(method) {
+            assert!(expired.contains("certificate expired"), "{expired}");
+            assert!(wrong.contains("certificate not valid for name"), "{wrong}");
+            assert!(untrusted.contains("UnknownIssuer"), "{untrusted}");
         } else {
             assert!(expired.starts_with("CertExpired"), "{expired}");
             assert!(wrong.starts_with("CertNotValidForName"), "{wrong}");

@@ -47,3 +47,17 @@ pub fn verdict(method: Method, c: &CorpusChain) -> Result<(), String> {
         c.validation_time,
     )
 }
+
+/// Whether the operating system's trust store (what `platform` adds to any roots it is
+/// given) holds `root`.
+pub fn system_trusts(root: &CertificateDer<'_>) -> bool {
+    rustls_native_certs::load_native_certs()
+        .certs
+        .iter()
+        .any(|c| c.as_ref() == root.as_ref())
+}
+
+/// Whether the method is one of rustls' own verifiers, which speak rustls' error messages.
+pub fn speaks_rustls(method: Method) -> bool {
+    matches!(method, Method::Webpki | Method::Platform)
+}
