@@ -1,12 +1,15 @@
 //! Verification cost per method, side by side in one run: the whole `Verifier::verify` call
 //! (chain-creation + verify + verify-hostname) on one RSA-2048, one P-256 and one P-384 chain
-//! with a store built once, each method's store built cold from the same roots, and the cost
-//! of recording one stage.
+//! with a store built once; the chain's crypto floor (its path's signature checks alone, same
+//! library, same bytes); chain creation (DER → OpenSSL `X509`s; DER → webpki's
+//! `EndEntityCert`); each method's store built cold from the same roots; and the cost of
+//! recording one stage against not recording it.
 //!
-//! `cargo bench --bench verify`
+//! `cargo bench --bench verify`; `benches/benchmarks-md` turns a run into BENCHMARKS.md.
 
 use certbench::Method;
 use certbench::analysis::Stage;
+use certbench::bench::floor::{path_signatures, verify_all};
 use certbench::corpus::Corpus;
 use certbench::methods::Target;
 use certbench::roots::{RootSet, RootsSpec};
@@ -29,7 +32,11 @@ fn verify(c: &mut Criterion) {
     for &(label, id) in CHAINS {
         let item = corpus.chains.iter().find(|c| c.id == id).unwrap();
         let target = Target::server(&item.host, item.validation_time);
-        // Interleave: every method on this chain, back to back.
+        // The floor first, then every method on this chain, back to back.
+        let path = path_signatures(&item.chain, &item.roots).expect("a path to the root");
+        g.bench_function(BenchmarkId::new("floor", label), |b| {
+            b.iter(|| black_box(verify_all(&path)).unwrap())
+        });
         for &m in Method::ALL {
             let v = m.verifier();
             let store = v.build_roots(roots.certs()).unwrap();
@@ -40,6 +47,22 @@ fn verify(c: &mut Criterion) {
                 })
             });
         }
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("chain-creation");
+    for &(label, id) in CHAINS {
+        let item = corpus.chains.iter().find(|c| c.id == id).unwrap();
+        g.bench_function(BenchmarkId::new("openssl-x509", label), |b| {
+            b.iter(|| {
+                for der in item.chain.iter() {
+                    black_box(openssl::x509::X509::from_der(der).unwrap());
+                }
+            })
+        });
+        g.bench_function(BenchmarkId::new("webpki-end-entity", label), |b| {
+            b.iter(|| black_box(webpki::EndEntityCert::try_from(&item.chain.leaf).unwrap()))
+        });
     }
     g.finish();
 
@@ -56,6 +79,10 @@ fn verify(c: &mut Criterion) {
 /// What recording one stage costs: a start/stop pair around nothing.
 fn stage_timer(c: &mut Criterion) {
     let mut g = c.benchmark_group("stage-timer");
+    g.bench_function("not-recorded", |b| {
+        let rec = Recorder::new();
+        b.iter(|| black_box(&rec))
+    });
     g.bench_function("one-stage-recorded", |b| {
         let mut rec = Recorder::new();
         b.iter(|| {

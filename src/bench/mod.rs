@@ -2,4 +2,5 @@
 //! are the analysis crate's job.
 
 pub mod driver;
+pub mod floor;
 pub mod verify;

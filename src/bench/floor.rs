@@ -1,0 +1,98 @@
+//! The crypto floor of a chain: the signature checks its verification cannot avoid — one per
+//! certificate on the path from the leaf to a trust anchor — made with the same library
+//! (rustls' aws-lc-rs algorithms) on the same bytes, and nothing else. A verifier's cost over
+//! this floor is what its parsing, path building and policy checks add.
+
+use rustls_pki_types::CertificateDer;
+
+use crate::chain::{Chain, SignedParts, Spki};
+use crate::methods::rustls_serial::signature_algorithms;
+
+/// One signature check on the path, its inputs owned.
+#[derive(Clone, Debug)]
+pub struct PathSignature {
+    alg: usize,
+    key: Vec<u8>,
+    msg: Vec<u8>,
+    sig: Vec<u8>,
+}
+
+impl PathSignature {
+    /// Makes the check (`Ok` if the signature is valid).
+    pub fn verify(&self) -> Result<(), rustls_pki_types::InvalidSignature> {
+        signature_algorithms()[self.alg].verify_signature(&self.key, &self.msg, &self.sig)
+    }
+}
+
+/// The signatures on the path from `chain`'s leaf to one of `roots`: each certificate's
+/// issuer is the first sent certificate (then root) whose subject is its issuer name, as
+/// webpki tries them. `None` when no path reaches a root or an algorithm is not supported.
+pub fn path_signatures(
+    chain: &Chain,
+    roots: &[CertificateDer<'static>],
+) -> Option<Vec<PathSignature>> {
+    let algs = signature_algorithms();
+    let sent: Vec<SignedParts<'_>> = chain
+        .intermediates
+        .iter()
+        .filter_map(|c| SignedParts::parse(c).ok())
+        .collect();
+    let anchors: Vec<SignedParts<'_>> = roots
+        .iter()
+        .filter_map(|c| SignedParts::parse(c).ok())
+        .collect();
+    let mut out = Vec::new();
+    let mut child = SignedParts::parse(&chain.leaf).ok()?;
+    for _ in 0..=sent.len() {
+        let check = |issuer: Spki<'_>| -> Option<PathSignature> {
+            let alg = algs.iter().position(|a| {
+                a.signature_alg_id().as_ref() == child.sig_alg
+                    && a.public_key_alg_id().as_ref() == issuer.alg
+            })?;
+            Some(PathSignature {
+                alg,
+                key: issuer.key.to_vec(),
+                msg: child.tbs.to_vec(),
+                sig: child.signature.to_vec(),
+            })
+        };
+        if let Some(root) = anchors.iter().find(|r| r.subject == child.issuer) {
+            out.push(check(root.spki)?);
+            return Some(out);
+        }
+        let next = *sent.iter().find(|s| s.subject == child.issuer)?;
+        out.push(check(next.spki)?);
+        child = next;
+    }
+    None
+}
+
+/// Makes every check; `Ok` if all signatures are valid.
+pub fn verify_all(path: &[PathSignature]) -> Result<(), rustls_pki_types::InvalidSignature> {
+    path.iter().try_for_each(PathSignature::verify)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::Corpus;
+
+    #[test]
+    fn every_corpus_chain_has_a_valid_floor_path() {
+        let corpus = Corpus::bundled().unwrap();
+        let mut found = 0;
+        for c in &corpus.chains {
+            // sanofi's leaf uses the absent-parameters RSA identifier: in rustls' list too.
+            if let Some(path) = path_signatures(&c.chain, &c.roots) {
+                assert!(!path.is_empty());
+                assert!(path.len() <= c.chain.len(), "{}", c.id);
+                verify_all(&path).unwrap_or_else(|_| panic!("{}: a bad signature", c.id));
+                found += 1;
+            }
+        }
+        assert!(
+            found >= 30,
+            "{found} of 34 chains have a path to their root"
+        );
+    }
+}
