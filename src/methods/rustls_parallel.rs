@@ -104,7 +104,7 @@ impl Verifier for RustlsParallel {
                 .map(|_| ())
             };
             let jobs = match candidate_checks(chain, roots, algs) {
-                Some(jobs) if jobs.len() > 1 => jobs,
+                Some(jobs) if worth_overlapping(&jobs) => jobs,
                 _ => return walk(algs),
             };
             self.pool.for_each(&jobs, |job| {
@@ -140,6 +140,39 @@ pub const MAX_PRECHECKS: usize = 16;
 const PENDING: u8 = 0;
 const VALID: u8 = 1;
 const INVALID: u8 = 2;
+
+/// Rough cost of one check in microseconds on this class of machine (aws-lc-rs), from the
+/// issuer key's size: an uncompressed EC point of 65 / 97 / 133 bytes is P-256 / P-384 /
+/// P-521, 32 bytes Ed25519, anything else RSA (cost growing with the modulus squared).
+/// Only the order of magnitude matters: it orders the jobs and decides whether overlapping
+/// them can pay for waking a worker.
+fn estimated_us(key: &[u8]) -> u32 {
+    match key.len() {
+        65 => 60,
+        97 => 200,
+        133 => 450,
+        32 => 50,
+        n => {
+            let bits = (n.saturating_sub(14) * 8) as u32;
+            20 * bits * bits / (2048 * 2048)
+        }
+    }
+}
+
+/// Waking a pool worker and handing it a job costs tens of microseconds: overlapping pays
+/// only when the work besides the largest check is at least this much.
+const MIN_OVERLAP_US: u32 = 40;
+
+/// Orders `jobs` by cost, largest first (the awake calling thread starts on it while a
+/// worker wakes for the next), and says whether running them in parallel can pay.
+fn worth_overlapping(jobs: &[Check<'_>]) -> bool {
+    if jobs.len() < 2 {
+        return false;
+    }
+    let total: u32 = jobs.iter().map(|j| estimated_us(j.key)).sum();
+    let largest = jobs.iter().map(|j| estimated_us(j.key)).max().unwrap_or(0);
+    total - largest >= MIN_OVERLAP_US
+}
 
 /// One signature check: `algs[alg]` over (`key`, `msg`, `sig`).
 #[derive(Debug)]
@@ -207,6 +240,7 @@ fn candidate_checks<'a>(
             }
         }
     }
+    checks.sort_by_key(|c| std::cmp::Reverse(estimated_us(c.key)));
     (checks.len() <= MAX_PRECHECKS).then_some(checks)
 }
 
@@ -263,6 +297,29 @@ impl SignatureVerificationAlgorithm for Cached<'_> {
 mod tests {
     use super::*;
     use crate::chain::load_chain_dir;
+
+    #[test]
+    fn overlap_only_pays_past_the_wake_up_cost() {
+        let keys: Vec<Vec<u8>> = [270, 270, 65, 97, 526]
+            .iter()
+            .map(|&n| vec![0u8; n])
+            .collect();
+        let check = |k: usize| Check {
+            alg: 0,
+            key: &keys[k],
+            msg: &[],
+            sig: &[],
+            state: AtomicU8::new(PENDING),
+        };
+        assert_eq!(estimated_us(&keys[0]), 20, "RSA-2048");
+        assert_eq!(estimated_us(&keys[4]), 80, "RSA-4096");
+        // Two RSA-2048 checks (20 µs each): serial. P-256 + P-384: overlap.
+        assert!(!worth_overlapping(&[check(0), check(1)]));
+        assert!(worth_overlapping(&[check(3), check(2)]));
+        assert!(!worth_overlapping(&[check(3)]));
+        // RSA-4096 + RSA-2048 + RSA-2048: 40 µs besides the largest.
+        assert!(worth_overlapping(&[check(4), check(0), check(1)]));
+    }
 
     #[test]
     fn candidates_cover_the_path_of_a_two_certificate_chain() {
