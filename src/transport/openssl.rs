@@ -258,3 +258,10 @@ pub fn connector(
     }
     Ok(b.build())
 }
+
+/// Another owning handle to `store` (its reference count + 1), so that one store built once
+/// can go to many connectors ([`connector`] takes its store by value). `None` if OpenSSL
+/// refuses the new reference.
+pub fn share_store(store: &openssl::x509::store::X509StoreRef) -> Option<X509Store> {
+    ossl::share_store(store)
+}
