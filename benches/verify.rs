@@ -12,8 +12,10 @@ use certbench::analysis::Stage;
 use certbench::bench::floor::{path_signatures, verify_all};
 use certbench::corpus::Corpus;
 use certbench::methods::Target;
+use certbench::methods::openssl::OpenSslRoots;
 use certbench::roots::{RootSet, RootsSpec};
 use certbench::stages::Recorder;
+use certbench::transport::openssl::share_store;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -37,6 +39,21 @@ fn verify(c: &mut Criterion) {
         g.bench_function(BenchmarkId::new("floor", label), |b| {
             b.iter(|| black_box(verify_all(&path)).unwrap())
         });
+        // The path's costliest check alone: no split of the checks can beat it, so
+        // floor ÷ largest bounds what running them in parallel can gain.
+        let largest = path
+            .iter()
+            .max_by_key(|sig| {
+                let t = std::time::Instant::now();
+                for _ in 0..200 {
+                    black_box(sig.verify()).unwrap();
+                }
+                t.elapsed()
+            })
+            .unwrap();
+        g.bench_function(BenchmarkId::new("largest-check", label), |b| {
+            b.iter(|| black_box(largest.verify()).unwrap())
+        });
         for &m in Method::ALL {
             let v = m.verifier();
             let store = v.build_roots(roots.certs()).unwrap();
@@ -47,6 +64,38 @@ fn verify(c: &mut Criterion) {
                 })
             });
         }
+        // rustlsparallel when verifications are not back to back: the pool's workers have
+        // gone to sleep (they spin 50 µs after a job), as between a browser's connections.
+        let v = Method::RustlsParallel.verifier();
+        let store = v.build_roots(roots.certs()).unwrap();
+        g.bench_function(BenchmarkId::new("rustlsparallel-asleep", label), |b| {
+            b.iter_custom(|iters| {
+                let mut total = std::time::Duration::ZERO;
+                for _ in 0..iters {
+                    std::thread::sleep(std::time::Duration::from_micros(300));
+                    let t = std::time::Instant::now();
+                    let mut rec = Recorder::new();
+                    black_box(v.verify(&store, &item.chain, target, &mut rec)).unwrap();
+                    total += t.elapsed();
+                }
+                total
+            })
+        });
+        let v = Method::RustlsSerial.verifier();
+        let store = v.build_roots(roots.certs()).unwrap();
+        g.bench_function(BenchmarkId::new("rustlsserial-asleep", label), |b| {
+            b.iter_custom(|iters| {
+                let mut total = std::time::Duration::ZERO;
+                for _ in 0..iters {
+                    std::thread::sleep(std::time::Duration::from_micros(300));
+                    let t = std::time::Instant::now();
+                    let mut rec = Recorder::new();
+                    black_box(v.verify(&store, &item.chain, target, &mut rec)).unwrap();
+                    total += t.elapsed();
+                }
+                total
+            })
+        });
     }
     g.finish();
 
@@ -72,6 +121,26 @@ fn verify(c: &mut Criterion) {
         g.bench_function(m.name(), |b| {
             b.iter(|| black_box(v.build_roots(roots.certs()).unwrap()))
         });
+    }
+    g.finish();
+
+    // Roots when cached (`--cache-roots`, Servo's LazyLock): what each connection pays to get
+    // the store built once — another reference to OpenSSL's X509_STORE (a connector takes
+    // its store by value) or an `Arc` clone of webpki's anchors.
+    let mut g = c.benchmark_group("roots-creation-cached");
+    for &m in Method::ALL {
+        let v = m.verifier();
+        let built = std::sync::Arc::new(v.build_roots(roots.certs()).unwrap());
+        if m == Method::OpenSsl {
+            let store = &built.downcast_ref::<OpenSslRoots>().unwrap().0;
+            g.bench_function(m.name(), |b| {
+                b.iter(|| black_box(share_store(store).unwrap()))
+            });
+        } else {
+            g.bench_function(m.name(), |b| {
+                b.iter(|| black_box(std::sync::Arc::clone(&built)))
+            });
+        }
     }
     g.finish();
 }

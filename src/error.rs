@@ -69,6 +69,9 @@ pub enum Error {
         /// What was wrong.
         message: String,
     },
+    /// An instruction count could not be taken (valgrind missing or failing, bad output).
+    #[error("instruction count: {0}")]
+    Icount(String),
     /// An x509-limbo file that cannot be used at all (not JSON, not schema version 1).
     #[error("{path}: not an x509-limbo file: {message}")]
     Limbo {

@@ -3,4 +3,5 @@
 
 pub mod driver;
 pub mod floor;
+pub mod icount;
 pub mod verify;

@@ -26,6 +26,7 @@ use crate::sites::read_sites;
 use crate::transport::Transport;
 use crate::transport::openssl::HookMode;
 
+mod icount;
 mod limbo;
 mod report;
 
@@ -64,6 +65,8 @@ enum Command {
     Limbo(limbo::LimboArgs),
     /// Print the tables of JSONL sample files (driver, verify, patched Servo), merged.
     Report(report::ReportArgs),
+    /// Count the instructions of each method's verify path under callgrind (deterministic).
+    Icount(icount::IcountArgs),
 }
 
 #[derive(Args, Debug)]
@@ -267,6 +270,7 @@ pub fn main() -> ExitCode {
         Some(Command::Mirror(args)) => run_mirror(args),
         Some(Command::Limbo(args)) => limbo::run(args),
         Some(Command::Report(args)) => report::run(args),
+        Some(Command::Icount(args)) => icount::run(args),
         None => run_drive(cli.drive),
     };
     match result {

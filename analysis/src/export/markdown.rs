@@ -94,3 +94,18 @@ pub(super) fn render(report: &Report) -> String {
     }
     out
 }
+
+/// A plain markdown table (`header`, then `rows`), columns from `right_from` on
+/// right-aligned: for tables that are not sample tables (instruction counts, …).
+pub fn plain_table(header: &[&str], rows: Vec<Vec<String>>, right_from: usize) -> String {
+    let mut t = new_table(header.iter().map(|h| h.to_string()).collect());
+    for r in rows {
+        t.add_row(r);
+    }
+    for i in right_from..t.column_count() {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    t.to_string()
+}

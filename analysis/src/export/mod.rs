@@ -2,7 +2,7 @@
 
 mod csv;
 mod json;
-mod markdown;
+pub mod markdown;
 
 use serde::Serialize;
 

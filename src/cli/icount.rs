@@ -1,0 +1,148 @@
+//! `certbench icount`: instructions per verification, per method and key type, under
+//! callgrind (see `certbench::bench::icount`), each measured `--repeat` times to show that
+//! the count is deterministic.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use certbench_analysis::export::markdown::plain_table;
+use clap::Args;
+
+use super::{MethodList, dedup};
+use crate::Method;
+use crate::bench::icount::{Count, KEY_CHAINS, child, measure};
+
+#[derive(Args, Debug)]
+pub(super) struct IcountArgs {
+    /// Methods: a comma-separated list or all.
+    #[arg(long, default_value = "all")]
+    method: Vec<MethodList>,
+    /// Key types: rsa2048, p256, p384 (comma-separated) or all.
+    #[arg(long, default_value = "all")]
+    key: String,
+    /// Verifications counted per measurement.
+    #[arg(long, default_value_t = 10)]
+    iterations: u32,
+    /// Measurements per (method, key type): two or more show the spread between runs.
+    #[arg(long, default_value_t = 2)]
+    repeat: u32,
+    /// Largest spread between repeated counts tolerated, in percent (exit 3 beyond).
+    #[arg(long, default_value_t = 0.1)]
+    tolerance: f64,
+    /// Also write the counts as JSON to FILE.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Where callgrind's files go (default: a temporary folder).
+    #[arg(long)]
+    out_dir: Option<PathBuf>,
+    /// Internal: the process valgrind runs (METHOD KEY ITERATIONS).
+    #[arg(long, hide = true, num_args = 3)]
+    child: Option<Vec<String>>,
+}
+
+pub(super) fn run(args: IcountArgs) -> Result<ExitCode> {
+    if let Some(c) = &args.child {
+        let method: Method = c[0].parse().map_err(|e: String| anyhow::anyhow!(e))?;
+        let n: u32 = c[2].parse().context("iterations")?;
+        child(method, &c[1], n)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let methods = dedup(args.method.into_iter().flat_map(|m| m.0).collect());
+    let keys: Vec<&str> = if args.key == "all" {
+        KEY_CHAINS.iter().map(|(k, _)| *k).collect()
+    } else {
+        args.key.split(',').map(str::trim).collect()
+    };
+    for k in &keys {
+        if !KEY_CHAINS.iter().any(|(known, _)| known == k) {
+            bail!("unknown key type {k:?} (rsa2048, p256, p384)");
+        }
+    }
+    if args.repeat == 0 || args.iterations == 0 {
+        bail!("--repeat and --iterations must be at least 1");
+    }
+    let exe = std::env::current_exe().context("finding this executable")?;
+    let tmp;
+    let out_dir = match &args.out_dir {
+        Some(d) => {
+            std::fs::create_dir_all(d).with_context(|| format!("{}", d.display()))?;
+            d.clone()
+        }
+        None => {
+            tmp = std::env::temp_dir().join(format!("certbench-icount-{}", std::process::id()));
+            std::fs::create_dir_all(&tmp)?;
+            tmp
+        }
+    };
+    let mut rows = Vec::new();
+    let mut all: Vec<Vec<Count>> = Vec::new();
+    let mut worst = 0.0f64;
+    for &key in &keys {
+        for &m in &methods {
+            let mut counts = Vec::new();
+            for r in 0..args.repeat {
+                eprintln!(
+                    "certbench: icount {m} {key} (run {}/{})",
+                    r + 1,
+                    args.repeat
+                );
+                counts.push(measure(&exe, m, key, args.iterations, &out_dir)?);
+            }
+            let values: Vec<u64> = counts.iter().map(|c| c.per_verify).collect();
+            let (lo, hi) = (
+                *values.iter().min().unwrap_or(&0),
+                *values.iter().max().unwrap_or(&0),
+            );
+            let spread = if lo == 0 {
+                0.0
+            } else {
+                (hi - lo) as f64 / lo as f64 * 100.0
+            };
+            worst = worst.max(spread);
+            rows.push(vec![
+                m.name().to_owned(),
+                key.to_owned(),
+                values
+                    .iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+                format!("{spread:.4} %"),
+            ]);
+            all.push(counts);
+        }
+    }
+    println!(
+        "## Instructions per verification (callgrind, {} verifications per run)\n",
+        args.iterations
+    );
+    println!(
+        "{}",
+        plain_table(
+            &["method", "key", "Ir per verify (each run)", "spread"],
+            rows,
+            2
+        )
+    );
+    println!(
+        "\nLargest spread between runs: {worst:.4} % (tolerance {} %).",
+        args.tolerance
+    );
+    if let Some(path) = &args.json {
+        std::fs::write(path, serde_json::to_string_pretty(&all)?)
+            .with_context(|| format!("{}", path.display()))?;
+    }
+    if args.out_dir.is_none() {
+        let _ = std::fs::remove_dir_all(&out_dir);
+    }
+    Ok(if worst > args.tolerance {
+        eprintln!(
+            "certbench: counts differ by more than {} % between runs",
+            args.tolerance
+        );
+        ExitCode::from(super::EXIT_PARTIAL)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,71 @@
+//! `certbench icount`: instruction counts under callgrind are deterministic (two runs within
+//! 0.1 %) and cover the verification (rustlsparallel's workers included: it counts at least
+//! what rustlsserial does on the same chain).
+//!
+//! Needs valgrind (`.ci/run` installs it). Without it the test says so and passes, unless
+//! `CI` is set.
+
+use std::process::Command;
+
+fn valgrind() -> bool {
+    let ok = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "valgrind is missing in CI (.ci/run installs it)"
+        );
+        eprintln!("valgrind not installed: instruction counts not tested");
+    }
+    ok
+}
+
+#[test]
+fn two_runs_count_the_same_instructions() {
+    if !valgrind() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("counts.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_certbench"))
+        .args([
+            "icount",
+            "--method",
+            "rustlsserial,rustlsparallel",
+            "--key",
+            "p256",
+        ])
+        .args(["--iterations", "3", "--repeat", "2", "--json"])
+        .arg(&json)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("| rustlsparallel | p256"), "{stdout}");
+    let counts: Vec<Vec<serde_json::Value>> =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(counts.len(), 2, "two methods");
+    let per = |i: usize| -> Vec<u64> {
+        counts[i]
+            .iter()
+            .map(|c| c["per_verify"].as_u64().unwrap())
+            .collect()
+    };
+    let (serial, parallel) = (per(0), per(1));
+    for runs in [&serial, &parallel] {
+        assert_eq!(runs.len(), 2);
+        let (a, b) = (runs[0] as f64, runs[1] as f64);
+        assert!((a - b).abs() / a <= 0.001, "runs differ: {runs:?}");
+    }
+    // Two P-256/P-384 signatures and the webpki walk: well over a million instructions; the
+    // parallel count includes the worker's share, so it is not below the serial one.
+    assert!(serial[0] > 1_000_000, "{serial:?}");
+    assert!(parallel[0] >= serial[0], "{parallel:?} vs {serial:?}");
+}

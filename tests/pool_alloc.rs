@@ -1,0 +1,86 @@
+//! `rustlsparallel` allocates nothing on its hot path beyond what `rustlsserial` does: the
+//! candidate checks, the cached algorithms and the hand-off to the pool live on the stack.
+//! (Its own test binary, with one test and a counting allocator, so that nothing else
+//! allocates meanwhile; the count covers every thread, the pool's workers included.)
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use certbench::Method;
+use certbench::methods::Target;
+use certbench::methods::rustls_parallel::overlapped_calls;
+use certbench::stages::Recorder;
+use common::corpus;
+
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: delegates to the system allocator unchanged; only counts calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::SeqCst);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::SeqCst);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn the_parallel_path_allocates_no_more_than_the_serial_one() {
+    let corpus = corpus();
+    let serial = Method::RustlsSerial.verifier();
+    let parallel = Method::RustlsParallel.verifier();
+    let mut overlapped = 0;
+    for c in &corpus.chains {
+        let sroots = serial.build_roots(&c.roots).unwrap();
+        let proots = parallel.build_roots(&c.roots).unwrap();
+        let target = Target::server(&c.host, c.validation_time);
+        let mut rec = Recorder::new();
+        // Warm up: first use builds the pool, the algorithm table and lazy statics.
+        for _ in 0..3 {
+            let _ = serial.verify(&sroots, &c.chain, target, &mut rec);
+            let _ = parallel.verify(&proots, &c.chain, target, &mut rec);
+        }
+        let count = |f: &mut dyn FnMut()| {
+            let before = ALLOCS.load(Ordering::SeqCst);
+            f();
+            ALLOCS.load(Ordering::SeqCst) - before
+        };
+        let mut s_verdict = None;
+        let s = count(&mut || {
+            s_verdict = Some(serial.verify(&sroots, &c.chain, target, &mut Recorder::new()))
+        });
+        let mut p_verdict = None;
+        let before = overlapped_calls();
+        let p = count(&mut || {
+            p_verdict = Some(parallel.verify(&proots, &c.chain, target, &mut Recorder::new()))
+        });
+        overlapped += (overlapped_calls() - before) as usize;
+        assert_eq!(
+            p_verdict.unwrap().map_err(|r| r.reason),
+            s_verdict.unwrap().map_err(|r| r.reason),
+            "{}",
+            c.id
+        );
+        assert!(
+            p <= s,
+            "{}: rustlsparallel made {p} allocations, rustlsserial {s}",
+            c.id
+        );
+    }
+    assert!(
+        overlapped >= 10,
+        "only {overlapped} chains took the pool path: the test would prove little"
+    );
+}
