@@ -16,6 +16,38 @@ pub fn openssl() -> String {
     v.split_whitespace().nth(1).unwrap_or(v).to_owned()
 }
 
+/// This run: the command line, the machine, the libraries' versions, the start time.
+pub fn run_info() -> certbench_analysis::schema::RunInfo {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_owned())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_owned());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+        .map(|s| s.trim().to_owned())
+        .unwrap_or_default();
+    let mut versions = std::collections::BTreeMap::new();
+    versions.insert("certbench".to_owned(), env!("CARGO_PKG_VERSION").to_owned());
+    versions.insert("OpenSSL".to_owned(), openssl());
+    for k in ["rustls", "rustls-webpki", "aws-lc-rs", "webpki", "ring"] {
+        versions.insert(k.to_owned(), locked(k).to_owned());
+    }
+    certbench_analysis::schema::RunInfo {
+        command: std::env::args().collect(),
+        machine: format!("{cpu}, {cores} cores"),
+        os: format!("{} {kernel}", std::env::consts::OS),
+        versions,
+        started: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use certbench::Method;
 use certbench::methods::Target;
 use certbench::methods::rustls_parallel::overlapped_calls;
+use certbench::pool::SignaturePool;
 use certbench::stages::Recorder;
 use common::corpus;
 
@@ -61,6 +62,14 @@ fn the_parallel_path_allocates_no_more_than_the_serial_one() {
         let s = count(&mut || {
             s_verdict = Some(serial.verify(&sroots, &c.chain, target, &mut Recorder::new()))
         });
+        // Wake the pool's worker (it spins a while after a job), so that the verification
+        // below takes the pool path wherever there are two checks to overlap.
+        let pool = SignaturePool::global();
+        pool.for_each(&[0u8, 1], |_| {});
+        let t = std::time::Instant::now();
+        while !pool.awake() && t.elapsed() < std::time::Duration::from_millis(20) {
+            std::hint::spin_loop();
+        }
         let mut p_verdict = None;
         let before = overlapped_calls();
         let p = count(&mut || {

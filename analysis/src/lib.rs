@@ -4,6 +4,7 @@
 //! Data flows one way: samples → [`stats::Summary`] per (method, site, stage) →
 //! [`table::SeedTable`] → an exporter in [`export`]. Nothing in this crate measures.
 
+pub mod compare;
 pub mod export;
 pub mod limbo;
 pub mod schema;

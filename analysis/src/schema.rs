@@ -298,3 +298,33 @@ mod tests {
         assert_eq!(lines, vec![2, 5]);
     }
 }
+
+/// What a run was: written by the measuring side next to its JSONL file
+/// ([`run_info_path`]), read by reports for their header. Optional: a JSONL file without it
+/// (a Servo build's, say) is reported all the same.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// The command line, program first.
+    pub command: Vec<String>,
+    /// CPU model and count, e.g. `AMD EPYC, 2 cores`.
+    pub machine: String,
+    /// Operating system and kernel.
+    pub os: String,
+    /// Library → version (OpenSSL, rustls, rustls-webpki, …).
+    pub versions: BTreeMap<String, String>,
+    /// When the run started, Unix seconds.
+    pub started: u64,
+}
+
+/// Where the [`RunInfo`] of a samples file lives: `<file>.run.json`.
+pub fn run_info_path(samples: &std::path::Path) -> std::path::PathBuf {
+    let mut p = samples.as_os_str().to_owned();
+    p.push(".run.json");
+    p.into()
+}
+
+/// Reads the [`RunInfo`] next to `samples`, if there is a readable one.
+pub fn read_run_info(samples: &std::path::Path) -> Option<RunInfo> {
+    let text = std::fs::read_to_string(run_info_path(samples)).ok()?;
+    serde_json::from_str(&text).ok()
+}

@@ -2,6 +2,8 @@
 //!
 //! Quantiles (median, p90, p99) use statrs' estimator (Hyndman & Fan type 8, "R-8"); the
 //! 95 % confidence interval of the mean is Student's t: `mean ± t(0.975, n-1) · sd / √n`.
+//! Outliers are flagged with Tukey's fences: below Q1 − 1.5·IQR or above Q3 + 1.5·IQR (the
+//! quartiles by the same estimator), as hyperfine warns about them.
 
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, StudentsT};
@@ -30,6 +32,9 @@ pub struct Summary {
     pub ci95_low: f64,
     /// Upper bound of the 95 % confidence interval of the mean (= mean when n = 1).
     pub ci95_high: f64,
+    /// Samples outside Tukey's fences (Q1 − 1.5·IQR, Q3 + 1.5·IQR).
+    #[serde(default)]
+    pub outliers: usize,
 }
 
 impl Summary {
@@ -54,8 +59,15 @@ impl Summary {
         } else {
             0.0
         };
+        let (q1, q3) = (data.lower_quartile(), data.upper_quartile());
+        let fence = 1.5 * (q3 - q1);
+        let outliers = values
+            .iter()
+            .filter(|&&v| (v as f64) < q1 - fence || (v as f64) > q3 + fence)
+            .count();
         Some(Summary {
             n,
+            outliers,
             mean,
             median: data.median(),
             p90: data.quantile(0.90),
@@ -97,6 +109,23 @@ mod tests {
         assert!(close(s.ci95_low, 5.5 - half), "{}", s.ci95_low);
         assert!(close(s.ci95_high, 5.5 + half));
         assert_eq!((s.min, s.max), (1.0, 10.0));
+    }
+
+    #[test]
+    fn tukey_fences_flag_the_far_value_only() {
+        // 1..=10 and 100: R-8 quartiles of 11 values: Q1 = x(3 + 2/3·... ) computed by hand:
+        // h = (11 + 1/3)·p + 1/3 → p = .25: 3.1667 → 3.1667; p = .75: 8.8333 → 8.8333.
+        // IQR 5.6667, upper fence 8.8333 + 8.5 = 17.33: only 100 is out.
+        let mut v: Vec<u64> = (1..=10).collect();
+        v.push(100);
+        let s = Summary::of(&v).unwrap();
+        assert_eq!(s.outliers, 1);
+        assert_eq!(
+            Summary::of(&(1..=10).collect::<Vec<u64>>())
+                .unwrap()
+                .outliers,
+            0
+        );
     }
 
     #[test]

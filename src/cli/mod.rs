@@ -194,6 +194,10 @@ impl RawSink {
             .append(true)
             .open(path)
             .with_context(|| format!("opening {}", path.display()))?;
+        // The run's header for reports (machine, versions, command), beside the samples.
+        let info = certbench_analysis::schema::run_info_path(path);
+        let json = serde_json::to_string_pretty(&crate::versions::run_info())?;
+        std::fs::write(&info, json).with_context(|| format!("writing {}", info.display()))?;
         Ok(RawSink {
             path: path.to_owned(),
             writer: Some(BufWriter::new(file)),

@@ -1,12 +1,18 @@
 //! `certbench report FILE...`: the tables of samples already taken (the driver's, `verify`'s,
-//! a patched Servo's JSONL), merged. Malformed lines are reported with their line numbers and
-//! skipped.
+//! a patched Servo's JSONL), merged by site × method × transport × stage; `--html` writes
+//! the self-contained HTML report too; `--baseline A --candidate B` compares two runs.
+//! Malformed lines are reported with their line numbers and skipped; the report is still
+//! produced (exit 3 says lines were skipped).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
-use certbench_analysis::Sample;
+use anyhow::{Context, Result, bail};
+use certbench_analysis::compare::compare;
+use certbench_analysis::export::html::{self, Input};
+use certbench_analysis::export::{Format, Report, render_ab};
+use certbench_analysis::schema::read_run_info;
+use certbench_analysis::{Sample, Stage};
 use clap::Args;
 
 use super::{EXIT_PARTIAL, OutputArgs};
@@ -14,24 +20,51 @@ use crate::methods::Method;
 
 #[derive(Args, Debug)]
 pub(super) struct ReportArgs {
-    /// JSONL sample files.
-    #[arg(required = true)]
+    /// JSONL sample files (driver, verify, patched Servo), merged.
+    #[arg(required_unless_present = "baseline")]
     files: Vec<PathBuf>,
+    /// Also write the HTML report (one self-contained file with SVG charts) to FILE.
+    #[arg(long)]
+    html: Option<PathBuf>,
+    /// A/B: the baseline run's JSONL (with --candidate).
+    #[arg(long, requires = "candidate")]
+    baseline: Option<PathBuf>,
+    /// A/B: the candidate run's JSONL (with --baseline).
+    #[arg(long, requires = "baseline")]
+    candidate: Option<PathBuf>,
+    /// A/B: smallest relative change reported as faster or slower (0.02 = 2 %).
+    #[arg(long, default_value_t = 0.02)]
+    min_change: f64,
     #[command(flatten)]
     out: OutputArgs,
 }
 
+/// Reads one JSONL file: its samples, and the number of malformed lines (each named on stderr).
+fn read(path: &Path, out: &OutputArgs) -> Result<(Vec<Sample>, usize)> {
+    let file = std::fs::File::open(path).with_context(|| format!("{}", path.display()))?;
+    let (samples, errors) = certbench_analysis::schema::read_jsonl(std::io::BufReader::new(file));
+    for e in &errors {
+        out.note(&format!("certbench: error: {}: {e}", path.display()));
+    }
+    Ok((samples, errors.len()))
+}
+
 pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
+    if let (Some(a), Some(b)) = (&args.baseline, &args.candidate) {
+        return ab(&args, a, b);
+    }
     let mut samples: Vec<Sample> = Vec::new();
+    let mut inputs = Vec::new();
     let mut bad = 0usize;
     for path in &args.files {
-        let file = std::fs::File::open(path).with_context(|| format!("{}", path.display()))?;
-        let (s, errors) = certbench_analysis::schema::read_jsonl(std::io::BufReader::new(file));
-        for e in &errors {
-            args.out
-                .note(&format!("certbench: error: {}: {e}", path.display()));
-        }
-        bad += errors.len();
+        let (s, errors) = read(path, &args.out)?;
+        bad += errors;
+        inputs.push(Input {
+            name: path.display().to_string(),
+            samples: s.len(),
+            bad_lines: errors,
+            run: read_run_info(path),
+        });
         samples.extend(s);
     }
     let names: Vec<String> = args.files.iter().map(|p| p.display().to_string()).collect();
@@ -44,7 +77,53 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
         &samples,
         Method::ALL,
     )?;
+    if let Some(path) = &args.html {
+        let order: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+        let report = Report::from_samples(&samples, Stage::TotalVerification, &order);
+        let command: Vec<String> = std::env::args().collect();
+        let page = html::render(&report, &samples, &inputs, &command.join(" "));
+        std::fs::write(path, page).with_context(|| format!("writing {}", path.display()))?;
+        args.out
+            .note(&format!("certbench: HTML report in {}", path.display()));
+    }
     Ok(if bad == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_PARTIAL)
+    })
+}
+
+/// `--baseline A --candidate B`.
+fn ab(args: &ReportArgs, a: &Path, b: &Path) -> Result<ExitCode> {
+    if !(0.0..1.0).contains(&args.min_change) {
+        bail!("--min-change must be in [0, 1)");
+    }
+    let (base, bad_a) = read(a, &args.out)?;
+    let (cand, bad_b) = read(b, &args.out)?;
+    let rows = compare(&base, &cand, args.min_change);
+    if rows.is_empty() {
+        bail!(
+            "{} and {} share no site × method × stage to compare",
+            a.display(),
+            b.display()
+        );
+    }
+    let text = match args.out.format {
+        Format::Markdown => format!(
+            "## certbench report — baseline {} ({} samples), candidate {} ({} samples)\n\n{}",
+            a.display(),
+            base.len(),
+            b.display(),
+            cand.len(),
+            render_ab(&rows, args.out.format, args.min_change)
+        ),
+        f => render_ab(&rows, f, args.min_change),
+    };
+    match &args.out.output {
+        Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display()))?,
+        None => print!("{text}"),
+    }
+    Ok(if bad_a + bad_b == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(EXIT_PARTIAL)

@@ -59,10 +59,11 @@ pub(super) fn render(report: &Report) -> String {
         }
         out.push_str(&t.to_string());
         out.push('\n');
+        out.push_str(&outlier_note(table));
     }
     if let Some(cmp) = &report.comparison {
         out.push_str(&format!(
-            "\n### comparison: {} per site (mean, n; ratio = method ÷ {})\n\n",
+            "\n### comparison: {} per site (mean, n, ×ratio to the site's fastest; last columns: method ÷ {})\n\n",
             cmp.stage, cmp.baseline
         ));
         let others: Vec<&String> = cmp.methods.iter().filter(|m| **m != cmp.baseline).collect();
@@ -76,7 +77,12 @@ pub(super) fn render(report: &Report) -> String {
             let mut cells = vec![row.label.clone()];
             for m in &cmp.methods {
                 cells.push(match cell(m) {
-                    Some(c) => format!("{} (n={})", human(c.summary.mean), c.summary.n),
+                    Some(c) => format!(
+                        "{} (n={}, ×{:.2})",
+                        human(c.summary.mean),
+                        c.summary.n,
+                        c.ratio_to_fastest
+                    ),
                     None => "—".to_owned(),
                 });
             }
@@ -93,6 +99,85 @@ pub(super) fn render(report: &Report) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Outliers (Tukey's fences) in a table's cells, hyperfine-style: one line naming up to five
+/// cells, or nothing.
+fn outlier_note(table: &crate::table::SeedTable) -> String {
+    let flagged: Vec<String> = table
+        .rows
+        .iter()
+        .flat_map(|r| {
+            r.cells
+                .iter()
+                .filter(|(_, s)| s.outliers > 0)
+                .map(move |(st, s)| format!("{} {} ({} of {})", r.label, st, s.outliers, s.n))
+        })
+        .collect();
+    if flagged.is_empty() {
+        return String::new();
+    }
+    let shown: Vec<&String> = flagged.iter().take(5).collect();
+    let more = flagged.len().saturating_sub(shown.len());
+    format!(
+        "\nOutliers (beyond Tukey's fences) in {} cell(s): {}{}. Interference from other processes or a cold cache can cause them; more runs, or a quieter machine, help.\n",
+        flagged.len(),
+        shown
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("; "),
+        if more > 0 {
+            format!("; and {more} more")
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// The A/B comparison: one row per site × method × stage, baseline and candidate means with
+/// their n, the ratio with its 95 % interval, and the verdict; then a one-line tally.
+pub fn render_ab(rows: &[crate::compare::AbRow], min_change: f64) -> String {
+    let mut t = new_table(
+        [
+            "site",
+            "method",
+            "stage",
+            "baseline",
+            "candidate",
+            "ratio [95 % CI]",
+            "change",
+        ]
+        .iter()
+        .map(|h| h.to_string())
+        .collect(),
+    );
+    for r in rows {
+        t.add_row(vec![
+            r.site.clone(),
+            r.method.clone(),
+            r.stage.name().to_owned(),
+            format!("{} (n={})", human(r.baseline.mean), r.baseline.n),
+            format!("{} (n={})", human(r.candidate.mean), r.candidate.n),
+            format!("×{:.3} [{:.3}, {:.3}]", r.ratio, r.ratio_low, r.ratio_high),
+            r.change.label().to_owned(),
+        ]);
+    }
+    for i in 3..=5 {
+        if let Some(c) = t.column_mut(i) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    let count = |c: crate::compare::Change| rows.iter().filter(|r| r.change == c).count();
+    use crate::compare::Change::*;
+    format!(
+        "### A/B: candidate vs baseline (ratio = candidate ÷ baseline mean; Welch 95 % interval; changes under {:.0} % are noise)\n\n{t}\n\n{} slower, {} faster, {} within noise, {} with too few samples.\n",
+        min_change * 100.0,
+        count(Slower),
+        count(Faster),
+        count(Noise),
+        count(TooFew)
+    )
 }
 
 /// A plain markdown table (`header`, then `rows`), columns from `right_from` on

@@ -1,6 +1,7 @@
 //! Exporters: one file per output format, each turning a [`Report`] into text.
 
 mod csv;
+pub mod html;
 mod json;
 pub mod markdown;
 
@@ -65,5 +66,15 @@ pub fn render(report: &Report, format: Format) -> String {
         Format::Markdown => markdown::render(report),
         Format::Csv => csv::render(report),
         Format::Json => json::render(report),
+    }
+}
+
+/// Renders an A/B comparison ([`crate::compare::compare`]) in `format`; `min_change` is the
+/// threshold it used (named in the markdown title).
+pub fn render_ab(rows: &[crate::compare::AbRow], format: Format, min_change: f64) -> String {
+    match format {
+        Format::Markdown => markdown::render_ab(rows, min_change),
+        Format::Csv => csv::render_ab(rows),
+        Format::Json => serde_json::to_string_pretty(rows).expect("rows serialize") + "\n",
     }
 }

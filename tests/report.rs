@@ -1,0 +1,228 @@
+//! `certbench report`: the HTML report from the driver's mirror run and a patched Servo's
+//! samples (fixtures), malformed lines skipped with their line numbers, the A/B compare from
+//! the command line, and the page opened in headless Chromium (charts rendered, screenshot
+//! not blank).
+//!
+//! Chromium: `.ci/run` installs Debian's `chromium`. Without it the browser test says so and
+//! passes, unless `CI` is set.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn certbench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_certbench"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// The fixtures plus a file with two malformed lines between good ones.
+fn inputs(dir: &Path) -> Vec<String> {
+    let bad = dir.join("with-bad-lines.jsonl");
+    let servo = std::fs::read_to_string(fixture("servo.jsonl")).unwrap();
+    let mut lines: Vec<&str> = servo.lines().take(4).collect();
+    lines.insert(1, "{not json");
+    lines.insert(3, r#"{"schema":1,"source":"servo"}"#);
+    std::fs::write(&bad, lines.join("\n")).unwrap();
+    vec![
+        fixture("mirror-run.jsonl").display().to_string(),
+        fixture("servo.jsonl").display().to_string(),
+        bad.display().to_string(),
+    ]
+}
+
+fn html_report(dir: &Path) -> (PathBuf, Output) {
+    let html = dir.join("report.html");
+    let mut args: Vec<String> = vec!["report".into()];
+    args.extend(inputs(dir));
+    args.extend(["--html".into(), html.display().to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    (html.clone(), certbench(&args))
+}
+
+#[test]
+fn the_html_report_is_one_self_contained_file_with_charts_and_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let (html, out) = html_report(dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Malformed lines: named with their numbers, skipped, exit 3, report still made.
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("line 2:"), "{stderr}");
+    assert!(stderr.contains("line 4:"), "{stderr}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    // Three kinds of chart: per-site bars, stacked stages, distributions (≥ 1 box plot).
+    assert!(page.matches("<svg").count() >= 3, "charts");
+    assert!(page.contains("total-verification per site and method"));
+    assert!(page.contains("Stages per method"));
+    assert!(page.contains("distribution of total-verification"));
+    // Tables below the charts, both sources merged: driver methods and Servo's rustls one.
+    assert!(page.find("<h2>Charts</h2>") < page.find("<h2>Tables</h2>"));
+    assert!(page.contains("<h3>openssl over openssl</h3>"));
+    assert!(page.contains("<h3>rustlsparallel over rustls</h3>"));
+    assert!(page.contains("(startup)"));
+    // The run header: machine, versions, command line of the run that has one.
+    assert!(page.contains("<dt>machine</dt>"));
+    assert!(page.contains("rustls-webpki 0.103"));
+    assert!(page.contains("--mirror"));
+    assert!(page.contains("No run header beside this file"));
+    // Self-contained: nothing to fetch at view time (the SVG namespace is not a fetch).
+    let fetches = page
+        .replace("http://www.w3.org/2000/svg", "")
+        .replace("http://www.w3.org/1999/xlink", "");
+    for needle in ["http://", "https://", "<script", "<link", "<img", "url("] {
+        assert!(!fetches.contains(needle), "found {needle}");
+    }
+}
+
+#[test]
+fn a_b_compare_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = fixture("mirror-run.jsonl");
+    // The same run twice: nothing changes.
+    let out = certbench(&[
+        "report",
+        "--baseline",
+        base.to_str().unwrap(),
+        "--candidate",
+        base.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("0 slower, 0 faster"), "{text}");
+    // Every verification twice as slow in the candidate: slower, wherever n allows.
+    let slow: String = std::fs::read_to_string(&base)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            for (_, ns) in v["stages"].as_object_mut().unwrap().iter_mut() {
+                *ns = (ns.as_u64().unwrap() * 2).into();
+            }
+            v.to_string() + "\n"
+        })
+        .collect();
+    let cand = dir.path().join("slow.jsonl");
+    std::fs::write(&cand, slow).unwrap();
+    let out = certbench(&[
+        "report",
+        "--baseline",
+        base.to_str().unwrap(),
+        "--candidate",
+        cand.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success());
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let verification: Vec<&serde_json::Value> = rows
+        .iter()
+        .filter(|r| r["stage"] == "total-verification")
+        .collect();
+    assert_eq!(verification.len(), 13 * 3, "13 sites × 3 methods");
+    for r in &verification {
+        assert_eq!(r["change"], "slower", "{r}");
+        assert!((r["ratio"].as_f64().unwrap() - 2.0).abs() < 1e-9);
+    }
+}
+
+fn chromium() -> Option<&'static str> {
+    let found = ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            Command::new(b)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        });
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "chromium is missing in CI (.ci/run installs it)"
+        );
+        eprintln!("chromium not installed: the browser test did not run");
+    }
+    found
+}
+
+/// Runs headless Chromium with `args` on `page`, killed after 90 s; returns its standard
+/// output (through a file: a pipe nobody drains would block a large `--dump-dom`).
+fn headless(browser: &str, profile: &Path, args: &[String], page: &Path) -> String {
+    let out_path = profile.with_extension("stdout");
+    let out_file = std::fs::File::create(&out_path).unwrap();
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .stdout(Stdio::from(out_file))
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(90) {
+            let _ = child.kill();
+            panic!("chromium did not finish in 90 s");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::fs::read_to_string(&out_path).unwrap()
+}
+
+#[test]
+fn chromium_renders_the_charts() {
+    let Some(browser) = chromium() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (html, _) = html_report(dir.path());
+    let profile = dir.path().join("profile");
+
+    // The DOM as the browser built it: the SVG charts are there, with their bars.
+    let dom = headless(browser, &profile, &["--dump-dom".into()], &html);
+    assert!(
+        dom.matches("<svg").count() >= 3,
+        "{}",
+        &dom[..dom.len().min(500)]
+    );
+    assert!(dom.matches("<rect").count() > 50, "bars drawn");
+
+    // A screenshot that is not blank: many non-white pixels, several colours.
+    let shot = dir.path().join("shot.png");
+    headless(
+        browser,
+        &profile,
+        &[
+            "--window-size=1280,1600".into(),
+            format!("--screenshot={}", shot.display()),
+        ],
+        &html,
+    );
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&shot).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let px = info.color_type.samples();
+    assert!(px >= 3, "colour screenshot");
+    let pixels: Vec<&[u8]> = buf[..info.buffer_size()].chunks(px).collect();
+    let non_white = pixels.iter().filter(|p| p[..3] != [255, 255, 255]).count();
+    let colours: std::collections::HashSet<[u8; 3]> =
+        pixels.iter().map(|p| [p[0], p[1], p[2]]).collect();
+    assert!(
+        non_white * 100 > pixels.len() * 3,
+        "{non_white} of {} pixels not white",
+        pixels.len()
+    );
+    assert!(colours.len() > 20, "{} colours", colours.len());
+}
