@@ -12,6 +12,6 @@ pub mod stats;
 pub mod table;
 pub mod units;
 
-pub use schema::{Sample, SampleMeta, Source, Stage, Verdict};
+pub use schema::{ErrorKind, Sample, SampleMeta, Source, Stage, Verdict};
 pub use stats::Summary;
 pub use table::{SeedTable, build_seed_tables};

@@ -112,8 +112,14 @@ fn row_label<'a>(
 
 fn seed_row(label: String, site: &str, chain: &Option<String>, group: &[&Sample]) -> SeedRow {
     let mut cells = BTreeMap::new();
+    // Failed samples (errors) do not enter the statistics: what they timed did not complete.
+    // Rejections do: the verifier ran and answered.
+    let measured: Vec<&&Sample> = group
+        .iter()
+        .filter(|s| !matches!(s.verdict, Verdict::Error(_)))
+        .collect();
     for &stage in Stage::ALL {
-        let values: Vec<u64> = group.iter().filter_map(|s| s.stage(stage)).collect();
+        let values: Vec<u64> = measured.iter().filter_map(|s| s.stage(stage)).collect();
         if let Some(summary) = Summary::of(&values) {
             cells.insert(stage, summary);
         }

@@ -200,6 +200,7 @@ pub async fn run(
                     };
                     sample.run = run;
                     sample.warmup = warmup;
+                    sample.close_failed();
                     sink(sample);
                 }
             }
@@ -458,7 +459,7 @@ async fn fetch_rustls(
         Ok(r) => r,
         Err(e) => {
             conn.abort();
-            return Err(format!("http: {e}"));
+            return Err(http_error(&e));
         }
     };
     Ok((
@@ -690,7 +691,7 @@ async fn fetch(
         Ok(r) => r,
         Err(e) => {
             conn.abort();
-            return Err(format!("http: {e}"));
+            return Err(http_error(&e));
         }
     };
     let open = Open {
@@ -699,4 +700,14 @@ async fn fetch(
         body: resp.into_body(),
     };
     Ok((info, open))
+}
+
+/// An HTTP failure after TLS was up, in words: hyper says "operation was canceled" when the
+/// server closes the connection before answering.
+fn http_error(e: &hyper::Error) -> String {
+    if e.is_canceled() || e.is_incomplete_message() {
+        format!("http: the server closed the connection without a response ({e})")
+    } else {
+        format!("http: {e}")
+    }
 }

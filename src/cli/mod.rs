@@ -523,7 +523,7 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
                 for s in &sites {
                     resolve
                         .entry((s.host.clone(), s.port))
-                        .or_insert(server.addr);
+                        .or_insert(server.addr_for(&s.host));
                 }
                 Some(server)
             }

@@ -3,10 +3,14 @@
 //!
 //! Hosts served: every host of the corpus (its first chain in manifest order); `cnn.com`,
 //! which has no corpus chain, with a synthetic typical shape (RSA-2048 leaf for `cnn.com` and
-//! `*.cnn.com` ← RSA-2048 intermediate ← RSA-2048 root, 90-day leaf); and three fault hosts:
-//! `expired.mirror.test` (leaf expired ten days ago), `wrong-host.mirror.test` (leaf for
-//! `other-host.mirror.test` only) and `untrusted.mirror.test` (under a root that is not in the
-//! mirror's trust bundle).
+//! `*.cnn.com` ← RSA-2048 intermediate ← RSA-2048 root, 90-day leaf); and fault hosts with
+//! certificates: `expired.mirror.test` (leaf expired ten days ago), `not-yet-valid.mirror.test`
+//! (leaf valid from ten years on), `wrong-host.mirror.test` (leaf for `other-host.mirror.test`
+//! only), `self-signed.mirror.test` (a self-signed leaf), `untrusted.mirror.test` (under a
+//! root that is not in the mirror's trust bundle), `out-of-order.mirror.test` (two
+//! intermediates sent root side first: valid, as path building does not depend on the order)
+//! and `no-http.mirror.test` (valid; the server closes after the handshake). The faults that
+//! happen on the connection itself are in [`faults`].
 //!
 //! Cache: `DIR/index.json`, `DIR/roots.pem` (every root the mirror's clients must trust) and
 //! `DIR/<host>/{chain.pem,key.pem}`. A cache is reused when it was made from the same corpus
@@ -14,6 +18,7 @@
 //! anew (RSA-4096 keys take seconds each).
 
 pub mod clone;
+pub mod faults;
 pub mod server;
 
 use std::collections::BTreeMap;
@@ -33,7 +38,7 @@ use crate::corpus::Corpus;
 use clone::{CloneError, Cloner};
 
 /// Bumped whenever generation changes, so older caches are not reused.
-const GENERATOR_VERSION: u32 = 2;
+const GENERATOR_VERSION: u32 = 3;
 
 /// Host of the fault that serves an expired leaf.
 pub const EXPIRED_HOST: &str = "expired.mirror.test";
@@ -41,6 +46,12 @@ pub const EXPIRED_HOST: &str = "expired.mirror.test";
 pub const WRONG_HOST: &str = "wrong-host.mirror.test";
 /// Host of the fault that serves a chain under an untrusted root.
 pub const UNTRUSTED_HOST: &str = "untrusted.mirror.test";
+/// Host of the fault that serves a leaf whose validity starts in ten years.
+pub const NOT_YET_VALID_HOST: &str = "not-yet-valid.mirror.test";
+/// Host of the fault that serves a self-signed leaf.
+pub const SELF_SIGNED_HOST: &str = "self-signed.mirror.test";
+/// Host that sends its two intermediates in the wrong order (still valid).
+pub const OUT_OF_ORDER_HOST: &str = "out-of-order.mirror.test";
 
 /// Errors making or loading the mirror's certificates.
 #[derive(Debug, thiserror::Error)]
@@ -170,7 +181,7 @@ impl MirrorSet {
                     let now = openssl::asn1::Asn1Time::days_from_now(0).expect("time");
                     x.not_before() <= now && now <= x.not_after()
                 });
-            if !valid && host != EXPIRED_HOST {
+            if !valid && host != EXPIRED_HOST && host != NOT_YET_VALID_HOST {
                 return Ok(None);
             }
             hosts.insert(host, HostCert { chain, key, source });
@@ -343,6 +354,66 @@ fn leaf_chain(
     })
 }
 
+/// A self-signed RSA-2048 leaf for [`SELF_SIGNED_HOST`] (not a CA), alone.
+fn self_signed(now: time::OffsetDateTime) -> Result<HostCert, MirrorError> {
+    let err = gen_err(SELF_SIGNED_HOST);
+    let key = KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, rcgen::RsaKeySize::_2048)
+        .map_err(&err)?;
+    let mut p = CertificateParams::new(vec![SELF_SIGNED_HOST.to_owned()]).map_err(&err)?;
+    p.distinguished_name
+        .push(DnType::CommonName, SELF_SIGNED_HOST);
+    p.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
+    p.not_before = now - time::Duration::days(1);
+    p.not_after = now + time::Duration::days(90);
+    let cert = p.self_signed(&key).map_err(&err)?;
+    Ok(HostCert {
+        chain: vec![cert.der().clone()],
+        key: key.serialize_der(),
+        source: "synthetic".to_owned(),
+    })
+}
+
+/// Root → intermediate A → intermediate B → leaf for [`OUT_OF_ORDER_HOST`], sent as leaf, A,
+/// B (B, the leaf's issuer, should come first).
+fn out_of_order(
+    root: &Issuer<'_, &KeyPair>,
+    now: time::OffsetDateTime,
+) -> Result<HostCert, MirrorError> {
+    let host = OUT_OF_ORDER_HOST;
+    let err = gen_err(host);
+    let rsa = || KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, rcgen::RsaKeySize::_2048);
+    let a_key = rsa().map_err(&err)?;
+    let mut ap = ca_params("certbench mirror RSA CA A (out of order)", now);
+    ap.is_ca = IsCa::Ca(BasicConstraints::Constrained(1));
+    ap.use_authority_key_identifier_extension = true;
+    let a = ap.signed_by(&a_key, root).map_err(&err)?;
+    let a_issuer = Issuer::new(ap, &a_key);
+    let b_key = rsa().map_err(&err)?;
+    let mut bp = ca_params("certbench mirror RSA CA B (out of order)", now);
+    bp.is_ca = IsCa::Ca(BasicConstraints::Constrained(0));
+    bp.use_authority_key_identifier_extension = true;
+    let b = bp.signed_by(&b_key, &a_issuer).map_err(&err)?;
+    let b_issuer = Issuer::new(bp, &b_key);
+    let leaf_key = rsa().map_err(&err)?;
+    let mut lp = CertificateParams::new(vec![host.to_owned()]).map_err(&err)?;
+    lp.distinguished_name.push(DnType::CommonName, host);
+    lp.is_ca = IsCa::ExplicitNoCa;
+    lp.key_usages = vec![
+        KeyUsagePurpose::DigitalSignature,
+        KeyUsagePurpose::KeyEncipherment,
+    ];
+    lp.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
+    lp.use_authority_key_identifier_extension = true;
+    lp.not_before = now - time::Duration::days(1);
+    lp.not_after = now + time::Duration::days(90);
+    let leaf = lp.signed_by(&leaf_key, &b_issuer).map_err(&err)?;
+    Ok(HostCert {
+        chain: vec![leaf.der().clone(), a.der().clone(), b.der().clone()],
+        key: leaf_key.serialize_der(),
+        source: "synthetic".to_owned(),
+    })
+}
+
 fn synthetic_hosts(now_secs: i64) -> Result<Synthetic, MirrorError> {
     let now = time::OffsetDateTime::from_unix_timestamp(now_secs).expect("now is a valid time");
     let err = gen_err("synthetic root");
@@ -386,6 +457,33 @@ fn synthetic_hosts(now_secs: i64) -> Result<Synthetic, MirrorError> {
             90,
             WRONG_HOST,
         )?,
+    );
+    hosts.insert(
+        NOT_YET_VALID_HOST.to_owned(),
+        leaf_chain(
+            &root_issuer,
+            "certbench mirror RSA CA (not yet valid)",
+            &[NOT_YET_VALID_HOST],
+            now + day * 3650,
+            90,
+            NOT_YET_VALID_HOST,
+        )?,
+    );
+    hosts.insert(
+        faults::NO_HTTP_HOST.to_owned(),
+        leaf_chain(
+            &root_issuer,
+            "certbench mirror RSA CA (no HTTP)",
+            &[faults::NO_HTTP_HOST],
+            now - day,
+            90,
+            faults::NO_HTTP_HOST,
+        )?,
+    );
+    hosts.insert(SELF_SIGNED_HOST.to_owned(), self_signed(now)?);
+    hosts.insert(
+        OUT_OF_ORDER_HOST.to_owned(),
+        out_of_order(&root_issuer, now)?,
     );
     let err = gen_err(UNTRUSTED_HOST);
     let untrusted_key =

@@ -1,7 +1,10 @@
 //! The mirror's TLS server: one loopback listener, SNI picks the host's certificate chain,
 //! and every request gets a small HTTP/1.1 answer (hyper). TCP_NODELAY on every connection.
 //!
-//! An unknown server name is refused with a fatal `unrecognized_name` alert.
+//! An unknown server name is refused with a fatal `unrecognized_name` alert. The server
+//! peeks at each ClientHello's server name first: a connection-fault host
+//! ([`super::faults`]) gets its fault instead of a handshake, and [`NO_HTTP_HOST`] is closed
+//! right after the handshake.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -20,11 +23,14 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 use super::MirrorSet;
+use super::faults::{self, NO_HTTP_HOST, REFUSED_HOST};
 
 /// A running mirror.
 pub struct MirrorServer {
     /// Where it listens.
     pub addr: SocketAddr,
+    /// A loopback port nobody listens on, for [`REFUSED_HOST`].
+    refused: SocketAddr,
     task: JoinHandle<()>,
 }
 
@@ -74,6 +80,16 @@ fn acceptor(set: &MirrorSet) -> Result<SslAcceptor, openssl::error::ErrorStack> 
 }
 
 impl MirrorServer {
+    /// Where a client should connect for `host`: the server, or a closed port for
+    /// [`REFUSED_HOST`].
+    pub fn addr_for(&self, host: &str) -> SocketAddr {
+        if host.eq_ignore_ascii_case(REFUSED_HOST) {
+            self.refused
+        } else {
+            self.addr
+        }
+    }
+
     /// Starts serving `set` on `listener` (on the current tokio runtime).
     pub fn start(
         set: &MirrorSet,
@@ -81,6 +97,18 @@ impl MirrorServer {
     ) -> Result<MirrorServer, openssl::error::ErrorStack> {
         let acceptor = Arc::new(acceptor(set)?);
         let addr = listener.local_addr().expect("bound listener");
+        // A port that was free a moment ago and has no listener now: connecting is refused.
+        let refused = std::net::TcpListener::bind((addr.ip(), 0))
+            .and_then(|l| l.local_addr())
+            .unwrap_or(SocketAddr::from(([127, 0, 0, 1], 1)));
+        // The faults that send certificates send a real chain (cnn.com's synthetic one).
+        let fault_chain: Arc<Vec<Vec<u8>>> = Arc::new(
+            set.hosts
+                .get("cnn.com")
+                .or_else(|| set.hosts.values().next())
+                .map(|h| h.chain.iter().map(|c| c.to_vec()).collect())
+                .unwrap_or_default(),
+        );
         let task = tokio::spawn(async move {
             loop {
                 let tcp = match listener.accept().await {
@@ -93,7 +121,13 @@ impl MirrorServer {
                 };
                 let _ = tcp.set_nodelay(true);
                 let acceptor = acceptor.clone();
+                let fault_chain = fault_chain.clone();
                 tokio::spawn(async move {
+                    let sni = faults::peek_sni(&tcp).await;
+                    if let Some(fault) = sni.as_deref().and_then(faults::conn_fault) {
+                        faults::act(fault, tcp, &fault_chain).await;
+                        return;
+                    }
                     let Ok(ssl) = Ssl::new(acceptor.context()) else {
                         return;
                     };
@@ -108,6 +142,11 @@ impl MirrorServer {
                         .servername(NameType::HOST_NAME)
                         .unwrap_or("")
                         .to_owned();
+                    if host.eq_ignore_ascii_case(NO_HTTP_HOST) {
+                        // Handshake done; close without answering the request.
+                        let _ = tokio::io::AsyncWriteExt::shutdown(&mut tls).await;
+                        return;
+                    }
                     let service = service_fn(move |_req| {
                         let body = format!("certbench mirror: {host}\n");
                         async move {
@@ -122,6 +161,10 @@ impl MirrorServer {
                 });
             }
         });
-        Ok(MirrorServer { addr, task })
+        Ok(MirrorServer {
+            addr,
+            refused,
+            task,
+        })
     }
 }
