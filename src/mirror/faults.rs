@@ -54,21 +54,28 @@ pub fn conn_fault(host: &str) -> Option<ConnFault> {
         .map(|(_, f)| *f)
 }
 
-/// The server name of a ClientHello record at the start of `buf`: `Ok(Some(name))`,
-/// `Ok(None)` when the hello has none (or `buf` is not a handshake record), `Err(())` when
-/// more bytes are needed.
-pub fn client_hello_sni(buf: &[u8]) -> Result<Option<String>, ()> {
+/// What the start of a connection says about its server name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Hello {
+    /// The first record is not complete yet.
+    NeedMore,
+    /// The ClientHello's server name, or `None` (no SNI, or not a ClientHello).
+    Name(Option<String>),
+}
+
+/// The server name of a ClientHello record at the start of `buf`.
+pub fn client_hello_sni(buf: &[u8]) -> Hello {
     if buf.len() < 5 {
-        return Err(());
+        return Hello::NeedMore;
     }
     if buf[0] != 0x16 {
-        return Ok(None);
+        return Hello::Name(None);
     }
     let len = u16::from_be_bytes([buf[3], buf[4]]) as usize;
     if buf.len() < 5 + len {
-        return Err(());
+        return Hello::NeedMore;
     }
-    Ok(parse_sni(&buf[5..5 + len]))
+    Hello::Name(parse_sni(&buf[5..5 + len]))
 }
 
 /// SNI from a handshake message (a ClientHello that fits one record).
@@ -145,11 +152,11 @@ pub async fn peek_sni(tcp: &TcpStream) -> Option<String> {
             return None;
         }
         match client_hello_sni(&buf[..n]) {
-            Ok(sni) => return sni,
-            Err(()) if tokio::time::Instant::now() < deadline => {
+            Hello::Name(sni) => return sni,
+            Hello::NeedMore if tokio::time::Instant::now() < deadline => {
                 tokio::time::sleep(Duration::from_millis(2)).await
             }
-            Err(()) => return None,
+            Hello::NeedMore => return None,
         }
     }
 }
@@ -303,10 +310,13 @@ mod tests {
     #[test]
     fn the_server_name_is_read_from_a_real_client_hello() {
         let h = hello("stall.mirror.test");
-        assert_eq!(client_hello_sni(&h), Ok(Some("stall.mirror.test".into())));
-        assert_eq!(client_hello_sni(&h[..h.len() - 1]), Err(()), "needs it all");
-        assert_eq!(client_hello_sni(&h[..3]), Err(()));
-        assert_eq!(client_hello_sni(b"GET / HTTP/1.1\r\n"), Ok(None));
+        assert_eq!(
+            client_hello_sni(&h),
+            Hello::Name(Some("stall.mirror.test".into()))
+        );
+        assert_eq!(client_hello_sni(&h[..h.len() - 1]), Hello::NeedMore);
+        assert_eq!(client_hello_sni(&h[..3]), Hello::NeedMore);
+        assert_eq!(client_hello_sni(b"GET / HTTP/1.1\r\n"), Hello::Name(None));
         assert_eq!(conn_fault("STALL.mirror.test"), Some(ConnFault::Stall));
         assert_eq!(conn_fault("reddit.com"), None);
     }
