@@ -51,12 +51,27 @@ pub fn parse_sites(text: &str) -> (Vec<Site>, Vec<SiteError>) {
             continue;
         }
         match parse_site(content) {
-            Ok((host, port, path)) => sites.push(Site {
-                host,
-                port,
-                path,
-                line,
-            }),
+            Ok((host, port, path)) => {
+                let first = sites
+                    .iter()
+                    .find(|s: &&Site| s.host == host && s.port == port && s.path == path);
+                match first {
+                    Some(f) => errors.push(SiteError {
+                        line,
+                        message: format!(
+                            "`{}`: duplicate of line {} (measured once)",
+                            content.escape_debug(),
+                            f.line
+                        ),
+                    }),
+                    None => sites.push(Site {
+                        host,
+                        port,
+                        path,
+                        line,
+                    }),
+                }
+            }
             Err(message) => errors.push(SiteError {
                 line,
                 message: format!("`{}`: {message}", content.escape_debug()),
@@ -67,20 +82,36 @@ pub fn parse_sites(text: &str) -> (Vec<Site>, Vec<SiteError>) {
 }
 
 fn parse_site(s: &str) -> Result<(String, u16, String), String> {
-    if s.chars().any(|c| c.is_control()) {
-        return Err("control character in line".into());
+    if let Some((col, c)) = s.chars().enumerate().find(|(_, c)| c.is_control()) {
+        return Err(format!(
+            "control character U+{:04X} at column {}",
+            c as u32,
+            col + 1
+        ));
+    }
+    // A bare IPv6 literal (no brackets, no port).
+    if let Ok(ip) = s.parse::<std::net::Ipv6Addr>() {
+        return Ok((ip.to_string(), 443, "/".into()));
     }
     let url = if s.contains("://") {
         Url::parse(s)
     } else {
         Url::parse(&format!("https://{s}"))
     }
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| format!("not a host, host:port or URL ({e})"))?;
     if url.scheme() != "https" {
         return Err(format!("scheme `{}` is not https", url.scheme()));
     }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err("user name or password in the URL: not supported".into());
+    }
     let host = match url.host() {
-        Some(Host::Domain(d)) => d.trim_end_matches('.').to_owned(),
+        // IDN names arrive here in their ASCII (punycode) form.
+        Some(Host::Domain(d)) => {
+            let d = d.trim_end_matches('.');
+            dns_name(d)?;
+            d.to_owned()
+        }
         Some(Host::Ipv4(ip)) => ip.to_string(),
         Some(Host::Ipv6(ip)) => ip.to_string(),
         None => return Err("no host".into()),
@@ -98,6 +129,27 @@ fn parse_site(s: &str) -> Result<(String, u16, String), String> {
         path.push_str(q);
     }
     Ok((host, port, path))
+}
+
+/// Checks that `name` is a DNS name a TLS client can ask for (RFC 1035 lengths, letters,
+/// digits, hyphens and underscores, as rustls' `DnsName` accepts), with the reason if not.
+fn dns_name(name: &str) -> Result<(), String> {
+    if name.len() > 253 {
+        return Err(format!("name is {} octets long (at most 253)", name.len()));
+    }
+    if let Some(label) = name.split('.').find(|l| l.len() > 63) {
+        return Err(format!(
+            "label `{}…` is {} octets long (at most 63)",
+            &label[..16],
+            label.len()
+        ));
+    }
+    if name.split('.').any(str::is_empty) {
+        return Err("empty label (two dots in a row)".into());
+    }
+    rustls_pki_types::DnsName::try_from(name)
+        .map(|_| ())
+        .map_err(|_| format!("`{name}` is not a valid DNS name"))
 }
 
 /// Reads and parses a sites file. A missing or non-UTF-8 file is an error naming it.
