@@ -58,6 +58,29 @@ pub struct DriverOptions {
     pub resumption: bool,
 }
 
+/// Identifies one sample of a run: (host, method, warm-up, run index). Two samples of one
+/// run never share a key (sites are deduplicated), so a run can be resumed by key.
+pub type SampleKey = (String, String, bool, u32);
+
+/// The key of `sample`.
+pub fn sample_key(sample: &Sample) -> SampleKey {
+    (
+        sample.site.clone(),
+        sample.method.clone(),
+        sample.warmup,
+        sample.run,
+    )
+}
+
+/// Steering a run from outside: stop it between samples, and skip samples already taken.
+#[derive(Clone, Debug, Default)]
+pub struct RunControl {
+    /// Set (e.g. on SIGINT) to stop before the next sample; the current one finishes.
+    pub stop: Arc<std::sync::atomic::AtomicBool>,
+    /// Samples already taken (`--resume`): not measured again.
+    pub done: std::collections::HashSet<SampleKey>,
+}
+
 /// Facts about a finished connection.
 #[derive(Default)]
 struct ConnInfo {
@@ -126,12 +149,18 @@ fn x509_store(any: &AnyRoots) -> Option<X509Store> {
 
 /// Measures every site with every method, `warmup + runs` times, handing each sample to
 /// `sink` as soon as it is taken.
-pub async fn run(
+pub async fn run(sites: &[Site], roots: &RootSet, opts: &DriverOptions, sink: impl FnMut(Sample)) {
+    run_with(sites, roots, opts, &RunControl::default(), sink).await;
+}
+
+/// [`run`], steered by `control`; returns `false` when stopped before the end.
+pub async fn run_with(
     sites: &[Site],
     roots: &RootSet,
     opts: &DriverOptions,
+    control: &RunControl,
     mut sink: impl FnMut(Sample),
-) {
+) -> bool {
     let openssl_verifier = Method::OpenSsl.verifier();
     let verifiers: Vec<(Method, Arc<dyn DynVerifier>)> = opts
         .methods
@@ -162,6 +191,13 @@ pub async fn run(
             for (c, site) in sites.iter().enumerate() {
                 for k in permutation(n, runs_before + run as usize + c) {
                     let (method, verifier) = &verifiers[k];
+                    if control.stop.load(std::sync::atomic::Ordering::SeqCst) {
+                        return false;
+                    }
+                    let key = (site.host.clone(), method.name().to_owned(), warmup, run);
+                    if control.done.contains(&key) {
+                        continue;
+                    }
                     let cache = cached.iter().find(|(m, _)| m == method).map(|(_, s)| s);
                     let mut sample = match opts.transport {
                         Transport::Openssl => {
@@ -207,6 +243,7 @@ pub async fn run(
         }
         runs_before += runs as usize;
     }
+    true
 }
 
 /// A sample of `method` on `site`, before measuring.

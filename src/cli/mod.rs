@@ -5,7 +5,7 @@
 //! finished but some items could not be measured (each is an error row in the tables).
 
 use std::fs::File;
-use std::io::{BufWriter, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -32,6 +32,8 @@ mod report;
 
 /// Exit code when the run finished but some items could not be measured.
 pub const EXIT_PARTIAL: u8 = 3;
+/// Exit code of a run stopped by Ctrl-C (SIGINT), as shells report it (128 + 2).
+pub const EXIT_INTERRUPTED: u8 = 130;
 
 const AFTER_HELP: &str = "Exit codes: 0 all measured; 1 fatal error; 2 usage error; \
 3 finished, but some items could not be measured (see the error rows).";
@@ -116,6 +118,11 @@ struct DriveArgs {
     /// Append every sample as a JSON line to FILE, flushed as taken [default: results/run-<time>.jsonl].
     #[arg(long)]
     raw: Option<PathBuf>,
+    /// Continue an interrupted run: read FILE (its raw samples), skip every sample it already
+    /// has, append the rest to it, and print the tables of the whole run. Give the same
+    /// sites and options as the first time.
+    #[arg(long, value_name = "FILE", conflicts_with = "raw")]
+    resume: Option<PathBuf>,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -168,11 +175,12 @@ impl OutputArgs {
     }
 }
 
-/// The raw samples file: every sample appended as one JSON line and flushed as it is taken,
-/// so that a run cut short keeps every finished sample.
+/// The raw samples file: every sample appended as one JSON line, in one `write` call as it
+/// is taken (no buffer), so that a run cut short — even by a second Ctrl-C that exits at
+/// once — keeps every finished sample and never a half line.
 struct RawSink {
     path: PathBuf,
-    writer: Option<BufWriter<File>>,
+    writer: Option<File>,
     error: Option<std::io::Error>,
 }
 
@@ -194,13 +202,16 @@ impl RawSink {
             .append(true)
             .open(path)
             .with_context(|| format!("opening {}", path.display()))?;
-        // The run's header for reports (machine, versions, command), beside the samples.
+        // The run's header for reports (machine, versions, command), beside the samples; a
+        // resumed run keeps the first one.
         let info = certbench_analysis::schema::run_info_path(path);
-        let json = serde_json::to_string_pretty(&crate::versions::run_info())?;
-        std::fs::write(&info, json).with_context(|| format!("writing {}", info.display()))?;
+        if !info.exists() {
+            let json = serde_json::to_string_pretty(&crate::versions::run_info())?;
+            std::fs::write(&info, json).with_context(|| format!("writing {}", info.display()))?;
+        }
         Ok(RawSink {
             path: path.to_owned(),
-            writer: Some(BufWriter::new(file)),
+            writer: Some(file),
             error: None,
         })
     }
@@ -208,8 +219,9 @@ impl RawSink {
     /// Appends one sample; after a write error, writes nothing more (see [`RawSink::report`]).
     fn write(&mut self, sample: &Sample) {
         if let (Some(w), None) = (self.writer.as_mut(), self.error.as_ref()) {
-            let line = serde_json::to_string(sample).expect("samples serialize");
-            if let Err(e) = writeln!(w, "{line}").and_then(|_| w.flush()) {
+            let mut line = serde_json::to_string(sample).expect("samples serialize");
+            line.push('\n');
+            if let Err(e) = w.write_all(line.as_bytes()) {
                 self.error = Some(e);
             }
         }
@@ -491,12 +503,41 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
     };
     let timeout = std::time::Duration::try_from_secs_f64(args.timeout)
         .map_err(|e| anyhow::anyhow!("--timeout {}: {e}", args.timeout))?;
-    let raw_path = args.raw.clone().unwrap_or_else(|| {
+    let raw_path = args.resume.clone().or(args.raw.clone()).unwrap_or_else(|| {
         let t = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         PathBuf::from(format!("results/run-{t}.jsonl"))
     });
+    // --resume: the samples already taken, kept for the tables and skipped by the driver.
+    let mut samples: Vec<Sample> = Vec::new();
+    let mut control = driver::RunControl::default();
+    if let Some(path) = &args.resume {
+        let bytes = std::fs::read(path).with_context(|| format!("--resume {}", path.display()))?;
+        let (previous, errors) = certbench_analysis::schema::read_jsonl(bytes.as_slice());
+        for e in &errors {
+            out.note(&format!(
+                "certbench: {}: {e} (skipped; measured again)",
+                path.display()
+            ));
+        }
+        if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+            // A line cut short by a hard stop: end it, so the next sample starts a line.
+            use std::io::Write as _;
+            File::options()
+                .append(true)
+                .open(path)
+                .and_then(|mut f| f.write_all(b"\n"))
+                .with_context(|| format!("--resume {}", path.display()))?;
+        }
+        control.done = previous.iter().map(driver::sample_key).collect();
+        out.note(&format!(
+            "certbench: resuming {}: {} samples already taken",
+            path.display(),
+            previous.len()
+        ));
+        samples = previous;
+    }
     let mut raw = RawSink::open(Some(&raw_path))?;
     out.note(&format!(
         "certbench: {} sites × {} methods × {} runs (+{} warm-up), {}, roots {}, samples → {}",
@@ -511,9 +552,28 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
 
     let total = (sites.len() * methods.len()) as u64 * u64::from(args.runs + args.warmup);
     let bar = out.progress(total);
-    let mut samples: Vec<Sample> = Vec::new();
+    bar.inc(control.done.len() as u64);
     let rt = runtime()?;
-    rt.block_on(async {
+    let finished = rt.block_on(async {
+        // Ctrl-C: stop after the current sample and print the tables; a second one quits at
+        // once (every finished sample is already in the raw file, a line at a time).
+        let stop = control.stop.clone();
+        let quiet = out.quiet;
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_err() {
+                return;
+            }
+            stop.store(true, std::sync::atomic::Ordering::SeqCst);
+            if !quiet {
+                eprintln!(
+                    "certbench: interrupted: stopping after the current sample (Ctrl-C again to quit at once)"
+                );
+            }
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!("certbench: interrupted again: quitting; finished samples are in the raw file");
+                std::process::exit(i32::from(EXIT_INTERRUPTED));
+            }
+        });
         let server = match &mirror_set {
             Some(set) => {
                 let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
@@ -540,14 +600,14 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
             resolve,
             resumption: args.tls_resumption,
         };
-        driver::run(&sites, &roots, &opts, |s| {
+        let finished = driver::run_with(&sites, &roots, &opts, &control, |s| {
             raw.write(&s);
             bar.inc(1);
             samples.push(s);
         })
         .await;
         drop(server);
-        anyhow::Ok(())
+        anyhow::Ok(finished)
     })?;
     bar.finish_and_clear();
     raw.report(out);
@@ -568,6 +628,15 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
         &samples,
         &methods,
     )?;
+    if !finished {
+        out.note(&format!(
+            "certbench: interrupted: {} samples in {}; `--resume {}` continues the run",
+            samples.len(),
+            raw_path.display(),
+            raw_path.display()
+        ));
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+    }
     let failed = !bad_lines.is_empty() || samples.iter().any(|s| !s.verdict.is_ok());
     Ok(if failed {
         ExitCode::from(EXIT_PARTIAL)
