@@ -27,6 +27,7 @@ pub mod methods;
 pub mod mirror;
 mod ossl;
 pub mod pool;
+pub mod procstat;
 pub mod roots;
 pub mod servo;
 pub mod sites;

@@ -81,6 +81,7 @@ fn drive_over(
             cache_roots,
             resolve,
             resumption,
+            concurrency: 1,
         };
         let mut out = Vec::new();
         run(&sites, &roots, &opts, |s| out.push(s)).await;

@@ -84,6 +84,7 @@ fn drive(transport: Transport, hook: HookMode) -> (Vec<Sample>, Duration) {
             cache_roots: false,
             resolve,
             resumption: false,
+            concurrency: 1,
         };
         let mut out = Vec::new();
         let start = Instant::now();

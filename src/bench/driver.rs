@@ -9,6 +9,7 @@
 //! `openssl-verify`, `chain-creation`, `verify`, `verify-hostname` and `total-verification`;
 //! all inside `total`. Disjoint: roots-creation + http-connector-creation + connection ≤ total.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::pin::Pin;
@@ -18,6 +19,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use bytes::Bytes;
 use certbench_analysis::schema::SCHEMA_VERSION;
 use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
 use http_body_util::Empty;
 use hyper_util::rt::TokioIo;
 use openssl::ssl::{SslConnector, SslSession};
@@ -56,6 +59,8 @@ pub struct DriverOptions {
     /// Offer each (site, method)'s previous TLS session for resumption (`--tls-resumption`);
     /// otherwise every sample is a full handshake.
     pub resumption: bool,
+    /// Sites measured at once (`--concurrency`; 1 = one sample at a time, the default).
+    pub concurrency: usize,
 }
 
 /// Identifies one sample of a run: (host, method, warm-up, run index). Two samples of one
@@ -180,70 +185,148 @@ pub async fn run_with(
     } else {
         Vec::new()
     };
-    let n = verifiers.len();
-    // (site, method) → the session of its last connection, with --tls-resumption.
-    let mut sessions: HashMap<(usize, Method), SslSession> = HashMap::new();
-    // (site, method) → the rustls session store and verifier its connections share, likewise.
-    let mut reuse: HashMap<(usize, Method), RustlsReuse> = HashMap::new();
+    let ctx = Ctx {
+        verifiers: &verifiers,
+        cached: &cached,
+        openssl_verifier: openssl_verifier.as_ref(),
+        roots,
+        opts,
+        control,
+    };
+    let states: Vec<RefCell<SiteState>> = sites.iter().map(|_| RefCell::default()).collect();
+    let sink: RefCell<&mut dyn FnMut(Sample)> = RefCell::new(&mut sink);
+    let sink = &sink;
+    let concurrency = opts.concurrency.max(1);
     let mut runs_before = 0usize;
     for (warmup, runs) in [(true, opts.warmup), (false, opts.runs)] {
         for run in 0..runs {
-            for (c, site) in sites.iter().enumerate() {
-                for k in permutation(n, runs_before + run as usize + c) {
-                    let (method, verifier) = &verifiers[k];
-                    if control.stop.load(std::sync::atomic::Ordering::SeqCst) {
-                        return false;
-                    }
-                    let key = (site.host.clone(), method.name().to_owned(), warmup, run);
-                    if control.done.contains(&key) {
-                        continue;
-                    }
-                    let cache = cached.iter().find(|(m, _)| m == method).map(|(_, s)| s);
-                    let mut sample = match opts.transport {
-                        Transport::Openssl => {
-                            let offered = sessions.get(&(c, *method));
-                            let (sample, session) = measure(
-                                *method,
-                                verifier.clone(),
-                                openssl_verifier.as_ref(),
-                                cache,
-                                roots,
-                                site,
-                                opts,
-                                offered,
-                            )
-                            .await;
-                            if let Some(session) = session {
-                                sessions.insert((c, *method), session);
-                            }
-                            sample
-                        }
-                        Transport::Rustls => {
-                            let reused = opts
-                                .resumption
-                                .then(|| reuse.entry((c, *method)).or_default());
-                            measure_rustls(
-                                *method,
-                                verifier.clone(),
-                                cache,
-                                roots,
-                                site,
-                                opts,
-                                reused,
-                            )
-                            .await
-                        }
-                    };
-                    sample.run = run;
-                    sample.warmup = warmup;
-                    sample.close_failed();
-                    sink(sample);
+            let one = |c: usize| {
+                ctx.site(
+                    &sites[c],
+                    warmup,
+                    run,
+                    runs_before + run as usize + c,
+                    &states[c],
+                    sink,
+                )
+            };
+            // Up to `concurrency` sites at once (one sample at a time per site, its methods
+            // in their rotating order); every site of this run before the next run.
+            let mut pending = FuturesUnordered::new();
+            let mut next = 0;
+            let mut stopped = false;
+            loop {
+                while pending.len() < concurrency && next < sites.len() && !stopped {
+                    pending.push(one(next));
+                    next += 1;
                 }
+                match pending.next().await {
+                    Some(finished) => stopped |= !finished,
+                    None => break,
+                }
+            }
+            if stopped {
+                return false;
             }
         }
         runs_before += runs as usize;
     }
     true
+}
+
+/// What one site keeps between its samples: the last TLS session per method
+/// (`--tls-resumption` over OpenSSL), the reused rustls configuration per method (over rustls).
+#[derive(Default)]
+struct SiteState {
+    sessions: HashMap<Method, SslSession>,
+    reuse: HashMap<Method, RustlsReuse>,
+}
+
+/// Everything a run's samples share.
+struct Ctx<'a> {
+    verifiers: &'a [(Method, Arc<dyn DynVerifier>)],
+    cached: &'a [(Method, CachedStores)],
+    openssl_verifier: &'a dyn DynVerifier,
+    roots: &'a RootSet,
+    opts: &'a DriverOptions,
+    control: &'a RunControl,
+}
+
+impl Ctx<'_> {
+    /// One run of one site: each method once, in the rotation `order` picks, each sample
+    /// handed to `sink` as soon as it is taken. `false` when stopped (before a sample).
+    #[allow(clippy::too_many_arguments)]
+    async fn site(
+        &self,
+        site: &Site,
+        warmup: bool,
+        run: u32,
+        order: usize,
+        state: &RefCell<SiteState>,
+        sink: &RefCell<&mut dyn FnMut(Sample)>,
+    ) -> bool {
+        let opts = self.opts;
+        for k in permutation(self.verifiers.len(), order) {
+            let (method, verifier) = &self.verifiers[k];
+            if self.control.stop.load(std::sync::atomic::Ordering::SeqCst) {
+                return false;
+            }
+            let key = (site.host.clone(), method.name().to_owned(), warmup, run);
+            if self.control.done.contains(&key) {
+                continue;
+            }
+            let cache = self
+                .cached
+                .iter()
+                .find(|(m, _)| m == method)
+                .map(|(_, s)| s);
+            let mut sample = match opts.transport {
+                Transport::Openssl => {
+                    let offered = state.borrow().sessions.get(method).cloned();
+                    let (sample, session) = measure(
+                        *method,
+                        verifier.clone(),
+                        self.openssl_verifier,
+                        cache,
+                        self.roots,
+                        site,
+                        opts,
+                        offered.as_ref(),
+                    )
+                    .await;
+                    if let Some(session) = session {
+                        state.borrow_mut().sessions.insert(*method, session);
+                    }
+                    sample
+                }
+                Transport::Rustls => {
+                    // Taken out of the site's state while the sample runs, put back after.
+                    let mut reused = opts
+                        .resumption
+                        .then(|| state.borrow_mut().reuse.remove(method).unwrap_or_default());
+                    let sample = measure_rustls(
+                        *method,
+                        verifier.clone(),
+                        cache,
+                        self.roots,
+                        site,
+                        opts,
+                        reused.as_mut(),
+                    )
+                    .await;
+                    if let Some(r) = reused {
+                        state.borrow_mut().reuse.insert(*method, r);
+                    }
+                    sample
+                }
+            };
+            sample.run = run;
+            sample.warmup = warmup;
+            sample.close_failed();
+            (sink.borrow_mut())(sample);
+        }
+        true
+    }
 }
 
 /// A sample of `method` on `site`, before measuring.

@@ -118,6 +118,11 @@ struct DriveArgs {
     /// Append every sample as a JSON line to FILE, flushed as taken [default: results/run-<time>.jsonl].
     #[arg(long)]
     raw: Option<PathBuf>,
+    /// Sites measured at once (each site one sample at a time; every site of a run before
+    /// the next run). Stages that build stores run on the driver's thread, so concurrency
+    /// mostly overlaps network waits.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    concurrency: u16,
     /// Continue an interrupted run: read FILE (its raw samples), skip every sample it already
     /// has, append the rest to it, and print the tables of the whole run. Give the same
     /// sites and options as the first time.
@@ -599,6 +604,7 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
             cache_roots: args.cache_roots,
             resolve,
             resumption: args.tls_resumption,
+            concurrency: usize::from(args.concurrency),
         };
         let finished = driver::run_with(&sites, &roots, &opts, &control, |s| {
             raw.write(&s);
@@ -628,6 +634,13 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
         &samples,
         &methods,
     )?;
+    if let (Some(peak), Some(fds)) = (crate::procstat::peak_rss(), crate::procstat::open_fds()) {
+        out.note(&format!(
+            "certbench: {} samples; peak RSS {:.0} MB; {fds} open file descriptors at the end",
+            samples.len(),
+            peak as f64 / 1e6
+        ));
+    }
     if !finished {
         out.note(&format!(
             "certbench: interrupted: {} samples in {}; `--resume {}` continues the run",

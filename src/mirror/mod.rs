@@ -38,7 +38,7 @@ use crate::corpus::Corpus;
 use clone::{CloneError, Cloner};
 
 /// Bumped whenever generation changes, so older caches are not reused.
-const GENERATOR_VERSION: u32 = 3;
+const GENERATOR_VERSION: u32 = 4;
 
 /// Host of the fault that serves an expired leaf.
 pub const EXPIRED_HOST: &str = "expired.mirror.test";
@@ -52,6 +52,8 @@ pub const NOT_YET_VALID_HOST: &str = "not-yet-valid.mirror.test";
 pub const SELF_SIGNED_HOST: &str = "self-signed.mirror.test";
 /// Host that sends its two intermediates in the wrong order (still valid).
 pub const OUT_OF_ORDER_HOST: &str = "out-of-order.mirror.test";
+/// A wildcard host: every `<name>.load.mirror.test` is served (for load runs with many sites).
+pub const LOAD_WILDCARD: &str = "*.load.mirror.test";
 
 /// Errors making or loading the mirror's certificates.
 #[derive(Debug, thiserror::Error)]
@@ -481,6 +483,17 @@ fn synthetic_hosts(now_secs: i64) -> Result<Synthetic, MirrorError> {
         )?,
     );
     hosts.insert(SELF_SIGNED_HOST.to_owned(), self_signed(now)?);
+    hosts.insert(
+        LOAD_WILDCARD.to_owned(),
+        leaf_chain(
+            &root_issuer,
+            "certbench mirror RSA CA (load)",
+            &[LOAD_WILDCARD],
+            now - day,
+            90,
+            LOAD_WILDCARD,
+        )?,
+    );
     hosts.insert(
         OUT_OF_ORDER_HOST.to_owned(),
         out_of_order(&root_issuer, now)?,

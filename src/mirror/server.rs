@@ -68,7 +68,14 @@ fn acceptor(set: &MirrorSet) -> Result<SslAcceptor, openssl::error::ErrorStack> 
         let name = ssl
             .servername(NameType::HOST_NAME)
             .map(str::to_ascii_lowercase);
-        match name.and_then(|n| contexts.get(&n)) {
+        // The exact name, else a wildcard for its parent (`*.load.mirror.test`).
+        let ctx = name.and_then(|n| {
+            contexts.get(&n).or_else(|| {
+                n.split_once('.')
+                    .and_then(|(_, parent)| contexts.get(&format!("*.{parent}")))
+            })
+        });
+        match ctx {
             Some(ctx) => ssl.set_ssl_context(ctx).map_err(|_| SniError::ALERT_FATAL),
             None => {
                 *alert = openssl::ssl::SslAlert::UNRECOGNIZED_NAME;

@@ -1,0 +1,38 @@
+//! This process's resource use, from `/proc` (Linux): for the driver's end-of-run note and
+//! the load test. `None` where `/proc` is not there.
+
+/// Peak resident set size (VmHWM), in bytes.
+pub fn peak_rss() -> Option<u64> {
+    status_kib("VmHWM:")
+}
+
+/// Current resident set size (VmRSS), in bytes.
+pub fn rss() -> Option<u64> {
+    status_kib("VmRSS:")
+}
+
+/// Open file descriptors.
+pub fn open_fds() -> Option<usize> {
+    std::fs::read_dir("/proc/self/fd").ok().map(|d| d.count())
+}
+
+fn status_kib(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    let kib: u64 = line[field.len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn reads_this_process() {
+        assert!(super::peak_rss().unwrap() >= super::rss().unwrap() / 2);
+        assert!(super::open_fds().unwrap() >= 3);
+    }
+}
