@@ -398,7 +398,7 @@ fn stacked(report: &Report) -> Option<String> {
         .map(|(_, p)| p.iter().map(|(_, v)| v).sum::<f64>())
         .fold(0.0, f64::max)
         / UNIT_NS
-        * 1.1;
+        * 1.6; // headroom: the legend sits above the bars
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (1100, 460)).into_drawing_area();
@@ -533,6 +533,10 @@ fn boxes(report: &Report, samples: &[Sample], stage: Stage) -> Option<String> {
             chart
                 .configure_mesh()
                 .disable_x_mesh()
+                .x_label_formatter(&|v| match v {
+                    SegmentValue::Exact(m) | SegmentValue::CenterOf(m) => m.to_string(),
+                    SegmentValue::Last => String::new(),
+                })
                 .y_desc("µs")
                 .draw()
                 .ok()?;
