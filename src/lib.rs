@@ -22,6 +22,7 @@ pub mod cli;
 pub mod corpus;
 pub mod error;
 pub mod fuzzing;
+pub mod handshake;
 pub mod limbo;
 pub mod methods;
 pub mod mirror;

@@ -6,6 +6,7 @@
 
 pub mod compare;
 pub mod export;
+pub mod handshake;
 pub mod limbo;
 pub mod schema;
 pub mod stats;

@@ -26,6 +26,7 @@ use crate::sites::read_sites;
 use crate::transport::Transport;
 use crate::transport::openssl::HookMode;
 
+mod handshake;
 mod icount;
 mod limbo;
 mod report;
@@ -69,6 +70,8 @@ enum Command {
     Report(report::ReportArgs),
     /// Count the instructions of each method's verify path under callgrind (deterministic).
     Icount(icount::IcountArgs),
+    /// Handshakes per second, latency and CPU per handshake on loopback: OpenSSL vs rustls.
+    Handshake(handshake::HandshakeArgs),
 }
 
 #[derive(Args, Debug)]
@@ -292,6 +295,7 @@ pub fn main() -> ExitCode {
         Some(Command::Limbo(args)) => limbo::run(args),
         Some(Command::Report(args)) => report::run(args),
         Some(Command::Icount(args)) => icount::run(args),
+        Some(Command::Handshake(args)) => handshake::run(args),
         None => run_drive(cli.drive),
     };
     match result {

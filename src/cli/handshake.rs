@@ -1,0 +1,245 @@
+//! `certbench handshake`: handshake throughput, latency and CPU on loopback, per client stack
+//! and configuration (see `certbench::handshake`).
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use certbench_analysis::handshake::{render, render_memory};
+use clap::Args;
+
+use super::{EXIT_PARTIAL, OutputArgs};
+use crate::handshake::{Config, KeyType, Provider, Resumption, Stack, TlsVersion, certs};
+
+/// Client stacks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum Clients {
+    /// OpenSSL only.
+    Openssl,
+    /// rustls only.
+    Rustls,
+    /// Both, side by side.
+    All,
+}
+
+/// The server's stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum ServerStack {
+    /// The client's own stack (OpenSSL ↔ OpenSSL, rustls ↔ rustls), as published comparisons.
+    Same,
+    /// OpenSSL for every client.
+    Openssl,
+    /// rustls for every client.
+    Rustls,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct HandshakeArgs {
+    /// Client stack(s).
+    #[arg(long, value_enum, default_value = "all")]
+    transport: Clients,
+    /// Server stack.
+    #[arg(long, value_enum, default_value = "same")]
+    server: ServerStack,
+    /// Server key type(s), comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "p256")]
+    key: Vec<KeyType>,
+    /// TLS version(s), comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "1.3")]
+    tls: Vec<TlsVersion>,
+    /// Resumption mechanism(s), comma-separated: none (full handshakes), tickets, session-id.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "none")]
+    resumption: Vec<Resumption>,
+    /// Concurrent clients.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    clients: u16,
+    /// Handshakes counted per configuration.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    handshakes: u64,
+    /// Stop each configuration after this many seconds, if sooner.
+    #[arg(long)]
+    duration: Option<f64>,
+    /// rustls crypto provider.
+    #[arg(long, value_enum, default_value = "aws-lc-rs")]
+    provider: Provider,
+    /// Instead of throughput: hold this many idle connections (comma-separated counts) per
+    /// client stack and report each side's resident memory per connection.
+    #[arg(long, value_delimiter = ',')]
+    hold: Vec<usize>,
+    /// Internal: serve for `--hold` in a child process.
+    #[arg(long, hide = true)]
+    serve_child: bool,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+pub(super) fn run(args: HandshakeArgs) -> Result<ExitCode> {
+    let duration = match args.duration {
+        Some(s) if !(s > 0.0 && s <= 86_400.0) => bail!("--duration must be in (0, 86400]"),
+        Some(s) => Some(Duration::from_secs_f64(s)),
+        None => None,
+    };
+    let stacks: Vec<Stack> = match args.transport {
+        Clients::Openssl => vec![Stack::Openssl],
+        Clients::Rustls => vec![Stack::Rustls],
+        Clients::All => vec![Stack::Openssl, Stack::Rustls],
+    };
+    let server_for = |client: Stack| match args.server {
+        ServerStack::Same => client,
+        ServerStack::Openssl => Stack::Openssl,
+        ServerStack::Rustls => Stack::Rustls,
+    };
+    if args.serve_child {
+        let server = server_for(Stack::Openssl);
+        crate::handshake::hold::serve_child(server, args.key[0], args.tls[0], args.provider)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if !args.hold.is_empty() {
+        let exe = std::env::current_exe()?;
+        let mut runs = Vec::new();
+        let single = args.hold.len() == 1 && stacks.len() == 1;
+        for &n in &args.hold {
+            if n == 0 || n > 100_000 {
+                bail!("--hold counts must be in 1..=100000");
+            }
+            for &client in &stacks {
+                args.out.note(&format!(
+                    "certbench: holding {n} {} → {} connections",
+                    client.name(),
+                    server_for(client).name()
+                ));
+                if single {
+                    runs.push(crate::handshake::hold::hold(
+                        &exe,
+                        client,
+                        server_for(client),
+                        args.key[0],
+                        args.tls[0],
+                        args.provider,
+                        n,
+                    )?);
+                    continue;
+                }
+                // Each measurement in a fresh process: memory freed by an earlier one would
+                // be reused by the next and hide its growth.
+                let out = std::process::Command::new(&exe)
+                    .args(["handshake", "--quiet", "--format", "json"])
+                    .args(["--hold", &n.to_string(), "--transport", client.name()])
+                    .args(["--server", server_for(client).name()])
+                    .args(["--key", &args.key[0].to_string()])
+                    .args([
+                        "--tls",
+                        if args.tls[0] == TlsVersion::Tls12 {
+                            "1.2"
+                        } else {
+                            "1.3"
+                        },
+                    ])
+                    .args([
+                        "--provider",
+                        match args.provider {
+                            Provider::AwsLcRs => "aws-lc-rs",
+                            Provider::Ring => "ring",
+                        },
+                    ])
+                    .output()?;
+                if !out.status.success() {
+                    bail!(
+                        "holding {n} {} connections: {}",
+                        client.name(),
+                        String::from_utf8_lossy(&out.stderr)
+                    );
+                }
+                let mut r: Vec<certbench_analysis::handshake::MemoryRun> =
+                    serde_json::from_slice(&out.stdout)?;
+                runs.append(&mut r);
+            }
+        }
+        let text = render_memory(&runs, args.out.format);
+        match &args.out.output {
+            Some(p) => std::fs::write(p, text)?,
+            None => std::io::stdout().write_all(text.as_bytes())?,
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut runs = Vec::new();
+    let mut partial = false;
+    for &key in &args.key {
+        let cert = certs::generate(key)?;
+        for &tls in &args.tls {
+            for &resumption in &args.resumption {
+                for &client in &stacks {
+                    let server = server_for(client);
+                    let cfg = Config {
+                        client,
+                        server,
+                        key,
+                        tls,
+                        resumption,
+                        clients: usize::from(args.clients),
+                        handshakes: args.handshakes,
+                        duration,
+                        provider: args.provider,
+                    };
+                    args.out.note(&format!(
+                        "certbench: handshake {} → {} server, {key}, TLS {}, resumption {}, {} client(s)",
+                        client.name(),
+                        server.name(),
+                        run_tls(tls),
+                        run_res(resumption),
+                        args.clients
+                    ));
+                    let o = crate::handshake::run_with_cert(&cfg, &cert)?;
+                    if o.failed > 0 {
+                        partial = true;
+                        args.out.note(&format!(
+                            "certbench: error: {} handshake(s) failed; first: {}",
+                            o.failed,
+                            o.first_error.as_deref().unwrap_or("?")
+                        ));
+                    }
+                    if resumption != Resumption::None && o.run.resumed < o.run.handshakes {
+                        partial = true;
+                        // Loud, even with --quiet: the figures are not of resumed handshakes.
+                        eprintln!(
+                            "certbench: WARNING: resumption fell back to full handshakes: only {} of {} {} handshakes were resumed ({} client, {} server, TLS {})",
+                            o.run.resumed,
+                            o.run.handshakes,
+                            run_res(resumption),
+                            client.name(),
+                            server.name(),
+                            run_tls(tls)
+                        );
+                    }
+                    runs.push(o.run);
+                }
+            }
+        }
+    }
+    let text = render(&runs, args.out.format);
+    match &args.out.output {
+        Some(p) => std::fs::write(p, text)?,
+        None => std::io::stdout().write_all(text.as_bytes())?,
+    }
+    Ok(if partial {
+        ExitCode::from(EXIT_PARTIAL)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn run_tls(t: TlsVersion) -> &'static str {
+    match t {
+        TlsVersion::Tls12 => "1.2",
+        TlsVersion::Tls13 => "1.3",
+    }
+}
+
+fn run_res(r: Resumption) -> &'static str {
+    match r {
+        Resumption::None => "none",
+        Resumption::Tickets => "tickets",
+        Resumption::SessionId => "session-id",
+    }
+}

@@ -1,0 +1,442 @@
+//! `certbench handshake`: TLS handshakes on loopback, OpenSSL and rustls clients against an
+//! OpenSSL or rustls server, full or resumed, TLS 1.2 or 1.3, RSA-2048 / P-256 / P-384 —
+//! handshakes per second, latency percentiles (HdrHistogram) and CPU time per handshake on
+//! each side, as the published rustls-vs-OpenSSL comparisons report them.
+//!
+//! Shape of a run: the server runs on its own thread (single-threaded runtime); the clients
+//! run as `clients` tasks on the calling thread's single-threaded runtime, each doing
+//! handshakes one after the other until `handshakes` are done. A handshake is: TCP connect
+//! (TCP_NODELAY), the TLS handshake with the client verifying the server's chain and name
+//! (its latency ends here), then close_notify both ways and the close (in the throughput,
+//! not the latency). For a resumed configuration, each client first does one full handshake
+//! (not counted) to get a session; every counted handshake must then report reuse, and the
+//! run says loudly when some did not. Loopback only; bounded by count (or `duration`).
+
+pub mod certs;
+pub mod hold;
+pub mod server;
+
+use std::cell::RefCell;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use certbench_analysis::handshake::HandshakeRun;
+use hdrhistogram::Histogram;
+use openssl::ssl::{SslConnector, SslMethod, SslSession, SslSessionCacheMode, SslVersion};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use certs::{SERVER_NAME, ServerCert};
+
+/// A TLS stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Stack {
+    /// OpenSSL (rust-openssl, tokio-openssl).
+    Openssl,
+    /// rustls (tokio-rustls).
+    Rustls,
+}
+
+impl Stack {
+    /// The stack's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stack::Openssl => "openssl",
+            Stack::Rustls => "rustls",
+        }
+    }
+}
+
+/// The server's key type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum KeyType {
+    /// RSA 2048.
+    Rsa2048,
+    /// ECDSA P-256.
+    P256,
+    /// ECDSA P-384.
+    P384,
+}
+
+impl std::fmt::Display for KeyType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            KeyType::Rsa2048 => "rsa2048",
+            KeyType::P256 => "p256",
+            KeyType::P384 => "p384",
+        })
+    }
+}
+
+/// TLS version (both sides are held to it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TlsVersion {
+    /// TLS 1.2.
+    #[value(name = "1.2")]
+    Tls12,
+    /// TLS 1.3.
+    #[value(name = "1.3")]
+    Tls13,
+}
+
+impl TlsVersion {
+    fn name(self) -> &'static str {
+        match self {
+            TlsVersion::Tls12 => "1.2",
+            TlsVersion::Tls13 => "1.3",
+        }
+    }
+}
+
+/// Resumption mechanism.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Resumption {
+    /// Every handshake full.
+    None,
+    /// Session tickets (stateless on the server).
+    Tickets,
+    /// Session IDs in TLS 1.2; stateful tickets (server-side cache) in TLS 1.3.
+    SessionId,
+}
+
+impl Resumption {
+    fn name(self) -> &'static str {
+        match self {
+            Resumption::None => "none",
+            Resumption::Tickets => "tickets",
+            Resumption::SessionId => "session-id",
+        }
+    }
+}
+
+/// The rustls crypto provider.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Provider {
+    /// aws-lc-rs (the default).
+    AwsLcRs,
+    /// ring.
+    Ring,
+}
+
+impl Provider {
+    fn name(self) -> &'static str {
+        match self {
+            Provider::AwsLcRs => "aws-lc-rs",
+            Provider::Ring => "ring",
+        }
+    }
+
+    /// The provider.
+    pub fn crypto(self) -> Arc<rustls::crypto::CryptoProvider> {
+        Arc::new(match self {
+            Provider::AwsLcRs => rustls::crypto::aws_lc_rs::default_provider(),
+            Provider::Ring => rustls::crypto::ring::default_provider(),
+        })
+    }
+
+    fn ticketer(self) -> Result<Arc<dyn rustls::server::ProducesTickets>, rustls::Error> {
+        match self {
+            Provider::AwsLcRs => rustls::crypto::aws_lc_rs::Ticketer::new(),
+            Provider::Ring => rustls::crypto::ring::Ticketer::new(),
+        }
+    }
+}
+
+/// What can go wrong setting a run up (handshake failures are counted, not raised).
+#[derive(Debug, thiserror::Error)]
+pub enum HandshakeError {
+    /// Generating the certificate.
+    #[error("generating the server certificate: {0}")]
+    Cert(#[from] rcgen::Error),
+    /// OpenSSL setup.
+    #[error("OpenSSL: {0}")]
+    Openssl(#[from] openssl::error::ErrorStack),
+    /// rustls setup.
+    #[error("rustls: {0}")]
+    Rustls(#[from] rustls::Error),
+    /// Sockets, threads, runtime.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// Anything else.
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// One configuration to measure.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// Client stack.
+    pub client: Stack,
+    /// Server stack.
+    pub server: Stack,
+    /// Key type of the server's certificate (and its CA).
+    pub key: KeyType,
+    /// TLS version.
+    pub tls: TlsVersion,
+    /// Resumption.
+    pub resumption: Resumption,
+    /// Concurrent clients.
+    pub clients: usize,
+    /// Handshakes to count.
+    pub handshakes: u64,
+    /// Stop counting after this long, if sooner.
+    pub duration: Option<Duration>,
+    /// rustls provider (client and server).
+    pub provider: Provider,
+}
+
+/// A finished run: the figures, and the handshakes that failed (with the first error).
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The figures.
+    pub run: HandshakeRun,
+    /// Failed handshakes.
+    pub failed: u64,
+    /// The first failure.
+    pub first_error: Option<String>,
+}
+
+/// A client stack's connector, one per client task (sessions are per client).
+enum Client {
+    Openssl {
+        connector: SslConnector,
+        session: Arc<Mutex<Option<SslSession>>>,
+    },
+    Rustls(tokio_rustls::TlsConnector),
+}
+
+fn openssl_client(cfg: &Config, cert: &ServerCert) -> Result<Client, HandshakeError> {
+    let mut b = SslConnector::builder(SslMethod::tls_client())?;
+    let mut store = openssl::x509::store::X509StoreBuilder::new()?;
+    store.add_cert(openssl::x509::X509::from_der(&cert.ca)?)?;
+    b.set_cert_store(store.build());
+    let v = match cfg.tls {
+        TlsVersion::Tls12 => SslVersion::TLS1_2,
+        TlsVersion::Tls13 => SslVersion::TLS1_3,
+    };
+    b.set_min_proto_version(Some(v))?;
+    b.set_max_proto_version(Some(v))?;
+    let session = Arc::new(Mutex::new(None));
+    if cfg.resumption == Resumption::None {
+        b.set_session_cache_mode(SslSessionCacheMode::OFF);
+        b.set_options(openssl::ssl::SslOptions::NO_TICKET);
+    } else {
+        b.set_session_cache_mode(
+            SslSessionCacheMode::CLIENT | SslSessionCacheMode::NO_INTERNAL_STORE,
+        );
+        if cfg.resumption == Resumption::SessionId {
+            b.set_options(openssl::ssl::SslOptions::NO_TICKET);
+        }
+        let slot = session.clone();
+        b.set_new_session_callback(move |_, s| {
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(s);
+        });
+    }
+    Ok(Client::Openssl {
+        connector: b.build(),
+        session,
+    })
+}
+
+fn rustls_client(cfg: &Config, cert: &ServerCert) -> Result<Client, HandshakeError> {
+    let versions: &[&rustls::SupportedProtocolVersion] = match cfg.tls {
+        TlsVersion::Tls12 => &[&rustls::version::TLS12],
+        TlsVersion::Tls13 => &[&rustls::version::TLS13],
+    };
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(cert.ca.clone())?;
+    let mut config = rustls::ClientConfig::builder_with_provider(cfg.provider.crypto())
+        .with_protocol_versions(versions)?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    config.resumption = match cfg.resumption {
+        Resumption::None => rustls::client::Resumption::disabled(),
+        Resumption::Tickets => rustls::client::Resumption::in_memory_sessions(64),
+        Resumption::SessionId => rustls::client::Resumption::in_memory_sessions(64)
+            .tls12_resumption(rustls::client::Tls12Resumption::SessionIdOnly),
+    };
+    Ok(Client::Rustls(tokio_rustls::TlsConnector::from(Arc::new(
+        config,
+    ))))
+}
+
+/// Closes a TLS stream both ways: our close_notify, then read (a TLS 1.3 client processes
+/// the server's session tickets here) until the server's close_notify or EOF.
+async fn close<S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin>(s: &mut S) {
+    let _ = s.shutdown().await;
+    let mut buf = [0u8; 1024];
+    let _ = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Ok(n) = s.read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+        }
+    })
+    .await;
+}
+
+/// One handshake: (latency, resumed).
+async fn handshake(
+    client: &Client,
+    addr: std::net::SocketAddr,
+) -> Result<(Duration, bool), String> {
+    let start = Instant::now();
+    let tcp = tokio::net::TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    tcp.set_nodelay(true).map_err(|e| format!("connect: {e}"))?;
+    match client {
+        Client::Openssl { connector, session } => {
+            let mut ssl = connector
+                .configure()
+                .and_then(|c| c.into_ssl(SERVER_NAME))
+                .map_err(|e| format!("tls: {e}"))?;
+            let offered = session.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            if let Some(s) = offered {
+                crate::ossl::offer_session(&mut ssl, &s).map_err(|e| format!("tls: {e}"))?;
+            }
+            let mut s = tokio_openssl::SslStream::new(ssl, tcp).map_err(|e| format!("tls: {e}"))?;
+            Pin::new(&mut s)
+                .connect()
+                .await
+                .map_err(|e| format!("tls handshake: {e}"))?;
+            let latency = start.elapsed();
+            let resumed = s.ssl().session_reused();
+            close(&mut s).await;
+            Ok((latency, resumed))
+        }
+        Client::Rustls(connector) => {
+            let name = rustls_pki_types::ServerName::try_from(SERVER_NAME)
+                .map_err(|e| format!("tls: {e}"))?;
+            let mut s = connector
+                .connect(name, tcp)
+                .await
+                .map_err(|e| format!("tls handshake: {e}"))?;
+            let latency = start.elapsed();
+            let resumed = s.get_ref().1.handshake_kind() == Some(rustls::HandshakeKind::Resumed);
+            close(&mut s).await;
+            Ok((latency, resumed))
+        }
+    }
+}
+
+/// Measures `cfg` against a server it starts (with a certificate made for the run).
+pub fn run(cfg: &Config) -> Result<Outcome, HandshakeError> {
+    let cert = certs::generate(cfg.key)?;
+    run_with_cert(cfg, &cert)
+}
+
+/// [`run`] with a given certificate (so that several configurations can share one).
+pub fn run_with_cert(cfg: &Config, cert: &ServerCert) -> Result<Outcome, HandshakeError> {
+    if cfg.clients == 0 || cfg.handshakes == 0 {
+        return Err(HandshakeError::Setup(
+            "--clients and --handshakes must be at least 1".into(),
+        ));
+    }
+    let server = server::start(cfg.server, cert, cfg.tls, cfg.resumption, cfg.provider)?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let clients: Vec<Client> = (0..cfg.clients)
+        .map(|_| match cfg.client {
+            Stack::Openssl => openssl_client(cfg, cert),
+            Stack::Rustls => rustls_client(cfg, cert),
+        })
+        .collect::<Result<_, _>>()?;
+    let addr = server.addr;
+    let resumed_run = cfg.resumption != Resumption::None;
+    let result = rt.block_on(async {
+        // Resumed runs: one full handshake per client first, to hold a session.
+        if resumed_run {
+            for c in &clients {
+                handshake(c, addr).await.map_err(HandshakeError::Setup)?;
+            }
+        }
+        let next = Rc::new(RefCell::new(0u64));
+        let hist = Rc::new(RefCell::new(
+            Histogram::<u64>::new_with_bounds(1, 60_000_000, 3)
+                .map_err(|e| HandshakeError::Setup(e.to_string()))?,
+        ));
+        let stats = Rc::new(RefCell::new((0u64, 0u64, None::<String>))); // resumed, failed, first error
+        let deadline = cfg.duration.map(|d| Instant::now() + d);
+        let (client_cpu0, server_cpu0) = (
+            server::clock_time(libc::CLOCK_THREAD_CPUTIME_ID),
+            server.cpu(),
+        );
+        let start = Instant::now();
+        let tasks = clients.iter().map(|c| {
+            let (next, hist, stats) = (next.clone(), hist.clone(), stats.clone());
+            async move {
+                loop {
+                    {
+                        let mut n = next.borrow_mut();
+                        if *n >= cfg.handshakes || deadline.is_some_and(|d| Instant::now() >= d) {
+                            break;
+                        }
+                        *n += 1;
+                    }
+                    match handshake(c, addr).await {
+                        Ok((latency, resumed)) => {
+                            let us = (latency.as_micros() as u64).max(1);
+                            let _ = hist.borrow_mut().record(us);
+                            if resumed {
+                                stats.borrow_mut().0 += 1;
+                            }
+                        }
+                        Err(e) => {
+                            let mut s = stats.borrow_mut();
+                            s.1 += 1;
+                            s.2.get_or_insert(e);
+                        }
+                    }
+                }
+            }
+        });
+        futures_util::future::join_all(tasks).await;
+        let seconds = start.elapsed().as_secs_f64();
+        let client_cpu = server::clock_time(libc::CLOCK_THREAD_CPUTIME_ID) - client_cpu0;
+        let server_cpu = server.cpu() - server_cpu0;
+        let hist = hist.borrow();
+        let (resumed, failed, first_error) = stats.borrow().clone();
+        let done = hist.len();
+        let per = |d: Duration| {
+            if done == 0 {
+                0.0
+            } else {
+                d.as_secs_f64() * 1e6 / done as f64
+            }
+        };
+        Ok::<_, HandshakeError>(Outcome {
+            run: HandshakeRun {
+                client: cfg.client.name().to_owned(),
+                server: cfg.server.name().to_owned(),
+                provider: cfg.provider.name().to_owned(),
+                key: cfg.key.to_string(),
+                tls: cfg.tls.name().to_owned(),
+                resumption: cfg.resumption.name().to_owned(),
+                clients: cfg.clients,
+                handshakes: done,
+                resumed,
+                seconds,
+                per_second: if seconds > 0.0 {
+                    done as f64 / seconds
+                } else {
+                    0.0
+                },
+                p50_us: hist.value_at_quantile(0.50) as f64,
+                p90_us: hist.value_at_quantile(0.90) as f64,
+                p99_us: hist.value_at_quantile(0.99) as f64,
+                max_us: hist.max() as f64,
+                client_cpu_us: per(client_cpu),
+                server_cpu_us: per(server_cpu),
+            },
+            failed,
+            first_error,
+        })
+    });
+    drop(clients);
+    drop(rt);
+    drop(server);
+    result
+}

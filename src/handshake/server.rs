@@ -1,0 +1,227 @@
+//! The loopback handshake server: one thread with its own single-threaded runtime, OpenSSL or
+//! rustls, the generated certificate, the chosen TLS version and resumption mechanism. Each
+//! connection: handshake, then read until the client closes (answering its close_notify).
+//! Its thread's CPU clock is readable from other threads ([`Server::cpu`]).
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use openssl::pkey::PKey;
+use openssl::ssl::{SslAcceptor, SslMethod, SslOptions, SslSessionCacheMode, SslVersion};
+use openssl::x509::X509;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use super::certs::ServerCert;
+use super::{HandshakeError, Provider, Resumption, Stack, TlsVersion};
+
+/// A running server; stopped on drop.
+pub struct Server {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    clock: libc::clockid_t,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    /// CPU time the server's thread has used so far.
+    pub fn cpu(&self) -> Duration {
+        clock_time(self.clock)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Reads a CPU-time clock.
+pub fn clock_time(clock: libc::clockid_t) -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec into the valid, exclusive `ts`.
+    let rc = unsafe { libc::clock_gettime(clock, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+enum Acceptor {
+    Openssl(SslAcceptor),
+    Rustls(tokio_rustls::TlsAcceptor),
+}
+
+fn openssl_acceptor(
+    cert: &ServerCert,
+    tls: TlsVersion,
+    resumption: Resumption,
+) -> Result<SslAcceptor, openssl::error::ErrorStack> {
+    let mut b = SslAcceptor::mozilla_intermediate_v5(SslMethod::tls_server())?;
+    let leaf = X509::from_der(&cert.chain[0])?;
+    b.set_certificate(&leaf)?;
+    for c in &cert.chain[1..] {
+        b.add_extra_chain_cert(X509::from_der(c)?)?;
+    }
+    let key = PKey::private_key_from_pkcs8(&cert.key)?;
+    b.set_private_key(&key)?;
+    let v = match tls {
+        TlsVersion::Tls12 => SslVersion::TLS1_2,
+        TlsVersion::Tls13 => SslVersion::TLS1_3,
+    };
+    b.set_min_proto_version(Some(v))?;
+    b.set_max_proto_version(Some(v))?;
+    match resumption {
+        Resumption::None => {
+            b.set_session_cache_mode(SslSessionCacheMode::OFF);
+            b.set_options(SslOptions::NO_TICKET);
+            b.set_num_tickets(0)?;
+        }
+        Resumption::Tickets => {
+            b.set_session_cache_mode(SslSessionCacheMode::SERVER);
+        }
+        Resumption::SessionId => {
+            // No tickets: TLS 1.2 session IDs, TLS 1.3 stateful tickets (server cache).
+            b.set_session_cache_mode(SslSessionCacheMode::SERVER);
+            b.set_options(SslOptions::NO_TICKET);
+        }
+    }
+    b.set_session_id_context(b"certbench-handshake")?;
+    Ok(b.build())
+}
+
+fn rustls_acceptor(
+    cert: &ServerCert,
+    tls: TlsVersion,
+    resumption: Resumption,
+    provider: Provider,
+) -> Result<tokio_rustls::TlsAcceptor, HandshakeError> {
+    let versions: &[&rustls::SupportedProtocolVersion] = match tls {
+        TlsVersion::Tls12 => &[&rustls::version::TLS12],
+        TlsVersion::Tls13 => &[&rustls::version::TLS13],
+    };
+    let key = rustls_pki_types::PrivateKeyDer::Pkcs8(cert.key.clone().into());
+    let mut config = rustls::ServerConfig::builder_with_provider(provider.crypto())
+        .with_protocol_versions(versions)?
+        .with_no_client_auth()
+        .with_single_cert(cert.chain.clone(), key)?;
+    match resumption {
+        Resumption::None => {
+            config.session_storage = Arc::new(rustls::server::NoServerSessionStorage {});
+            config.send_tls13_tickets = 0;
+        }
+        Resumption::Tickets => {
+            config.ticketer = provider.ticketer()?;
+        }
+        Resumption::SessionId => {
+            config.session_storage = rustls::server::ServerSessionMemoryCache::new(4096);
+        }
+    }
+    Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
+}
+
+/// Reads until the peer closes; answers a close_notify with one.
+async fn drain<S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin>(mut s: S) {
+    let mut buf = [0u8; 1024];
+    let _ = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Ok(n) = s.read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+        }
+    })
+    .await;
+    let _ = s.shutdown().await;
+}
+
+/// Starts a server of `stack` on 127.0.0.1 (a free port).
+pub fn start(
+    stack: Stack,
+    cert: &ServerCert,
+    tls: TlsVersion,
+    resumption: Resumption,
+    provider: Provider,
+) -> Result<Server, HandshakeError> {
+    let acceptor = Arc::new(match stack {
+        Stack::Openssl => Acceptor::Openssl(openssl_acceptor(cert, tls, resumption)?),
+        Stack::Rustls => Acceptor::Rustls(rustls_acceptor(cert, tls, resumption, provider)?),
+    });
+    let std_listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    std_listener.set_nonblocking(true)?;
+    let addr = std_listener.local_addr()?;
+    let (stop_tx, mut stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let (clock_tx, clock_rx) = std::sync::mpsc::channel::<libc::clockid_t>();
+    let thread = std::thread::Builder::new()
+        .name("certbench-hs-server".into())
+        .spawn(move || {
+            let mut clock: libc::clockid_t = 0;
+            // SAFETY: pthread_self is this live thread; `clock` is a valid out pointer.
+            let rc = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) };
+            let _ = clock_tx.send(if rc == 0 {
+                clock
+            } else {
+                libc::CLOCK_THREAD_CPUTIME_ID
+            });
+            let rt = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt,
+                Err(_) => return,
+            };
+            rt.block_on(async move {
+                let Ok(listener) = tokio::net::TcpListener::from_std(std_listener) else {
+                    return;
+                };
+                loop {
+                    let tcp = tokio::select! {
+                        _ = &mut stop_rx => break,
+                        r = listener.accept() => match r {
+                            Ok((tcp, _)) => tcp,
+                            Err(_) => continue,
+                        },
+                    };
+                    let _ = tcp.set_nodelay(true);
+                    let acceptor = acceptor.clone();
+                    tokio::spawn(async move {
+                        match &*acceptor {
+                            Acceptor::Openssl(a) => {
+                                let Ok(ssl) = openssl::ssl::Ssl::new(a.context()) else {
+                                    return;
+                                };
+                                let Ok(mut s) = tokio_openssl::SslStream::new(ssl, tcp) else {
+                                    return;
+                                };
+                                if std::pin::Pin::new(&mut s).accept().await.is_ok() {
+                                    drain(s).await;
+                                }
+                            }
+                            Acceptor::Rustls(a) => {
+                                if let Ok(s) = a.accept(tcp).await {
+                                    drain(s).await;
+                                }
+                            }
+                        }
+                    });
+                }
+            });
+        })?;
+    let clock = clock_rx
+        .recv()
+        .map_err(|_| HandshakeError::Setup("the server thread did not start".into()))?;
+    Ok(Server {
+        addr,
+        clock,
+        stop: Some(stop_tx),
+        thread: Some(thread),
+    })
+}

@@ -1,0 +1,88 @@
+//! `certbench handshake` from the command line: the table with both stacks and tail-latency
+//! columns for 1 and 16 clients, full and resumed; memory per connection for both stacks.
+//! (Counts, resumption flags and the clean shutdown: `tests/handshake_counts.rs`.)
+
+use std::process::Command;
+
+fn certbench(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_certbench"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_table_has_both_stacks_and_tail_latency_for_1_and_16_clients() {
+    for clients in ["1", "16"] {
+        for resumption in ["none", "tickets"] {
+            let (code, out, err) = certbench(&[
+                "handshake",
+                "--transport",
+                "all",
+                "--key",
+                "p256",
+                "--tls",
+                "1.3",
+                "--resumption",
+                resumption,
+                "--handshakes",
+                "64",
+                "--clients",
+                clients,
+            ]);
+            assert_eq!(code, 0, "{err}");
+            assert!(out.contains(&format!("{clients} client(s)")), "{out}");
+            assert!(
+                out.contains("| configuration") && out.contains("rustls ÷ OpenSSL"),
+                "{out}"
+            );
+            for col in ["p50", "p90", "p99", "max", "client CPU", "server CPU"] {
+                assert!(out.contains(col), "{col}: {out}");
+            }
+            let kind = if resumption == "none" {
+                "full"
+            } else {
+                "resumed (tickets)"
+            };
+            assert!(out.contains(&format!("p256 TLS 1.3 {kind}")), "{out}");
+            if resumption == "tickets" {
+                assert!(out.contains("64/64"), "every handshake resumed: {out}");
+                assert!(!err.contains("WARNING"), "{err}");
+            }
+        }
+    }
+}
+
+#[test]
+fn memory_per_connection_for_both_stacks() {
+    let (code, out, err) = certbench(&[
+        "handshake",
+        "--hold",
+        "300",
+        "--transport",
+        "all",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let runs: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+    assert_eq!(runs.len(), 2);
+    for r in &runs {
+        assert_eq!(r["connections"], 300);
+        // Every TLS connection holds buffers on both sides: a few KiB at least.
+        assert!(
+            r["client_kib_per_connection"].as_f64().unwrap() > 1.0,
+            "{r}"
+        );
+        assert!(
+            r["server_kib_per_connection"].as_f64().unwrap() > 1.0,
+            "{r}"
+        );
+        assert!(r["allocator"].as_str().unwrap().contains("system"), "{r}");
+    }
+}
