@@ -1,7 +1,8 @@
-//! `certbench report`: the HTML report from the driver's mirror run and a patched Servo's
-//! samples (fixtures), malformed lines skipped with their line numbers, the A/B compare from
-//! the command line, and the page opened in headless Chromium (charts rendered, screenshot
-//! not blank).
+//! `certbench report`: the HTML report from the driver's mirror run, a patched Servo's
+//! samples and `certbench handshake` results (fixtures), malformed lines skipped with their
+//! line numbers, the A/B compare from the command line, handshake results charted and
+//! tabled (and a live handshake run reported back), and the page opened in headless Chromium
+//! (charts rendered, screenshot not blank).
 //!
 //! Chromium: `.ci/run` installs Debian's `chromium`. Without it the browser test says so and
 //! passes, unless `CI` is set.
@@ -35,6 +36,8 @@ fn inputs(dir: &Path) -> Vec<String> {
         fixture("mirror-run.jsonl").display().to_string(),
         fixture("servo.jsonl").display().to_string(),
         bad.display().to_string(),
+        fixture("handshakes.json").display().to_string(),
+        fixture("handshake-memory.json").display().to_string(),
     ]
 }
 
@@ -72,6 +75,17 @@ fn the_html_report_is_one_self_contained_file_with_charts_and_tables() {
     assert!(page.contains("rustls-webpki 0.103"));
     assert!(page.contains("--mirror"));
     assert!(page.contains("No run header beside this file"));
+    // The handshake results after the samples' tables, charted and tabled.
+    assert!(page.find("<h2>Tables</h2>") < page.find("<h2>Handshakes</h2>"));
+    for chart in [
+        "Handshakes per second, per client stack",
+        "Latency of one handshake: p50, p90, p99",
+        "CPU time per handshake",
+        "Resident memory per idle connection",
+    ] {
+        assert!(page.contains(chart), "{chart}");
+    }
+    assert!(page.matches("<svg").count() >= 3 + 4, "charts");
     // Self-contained: nothing to fetch at view time (the SVG namespace is not a fetch).
     let fetches = page
         .replace("http://www.w3.org/2000/svg", "")
@@ -130,6 +144,149 @@ fn a_b_compare_from_the_command_line() {
         assert_eq!(r["change"], "slower", "{r}");
         assert!((r["ratio"].as_f64().unwrap() - 2.0).abs() < 1e-9);
     }
+}
+
+fn handshake_fixture() -> Vec<serde_json::Value> {
+    serde_json::from_str(&std::fs::read_to_string(fixture("handshakes.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn handshake_results_are_tabled_with_the_ratio_of_each_configuration() {
+    let runs = handshake_fixture();
+    let out = certbench(&[
+        "report",
+        fixture("handshakes.json").to_str().unwrap(),
+        fixture("handshake-memory.json").to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("### Handshakes per second"), "{text}");
+    assert!(text.contains("### Memory per idle connection"), "{text}");
+    // Every configuration's rustls ÷ OpenSSL ratio, from the fixture's own figures, on the
+    // configuration's row; the fixture mixes 1 and 16 clients, so rows name their count.
+    let mut checked = 0;
+    for o in runs.iter().filter(|r| r["client"] == "openssl") {
+        let Some(r) = runs.iter().find(|r| {
+            r["client"] == "rustls"
+                && ["key", "tls", "resumption", "clients"]
+                    .iter()
+                    .all(|k| r[k] == o[k])
+        }) else {
+            continue;
+        };
+        let ratio = r["per_second"].as_f64().unwrap() / o["per_second"].as_f64().unwrap();
+        let clients = format!("{} client(s)", o["clients"]);
+        let kind = if o["resumption"] == "none" {
+            "full".to_owned()
+        } else {
+            format!("resumed ({})", o["resumption"].as_str().unwrap())
+        };
+        let row = text
+            .lines()
+            .find(|l| {
+                l.contains(o["key"].as_str().unwrap())
+                    && l.contains(&format!("TLS {} {kind},", o["tls"].as_str().unwrap()))
+                    && l.contains(&clients)
+                    && l.contains(&format!("{}", o["per_second"].as_f64().unwrap().round()))
+            })
+            .unwrap_or_else(|| panic!("no row for {o}\n{text}"));
+        assert!(row.contains(&format!("×{ratio:.2}")), "{row}");
+        checked += 1;
+    }
+    assert!(checked >= 4, "{checked} configurations with both stacks");
+
+    // JSON and CSV: one document each, the runs themselves.
+    let out = certbench(&[
+        "report",
+        fixture("handshakes.json").to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(out.status.success());
+    let again: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(again, runs);
+    // Samples and handshake results in one JSON document: refused, with the reason.
+    let out = certbench(&[
+        "report",
+        fixture("handshakes.json").to_str().unwrap(),
+        fixture("mirror-run.jsonl").to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("two documents"));
+}
+
+#[test]
+fn a_malformed_handshake_file_is_named_and_the_rest_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, r#"[{"client": "openssl", "per_second": "fast"}]"#).unwrap();
+    let html = dir.path().join("r.html");
+    let out = certbench(&[
+        "report",
+        bad.to_str().unwrap(),
+        fixture("handshakes.json").to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("bad.json: not `certbench handshake --format json` results"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("### Handshakes per second"));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<h2>Handshakes</h2>"));
+    assert!(
+        !page.contains("<h2>Charts</h2>"),
+        "no samples, no sample charts"
+    );
+}
+
+/// A live run, small: `certbench handshake --output F` writes the results and their run
+/// header, and `certbench report F` reads them back as they were.
+#[test]
+fn a_handshake_run_reports_back_through_certbench_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hs.json");
+    let out = certbench(&[
+        "handshake",
+        "--quiet",
+        "--handshakes",
+        "20",
+        "--resumption",
+        "none,tickets",
+        "--format",
+        "json",
+        "--output",
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(written.len(), 4, "2 stacks × 2 resumption settings");
+    let html = dir.path().join("r.html");
+    let out = certbench(&[
+        "report",
+        file.to_str().unwrap(),
+        "--format",
+        "json",
+        "--html",
+        html.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let read: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(read, written);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("4 handshake result(s)"));
+    assert!(
+        page.contains("<dt>machine</dt>"),
+        "run header beside the results"
+    );
+    assert!(page.contains("--resumption none,tickets"));
 }
 
 fn chromium() -> Option<&'static str> {

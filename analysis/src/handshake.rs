@@ -69,6 +69,119 @@ impl HandshakeRun {
     }
 }
 
+/// What `certbench handshake --format json` writes: throughput runs, or (with `--hold`)
+/// memory runs. [`parse`] reads either, so that `certbench report` can chart them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Results {
+    /// Throughput and latency runs.
+    pub runs: Vec<HandshakeRun>,
+    /// Memory-per-connection runs.
+    pub memory: Vec<MemoryRun>,
+}
+
+impl Results {
+    /// True when there is nothing to show.
+    pub fn is_empty(&self) -> bool {
+        self.runs.is_empty() && self.memory.is_empty()
+    }
+
+    /// Adds another file's results.
+    pub fn extend(&mut self, other: Results) {
+        self.runs.extend(other.runs);
+        self.memory.extend(other.memory);
+    }
+}
+
+/// Parses one JSON document written by `certbench handshake --format json` (either kind).
+pub fn parse(text: &str) -> Result<Results, serde_json::Error> {
+    match serde_json::from_str::<Vec<HandshakeRun>>(text) {
+        Ok(runs) => Ok(Results {
+            runs,
+            memory: Vec::new(),
+        }),
+        Err(e) => match serde_json::from_str::<Vec<MemoryRun>>(text) {
+            Ok(memory) => Ok(Results {
+                runs: Vec::new(),
+                memory,
+            }),
+            // Neither shape: the throughput shape's error names the field.
+            Err(_) => Err(e),
+        },
+    }
+}
+
+/// One row of the throughput table: a configuration, with its OpenSSL and rustls runs.
+#[derive(Clone, Debug)]
+pub struct Row<'a> {
+    /// Key, TLS version, full or resumed; with the client count and provider when the runs
+    /// mix several.
+    pub label: String,
+    /// The OpenSSL client's run.
+    pub openssl: Option<&'a HandshakeRun>,
+    /// The rustls client's run.
+    pub rustls: Option<&'a HandshakeRun>,
+}
+
+impl Row<'_> {
+    /// rustls handshakes/s ÷ OpenSSL's, when both ran.
+    pub fn ratio(&self) -> Option<f64> {
+        match (self.openssl, self.rustls) {
+            (Some(o), Some(r)) if o.per_second > 0.0 => Some(r.per_second / o.per_second),
+            _ => None,
+        }
+    }
+}
+
+/// The label of `r`'s configuration among `runs`: [`HandshakeRun::config`], plus the client
+/// count, the server and the provider when `runs` mix several of them.
+pub fn label(runs: &[HandshakeRun], r: &HandshakeRun) -> String {
+    let mut s = r.config();
+    if runs.iter().any(|x| x.clients != r.clients) {
+        s.push_str(&format!(", {} client(s)", r.clients));
+    }
+    let same = |x: &HandshakeRun| x.server == x.client;
+    if runs
+        .iter()
+        .any(|x| same(x) != same(r) || (!same(x) && x.server != r.server))
+    {
+        if same(r) {
+            s.push_str(", own-stack server");
+        } else {
+            s.push_str(&format!(", {} server", r.server));
+        }
+    }
+    if runs.iter().any(|x| x.provider != r.provider) {
+        s.push_str(&format!(", {}", r.provider));
+    }
+    s
+}
+
+/// The throughput table's rows, in order of first appearance.
+pub fn rows(runs: &[HandshakeRun]) -> Vec<Row<'_>> {
+    let mut out: Vec<Row<'_>> = Vec::new();
+    for r in runs {
+        let l = label(runs, r);
+        let i = match out.iter().position(|row| row.label == l) {
+            Some(i) => i,
+            None => {
+                out.push(Row {
+                    label: l,
+                    openssl: None,
+                    rustls: None,
+                });
+                out.len() - 1
+            }
+        };
+        // The last run of a configuration wins (a rerun appended to the same report).
+        match r.client.as_str() {
+            "openssl" => out[i].openssl = Some(r),
+            "rustls" => out[i].rustls = Some(r),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Renders `runs` in `format`.
 pub fn render(runs: &[HandshakeRun], format: Format) -> String {
     match format {
@@ -87,28 +200,17 @@ pub fn render(runs: &[HandshakeRun], format: Format) -> String {
 fn markdown(runs: &[HandshakeRun]) -> String {
     let mut out = String::new();
     // Throughput: one row per configuration, a column per client stack, and the ratio.
-    let mut configs: Vec<String> = Vec::new();
-    for r in runs {
-        if !configs.contains(&r.config()) {
-            configs.push(r.config());
-        }
-    }
-    let find = |c: &str, client: &str| runs.iter().find(|r| r.config() == c && r.client == client);
-    let rows: Vec<Vec<String>> = configs
-        .iter()
-        .map(|c| {
-            let o = find(c, "openssl");
-            let r = find(c, "rustls");
-            let cell = |x: Option<&HandshakeRun>| {
-                x.map_or("—".to_owned(), |x| format!("{:.0}", x.per_second))
-            };
-            let ratio = match (o, r) {
-                (Some(o), Some(r)) if o.per_second > 0.0 => {
-                    format!("×{:.2}", r.per_second / o.per_second)
-                }
-                _ => "—".to_owned(),
-            };
-            vec![c.clone(), cell(o), cell(r), ratio]
+    let cell =
+        |x: Option<&HandshakeRun>| x.map_or("—".to_owned(), |x| format!("{:.0}", x.per_second));
+    let table: Vec<Vec<String>> = rows(runs)
+        .into_iter()
+        .map(|row| {
+            vec![
+                row.label.clone(),
+                cell(row.openssl),
+                cell(row.rustls),
+                row.ratio().map_or("—".to_owned(), |x| format!("×{x:.2}")),
+            ]
         })
         .collect();
     let same = runs.iter().all(|r| r.client == r.server);
@@ -123,14 +225,19 @@ fn markdown(runs: &[HandshakeRun]) -> String {
     } else {
         format!("server {}", servers.join(", "))
     };
+    let clients = match runs.first() {
+        Some(f) if runs.iter().all(|r| r.clients == f.clients) => {
+            format!("; {} client(s)", f.clients)
+        }
+        _ => String::new(),
+    };
     let _ = writeln!(
         out,
-        "### Handshakes per second (columns: client stack, {server}; {} client(s))\n",
-        runs.first().map_or(0, |r| r.clients)
+        "### Handshakes per second (columns: client stack, {server}{clients})\n"
     );
     out.push_str(&plain_table(
         &["configuration", "OpenSSL", "rustls", "rustls ÷ OpenSSL"],
-        rows,
+        table,
         1,
     ));
     out.push_str("\n\n### Latency and CPU per handshake (µs)\n\n");
@@ -138,7 +245,7 @@ fn markdown(runs: &[HandshakeRun]) -> String {
         .iter()
         .map(|r| {
             vec![
-                r.config(),
+                label(runs, r),
                 r.client.clone(),
                 r.handshakes.to_string(),
                 format!("{}/{}", r.resumed, r.handshakes),
@@ -232,5 +339,79 @@ pub fn render_memory(runs: &[MemoryRun], format: Format) -> String {
                 )
             )
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(client: &str, clients: usize, resumption: &str, per_second: f64) -> HandshakeRun {
+        HandshakeRun {
+            client: client.into(),
+            server: client.into(),
+            provider: "aws-lc-rs".into(),
+            key: "p256".into(),
+            tls: "1.3".into(),
+            resumption: resumption.into(),
+            clients,
+            handshakes: 100,
+            resumed: if resumption == "none" { 0 } else { 100 },
+            seconds: 100.0 / per_second,
+            per_second,
+            p50_us: 1.0,
+            p90_us: 2.0,
+            p99_us: 3.0,
+            max_us: 4.0,
+            client_cpu_us: 5.0,
+            server_cpu_us: 6.0,
+        }
+    }
+
+    #[test]
+    fn rows_pair_the_stacks_and_name_what_differs() {
+        let runs = vec![
+            run("openssl", 1, "none", 500.0),
+            run("rustls", 1, "none", 1000.0),
+            run("openssl", 16, "none", 800.0),
+            run("rustls", 16, "tickets", 4000.0),
+        ];
+        let rows = rows(&runs);
+        let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "p256 TLS 1.3 full, 1 client(s)",
+                "p256 TLS 1.3 full, 16 client(s)",
+                "p256 TLS 1.3 resumed (tickets), 16 client(s)"
+            ]
+        );
+        assert_eq!(rows[0].ratio(), Some(2.0));
+        assert_eq!(rows[1].ratio(), None, "no rustls run at 16 clients, full");
+        assert!(rows[2].openssl.is_none());
+        // One client count only: the label does not repeat it.
+        assert_eq!(label(&runs[..2], &runs[0]), "p256 TLS 1.3 full");
+    }
+
+    #[test]
+    fn parse_reads_either_document_and_names_the_problem_otherwise() {
+        let runs = vec![run("openssl", 1, "none", 500.0)];
+        let text = render(&runs, Format::Json);
+        assert_eq!(parse(&text).unwrap().runs, runs);
+        let memory = vec![MemoryRun {
+            client: "rustls".into(),
+            server: "rustls".into(),
+            key: "p256".into(),
+            tls: "1.3".into(),
+            allocator: "system".into(),
+            connections: 1000,
+            client_kib_per_connection: 9.0,
+            server_kib_per_connection: 12.0,
+        }];
+        let parsed = parse(&render_memory(&memory, Format::Json)).unwrap();
+        assert!(parsed.runs.is_empty());
+        assert_eq!(parsed.memory, memory);
+        let e = parse(r#"[{"client": "openssl"}]"#).unwrap_err();
+        assert!(e.to_string().contains("missing field"), "{e}");
     }
 }

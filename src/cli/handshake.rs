@@ -5,8 +5,9 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use certbench_analysis::handshake::{render, render_memory};
+use certbench_analysis::schema::{RunInfo, run_info_path};
 use clap::Args;
 
 use super::{EXIT_PARTIAL, OutputArgs};
@@ -75,6 +76,7 @@ pub(super) struct HandshakeArgs {
 }
 
 pub(super) fn run(args: HandshakeArgs) -> Result<ExitCode> {
+    let info = crate::versions::run_info(); // the run header, as of the start
     let duration = match args.duration {
         Some(s) if !(s > 0.0 && s <= 86_400.0) => bail!("--duration must be in (0, 86400]"),
         Some(s) => Some(Duration::from_secs_f64(s)),
@@ -157,10 +159,7 @@ pub(super) fn run(args: HandshakeArgs) -> Result<ExitCode> {
             }
         }
         let text = render_memory(&runs, args.out.format);
-        match &args.out.output {
-            Some(p) => std::fs::write(p, text)?,
-            None => std::io::stdout().write_all(text.as_bytes())?,
-        }
+        write_output(&args.out, &text, &info)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut runs = Vec::new();
@@ -218,15 +217,28 @@ pub(super) fn run(args: HandshakeArgs) -> Result<ExitCode> {
         }
     }
     let text = render(&runs, args.out.format);
-    match &args.out.output {
-        Some(p) => std::fs::write(p, text)?,
-        None => std::io::stdout().write_all(text.as_bytes())?,
-    }
+    write_output(&args.out, &text, &info)?;
     Ok(if partial {
         ExitCode::from(EXIT_PARTIAL)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Writes `text` to `--output` (with its run header beside it, `<file>.run.json`, for
+/// `certbench report`) or to stdout.
+fn write_output(out: &OutputArgs, text: &str, info: &RunInfo) -> Result<()> {
+    match &out.output {
+        Some(p) => {
+            std::fs::write(p, text).with_context(|| format!("writing {}", p.display()))?;
+            let path = run_info_path(p);
+            let header = serde_json::to_string_pretty(info)?;
+            std::fs::write(&path, header + "\n")
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+        None => std::io::stdout().write_all(text.as_bytes())?,
+    }
+    Ok(())
 }
 
 fn run_tls(t: TlsVersion) -> &'static str {

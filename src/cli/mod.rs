@@ -169,6 +169,11 @@ impl OutputArgs {
     /// Renders the tables of `samples` (tables in `methods` order; markdown starts with
     /// `title`) and writes them to `--output` or standard output.
     fn emit(&self, title: &str, samples: &[Sample], methods: &[Method]) -> Result<()> {
+        self.write(&self.tables(title, samples, methods))
+    }
+
+    /// The tables of `samples` in the chosen format, under `title` in markdown.
+    fn tables(&self, title: &str, samples: &[Sample], methods: &[Method]) -> String {
         let order: Vec<&str> = methods.iter().map(|m| m.name()).collect();
         let report = Report::from_samples(samples, Stage::TotalVerification, &order);
         let mut text = String::new();
@@ -176,6 +181,11 @@ impl OutputArgs {
             text.push_str(&format!("## {title}\n\n"));
         }
         text.push_str(&render(&report, self.format));
+        text
+    }
+
+    /// Writes `text` to `--output`, or to stdout.
+    fn write(&self, text: &str) -> Result<()> {
         match &self.output {
             Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display())),
             None => Ok(std::io::stdout().write_all(text.as_bytes())?),

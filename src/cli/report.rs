@@ -1,6 +1,7 @@
 //! `certbench report FILE...`: the tables of samples already taken (the driver's, `verify`'s,
-//! a patched Servo's JSONL), merged by site × method × transport × stage; `--html` writes
-//! the self-contained HTML report too; `--baseline A --candidate B` compares two runs.
+//! a patched Servo's JSONL), merged by site × method × transport × stage, and of
+//! `certbench handshake --format json` results; `--html` writes the self-contained HTML
+//! report too (charts of both); `--baseline A --candidate B` compares two sample runs.
 //! Malformed lines are reported with their line numbers and skipped; the report is still
 //! produced (exit 3 says lines were skipped).
 
@@ -11,6 +12,7 @@ use anyhow::{Context, Result, bail};
 use certbench_analysis::compare::compare;
 use certbench_analysis::export::html::{self, Input};
 use certbench_analysis::export::{Format, Report, render_ab};
+use certbench_analysis::handshake::{Results, render as render_handshakes, render_memory};
 use certbench_analysis::schema::read_run_info;
 use certbench_analysis::{Sample, Stage};
 use clap::Args;
@@ -20,7 +22,8 @@ use crate::methods::Method;
 
 #[derive(Args, Debug)]
 pub(super) struct ReportArgs {
-    /// JSONL sample files (driver, verify, patched Servo), merged.
+    /// JSONL sample files (driver, verify, patched Servo), merged; and/or JSON files of
+    /// `certbench handshake --format json` (throughput or --hold memory results).
     #[arg(required_unless_present = "baseline")]
     files: Vec<PathBuf>,
     /// Also write the HTML report (one self-contained file with SVG charts) to FILE.
@@ -49,39 +52,111 @@ fn read(path: &Path, out: &OutputArgs) -> Result<(Vec<Sample>, usize)> {
     Ok((samples, errors.len()))
 }
 
+/// One input file's contents: samples (JSONL), or `certbench handshake --format json`
+/// results (one JSON array).
+enum Contents {
+    Samples(Vec<Sample>, usize),
+    Handshakes(Results),
+}
+
+/// Reads `path` as handshake results when it holds one JSON array, else as JSONL samples.
+/// A handshake file that does not parse is named on stderr and counts as one bad input.
+fn read_any(path: &Path, out: &OutputArgs) -> Result<Contents> {
+    let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first != Some(&b'[') {
+        return read(path, out).map(|(s, bad)| Contents::Samples(s, bad));
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    match certbench_analysis::handshake::parse(&text) {
+        Ok(r) => Ok(Contents::Handshakes(r)),
+        Err(e) => {
+            out.note(&format!(
+                "certbench: error: {}: not `certbench handshake --format json` results: {e}",
+                path.display()
+            ));
+            Ok(Contents::Samples(Vec::new(), 1))
+        }
+    }
+}
+
 pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
     if let (Some(a), Some(b)) = (&args.baseline, &args.candidate) {
         return ab(&args, a, b);
     }
     let mut samples: Vec<Sample> = Vec::new();
+    let mut handshakes = Results::default();
     let mut inputs = Vec::new();
     let mut bad = 0usize;
     for path in &args.files {
-        let (s, errors) = read(path, &args.out)?;
+        let (s, errors, results) = match read_any(path, &args.out)? {
+            Contents::Samples(s, errors) => (s, errors, 0),
+            Contents::Handshakes(r) => {
+                let n = r.runs.len() + r.memory.len();
+                handshakes.extend(r);
+                (Vec::new(), 0, n)
+            }
+        };
         bad += errors;
         inputs.push(Input {
             name: path.display().to_string(),
             samples: s.len(),
+            results,
             bad_lines: errors,
             run: read_run_info(path),
         });
         samples.extend(s);
     }
     let names: Vec<String> = args.files.iter().map(|p| p.display().to_string()).collect();
-    args.out.emit(
-        &format!(
-            "certbench report — {} samples from {}",
-            samples.len(),
-            names.join(", ")
-        ),
-        &samples,
-        Method::ALL,
-    )?;
+    let mixed = !samples.is_empty() && !handshakes.is_empty();
+    if mixed && args.out.format != Format::Markdown {
+        bail!(
+            "samples and handshake results make two documents: report them separately in {} (or together with --html)",
+            if args.out.format == Format::Csv {
+                "CSV"
+            } else {
+                "JSON"
+            }
+        );
+    }
+    let mut text = String::new();
+    if !samples.is_empty() || handshakes.is_empty() {
+        text.push_str(&args.out.tables(
+            &format!(
+                "certbench report — {} samples from {}",
+                samples.len(),
+                names.join(", ")
+            ),
+            &samples,
+            Method::ALL,
+        ));
+    }
+    if !handshakes.is_empty() {
+        if args.out.format == Format::Markdown {
+            if mixed {
+                text.push('\n');
+            }
+            text.push_str(&format!(
+                "## certbench report — handshakes from {}\n\n",
+                names.join(", ")
+            ));
+        }
+        if !handshakes.runs.is_empty() {
+            text.push_str(&render_handshakes(&handshakes.runs, args.out.format));
+        }
+        if !handshakes.memory.is_empty() {
+            if args.out.format == Format::Markdown && !handshakes.runs.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&render_memory(&handshakes.memory, args.out.format));
+        }
+    }
+    args.out.write(&text)?;
     if let Some(path) = &args.html {
         let order: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
         let report = Report::from_samples(&samples, Stage::TotalVerification, &order);
         let command: Vec<String> = std::env::args().collect();
-        let page = html::render(&report, &samples, &inputs, &command.join(" "));
+        let page = html::render(&report, &samples, &handshakes, &inputs, &command.join(" "));
         std::fs::write(path, page).with_context(|| format!("writing {}", path.display()))?;
         args.out
             .note(&format!("certbench: HTML report in {}", path.display()));

@@ -1,7 +1,10 @@
 //! HTML: one self-contained file (inline SVG charts drawn with plotters, inline CSS, no
 //! script, nothing fetched at view time): the runs' machine, versions and command lines at
 //! the top; then per-site bars of the compared stage per method with 95 % error bars, a
-//! stacked bar of stages per method, box plots of the slowest sites; then the tables.
+//! stacked bar of stages per method, box plots of the slowest sites; then the tables; then,
+//! when handshake results are given, their section ([`handshake`]).
+
+mod handshake;
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -9,6 +12,7 @@ use std::fmt::Write;
 use plotters::prelude::*;
 
 use super::Report;
+use crate::handshake::Results;
 use crate::schema::{RunInfo, Sample, Stage};
 use crate::stats::Summary;
 use crate::table::SeedTable;
@@ -21,6 +25,8 @@ pub struct Input {
     pub name: String,
     /// Samples read from it.
     pub samples: usize,
+    /// Handshake or memory results read from it (`certbench handshake --format json`).
+    pub results: usize,
     /// Malformed lines skipped.
     pub bad_lines: usize,
     /// Its `.run.json`, if any.
@@ -38,6 +44,27 @@ const STACKED: &[Stage] = &[
     Stage::VerifyHostname,
 ];
 
+/// Appends an HTML table; columns from `numeric_from` on are right-aligned numbers.
+fn html_table(h: &mut String, headers: &[&str], rows: &[Vec<String>], numeric_from: usize) {
+    h.push_str("<table><tr>");
+    for c in headers {
+        let _ = write!(h, "<th>{}</th>", esc(c));
+    }
+    h.push_str("</tr>\n");
+    for row in rows {
+        h.push_str("<tr>");
+        for (i, c) in row.iter().enumerate() {
+            if i >= numeric_from {
+                let _ = write!(h, "<td class=\"n\">{}</td>", esc(c));
+            } else {
+                let _ = write!(h, "<td>{}</td>", esc(c));
+            }
+        }
+        h.push_str("</tr>\n");
+    }
+    h.push_str("</table>\n");
+}
+
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -52,9 +79,16 @@ fn table_title(t: &SeedTable) -> String {
     }
 }
 
-/// Renders the whole page. `samples` are the report's (for the distributions); `command`
-/// is the report's own command line.
-pub fn render(report: &Report, samples: &[Sample], inputs: &[Input], command: &str) -> String {
+/// Renders the whole page. `samples` are the report's (for the distributions);
+/// `handshakes` the handshake results given with them (may be empty); `command` is the
+/// report's own command line.
+pub fn render(
+    report: &Report,
+    samples: &[Sample],
+    handshakes: &Results,
+    inputs: &[Input],
+    command: &str,
+) -> String {
     let mut h = String::new();
     h.push_str(concat!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n",
@@ -71,16 +105,25 @@ pub fn render(report: &Report, samples: &[Sample], inputs: &[Input], command: &s
     ));
     let _ = writeln!(
         h,
-        "<p class=\"note\">Made by <code>{}</code>. Figures: mean with the 95 % confidence interval of the mean (Student's t); warm-up samples left out.</p>",
-        esc(command)
+        "<p class=\"note\">Made by <code>{}</code>.{}</p>",
+        esc(command),
+        if report.tables.is_empty() {
+            ""
+        } else {
+            " Sample figures: mean with the 95 % confidence interval of the mean (Student's t); warm-up samples left out."
+        }
     );
     h.push_str("<h2>Runs</h2>\n");
     for input in inputs {
+        let what = if input.results > 0 {
+            format!("{} handshake result(s)", input.results)
+        } else {
+            format!("{} samples", input.samples)
+        };
         let _ = writeln!(
             h,
-            "<h3><code>{}</code>: {} samples{}</h3>",
+            "<h3><code>{}</code>: {what}{}</h3>",
             esc(&input.name),
-            input.samples,
             if input.bad_lines > 0 {
                 format!(", {} malformed line(s) skipped", input.bad_lines)
             } else {
@@ -104,12 +147,20 @@ pub fn render(report: &Report, samples: &[Sample], inputs: &[Input], command: &s
                     .collect();
                 let _ = writeln!(h, "<dt>versions</dt><dd>{}</dd></dl>", versions.join(", "));
             }
+            None if input.results > 0 => h.push_str(
+                "<p class=\"note\">No run header beside this file (it is written beside <code>certbench handshake --output</code> files).</p>\n",
+            ),
             None => h.push_str(
                 "<p class=\"note\">No run header beside this file (e.g. a patched Servo build's samples).</p>\n",
             ),
         }
     }
 
+    if report.tables.is_empty() {
+        handshake::section(&mut h, handshakes);
+        h.push_str("</body></html>\n");
+        return h;
+    }
     let stage = report
         .comparison
         .as_ref()
@@ -162,6 +213,7 @@ pub fn render(report: &Report, samples: &[Sample], inputs: &[Input], command: &s
         }
         h.push_str("</table>\n");
     }
+    handshake::section(&mut h, handshakes);
     h.push_str("</body></html>\n");
     h
 }
