@@ -1,7 +1,8 @@
 //! Ctrl-C and `--resume`, with the CLI as a child process against its loopback mirror:
 //! SIGINT stops after the current sample, prints the tables of what was measured and leaves
 //! valid JSONL (exit 130); a second SIGINT quits at once without a broken line; `--resume`
-//! takes exactly the samples that are missing.
+//! takes exactly the samples that are missing, and refuses options that would make its
+//! samples measure something else than the first part's.
 
 mod common;
 
@@ -27,6 +28,10 @@ fn cache() -> &'static Path {
 }
 
 fn start(raw_flag: &str, raw: &Path, runs: u32) -> Child {
+    start_with(raw_flag, raw, runs, &[])
+}
+
+fn start_with(raw_flag: &str, raw: &Path, runs: u32, extra: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_certbench"))
         .args([
             "--sites",
@@ -45,6 +50,7 @@ fn start(raw_flag: &str, raw: &Path, runs: u32) -> Child {
         .arg(cache())
         .arg(raw_flag)
         .arg(raw)
+        .args(extra)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -155,4 +161,54 @@ fn a_second_ctrl_c_quits_at_once_and_leaves_whole_lines() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("interrupted again"), "{stderr}");
     assert!(samples(&raw).len() >= 3);
+}
+
+#[test]
+fn resume_refuses_options_that_change_what_a_sample_measures() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("run.jsonl");
+    let out = start("--raw", &raw, 1).wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let before = std::fs::read(&raw).unwrap();
+    assert_eq!(samples(&raw).len(), 13 * 2);
+
+    // Another transport, another hook, another root set: refused, the file untouched.
+    for (extra, named) in [
+        (
+            &["--transport", "rustls"][..],
+            "--transport was openssl, now rustls",
+        ),
+        (
+            &["--hook", "replace"][..],
+            "--hook was callback, now replace",
+        ),
+        (
+            &["--tls-resumption"][..],
+            "--tls-resumption was false, now true",
+        ),
+    ] {
+        let out = start_with("--resume", &raw, 2, extra)
+            .wait_with_output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(named), "{stderr}");
+        assert!(stderr.contains("give the same options"), "{stderr}");
+        assert_eq!(std::fs::read(&raw).unwrap(), before, "file untouched");
+    }
+
+    // The same options with more runs: a continuation, taken.
+    let out = start("--resume", &raw, 2).wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(samples(&raw).len(), 13 * 2 * 2);
 }

@@ -127,8 +127,10 @@ struct DriveArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     concurrency: u16,
     /// Continue an interrupted run: read FILE (its raw samples), skip every sample it already
-    /// has, append the rest to it, and print the tables of the whole run. Give the same
-    /// sites and options as the first time.
+    /// has, append the rest to it, and print the tables of the whole run. Options that
+    /// change what a sample measures (transport, hook, mirror, TLS resumption, roots,
+    /// cache-roots, resolve, concurrency) must be those of the first part (checked against
+    /// the run header beside FILE).
     #[arg(long, value_name = "FILE", conflicts_with = "raw")]
     resume: Option<PathBuf>,
     #[command(flatten)]
@@ -549,6 +551,14 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
                 .and_then(|mut f| f.write_all(b"\n"))
                 .with_context(|| format!("--resume {}", path.display()))?;
         }
+        match certbench_analysis::schema::read_run_info(path) {
+            Some(info) => check_resumed_options(&args, path, &info.command, out)?,
+            None => out.note(&format!(
+                "certbench: warning: no run header beside {} ({}): cannot check that this run's options match the first part's",
+                path.display(),
+                certbench_analysis::schema::run_info_path(path).display()
+            )),
+        }
         control.done = previous.iter().map(driver::sample_key).collect();
         out.note(&format!(
             "certbench: resuming {}: {} samples already taken",
@@ -673,6 +683,87 @@ fn run_drive(args: DriveArgs) -> Result<ExitCode> {
 }
 
 /// The TLS stack of a driver run, for titles: `openssl transport, webpki hook `callback``.
+/// The options that decide what a driver sample measures, as (flag, value): a resumed run
+/// must give the same as its first part, or its samples would not be of one experiment.
+/// (Sites, methods and run counts may change: those only add or leave out rows and samples,
+/// and every row shows its n.)
+fn measurement_options(args: &DriveArgs) -> Vec<(&'static str, String)> {
+    let mut resolve = args.resolve.clone();
+    resolve.sort();
+    let mut v = vec![
+        (
+            "--transport",
+            format!("{:?}", args.transport).to_lowercase(),
+        ),
+        ("--mirror", args.mirror.to_string()),
+        ("--tls-resumption", args.tls_resumption.to_string()),
+        ("--roots", format!("{:?}", args.roots)),
+        ("--cache-roots", args.cache_roots.to_string()),
+        ("--resolve", resolve.join(",")),
+        ("--concurrency", args.concurrency.to_string()),
+    ];
+    if args.transport == Transport::Openssl {
+        v.push(("--hook", args.hook.name().to_owned()));
+    }
+    v
+}
+
+/// `--resume FILE`: refuses to go on when the first part of the run (its command line, from
+/// the run header beside FILE) measured something else than this run would.
+fn check_resumed_options(
+    args: &DriveArgs,
+    path: &std::path::Path,
+    first_command: &[String],
+    out: &OutputArgs,
+) -> Result<()> {
+    let first = match Cli::try_parse_from(first_command) {
+        Ok(Cli {
+            command: None,
+            drive,
+        }) => drive,
+        Ok(_) => anyhow::bail!(
+            "--resume {}: its samples were not taken by a driver run (first command: {})",
+            path.display(),
+            first_command.join(" ")
+        ),
+        Err(_) => {
+            out.note(&format!(
+                "certbench: warning: --resume {}: cannot read the first part's command line ({}); not checking that the options match",
+                path.display(),
+                first_command.join(" ")
+            ));
+            return Ok(());
+        }
+    };
+    let now = measurement_options(args);
+    let then = measurement_options(&first);
+    let differ: Vec<String> = then
+        .iter()
+        .filter(|o| !now.contains(o))
+        .map(|(flag, was)| {
+            let is = now
+                .iter()
+                .find(|(f, _)| f == flag)
+                .map_or("(not applicable)", |(_, v)| v.as_str());
+            format!("{flag} was {was}, now {is}")
+        })
+        .chain(
+            now.iter()
+                .filter(|(f, _)| !then.iter().any(|(g, _)| g == f))
+                .map(|(flag, is)| format!("{flag} was not applicable, now {is}")),
+        )
+        .collect();
+    if !differ.is_empty() {
+        anyhow::bail!(
+            "--resume {}: this run's options differ from the first part's, so its samples would measure something else ({}); give the same options as the first time: {}",
+            path.display(),
+            differ.join("; "),
+            first_command.join(" ")
+        );
+    }
+    Ok(())
+}
+
 fn stack(args: &DriveArgs) -> String {
     match args.transport {
         Transport::Openssl => format!("openssl transport, webpki hook `{}`", args.hook.name()),
