@@ -182,6 +182,109 @@ pub fn rows(runs: &[HandshakeRun]) -> Vec<Row<'_>> {
     out
 }
 
+/// A table's cells as text, for any exporter (markdown here, HTML in
+/// [`crate::export::html`]): columns from `right_from` on are numbers.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// Column headers.
+    pub header: &'static [&'static str],
+    /// One row of cells per line.
+    pub rows: Vec<Vec<String>>,
+    /// First right-aligned (numeric) column.
+    pub right_from: usize,
+}
+
+/// Handshakes per second: one row per configuration, OpenSSL, rustls, and the ratio.
+pub fn throughput_table(runs: &[HandshakeRun]) -> Table {
+    let cell =
+        |x: Option<&HandshakeRun>| x.map_or("—".to_owned(), |x| format!("{:.0}", x.per_second));
+    Table {
+        header: &["configuration", "OpenSSL", "rustls", "rustls ÷ OpenSSL"],
+        rows: rows(runs)
+            .into_iter()
+            .map(|row| {
+                vec![
+                    row.label.clone(),
+                    cell(row.openssl),
+                    cell(row.rustls),
+                    row.ratio().map_or("—".to_owned(), |x| format!("×{x:.2}")),
+                ]
+            })
+            .collect(),
+        right_from: 1,
+    }
+}
+
+/// Latency percentiles and CPU per handshake (µs): one row per run.
+pub fn latency_table(runs: &[HandshakeRun]) -> Table {
+    Table {
+        header: &[
+            "configuration",
+            "client",
+            "server",
+            "n",
+            "resumed",
+            "p50",
+            "p90",
+            "p99",
+            "max",
+            "client CPU",
+            "server CPU",
+        ],
+        rows: runs
+            .iter()
+            .map(|r| {
+                vec![
+                    label(runs, r),
+                    r.client.clone(),
+                    r.server.clone(),
+                    r.handshakes.to_string(),
+                    format!("{}/{}", r.resumed, r.handshakes),
+                    format!("{:.0}", r.p50_us),
+                    format!("{:.0}", r.p90_us),
+                    format!("{:.0}", r.p99_us),
+                    format!("{:.0}", r.max_us),
+                    format!("{:.0}", r.client_cpu_us),
+                    format!("{:.0}", r.server_cpu_us),
+                ]
+            })
+            .collect(),
+        right_from: 3,
+    }
+}
+
+/// Memory per idle connection (KiB): one row per run.
+pub fn memory_table(runs: &[MemoryRun]) -> Table {
+    Table {
+        header: &[
+            "client ↔ server",
+            "configuration",
+            "allocator",
+            "connections",
+            "client KiB",
+            "server KiB",
+        ],
+        rows: runs
+            .iter()
+            .map(|r| {
+                vec![
+                    format!("{} ↔ {}", r.client, r.server),
+                    format!("{} TLS {}", r.key, r.tls),
+                    r.allocator.clone(),
+                    r.connections.to_string(),
+                    format!("{:.1}", r.client_kib_per_connection),
+                    format!("{:.1}", r.server_kib_per_connection),
+                ]
+            })
+            .collect(),
+        right_from: 3,
+    }
+}
+
+fn plain(t: Table) -> String {
+    plain_table(t.header, t.rows, t.right_from)
+}
+
 /// Renders `runs` in `format`.
 pub fn render(runs: &[HandshakeRun], format: Format) -> String {
     match format {
@@ -199,20 +302,6 @@ pub fn render(runs: &[HandshakeRun], format: Format) -> String {
 
 fn markdown(runs: &[HandshakeRun]) -> String {
     let mut out = String::new();
-    // Throughput: one row per configuration, a column per client stack, and the ratio.
-    let cell =
-        |x: Option<&HandshakeRun>| x.map_or("—".to_owned(), |x| format!("{:.0}", x.per_second));
-    let table: Vec<Vec<String>> = rows(runs)
-        .into_iter()
-        .map(|row| {
-            vec![
-                row.label.clone(),
-                cell(row.openssl),
-                cell(row.rustls),
-                row.ratio().map_or("—".to_owned(), |x| format!("×{x:.2}")),
-            ]
-        })
-        .collect();
     let same = runs.iter().all(|r| r.client == r.server);
     let mut servers: Vec<&str> = Vec::new();
     for r in runs {
@@ -235,45 +324,9 @@ fn markdown(runs: &[HandshakeRun]) -> String {
         out,
         "### Handshakes per second (columns: client stack, {server}{clients})\n"
     );
-    out.push_str(&plain_table(
-        &["configuration", "OpenSSL", "rustls", "rustls ÷ OpenSSL"],
-        table,
-        1,
-    ));
+    out.push_str(&plain(throughput_table(runs)));
     out.push_str("\n\n### Latency and CPU per handshake (µs)\n\n");
-    let rows: Vec<Vec<String>> = runs
-        .iter()
-        .map(|r| {
-            vec![
-                label(runs, r),
-                r.client.clone(),
-                r.handshakes.to_string(),
-                format!("{}/{}", r.resumed, r.handshakes),
-                format!("{:.0}", r.p50_us),
-                format!("{:.0}", r.p90_us),
-                format!("{:.0}", r.p99_us),
-                format!("{:.0}", r.max_us),
-                format!("{:.0}", r.client_cpu_us),
-                format!("{:.0}", r.server_cpu_us),
-            ]
-        })
-        .collect();
-    out.push_str(&plain_table(
-        &[
-            "configuration",
-            "client",
-            "n",
-            "resumed",
-            "p50",
-            "p90",
-            "p99",
-            "max",
-            "client CPU",
-            "server CPU",
-        ],
-        rows,
-        2,
-    ));
+    out.push_str(&plain(latency_table(runs)));
     out.push('\n');
     out
 }
@@ -310,35 +363,10 @@ pub fn render_memory(runs: &[MemoryRun], format: Format) -> String {
             }
             String::from_utf8(w.into_inner().expect("flushing to memory")).expect("UTF-8")
         }
-        Format::Markdown => {
-            let rows = runs
-                .iter()
-                .map(|r| {
-                    vec![
-                        format!("{} ↔ {}", r.client, r.server),
-                        format!("{} TLS {}", r.key, r.tls),
-                        r.connections.to_string(),
-                        format!("{:.1}", r.client_kib_per_connection),
-                        format!("{:.1}", r.server_kib_per_connection),
-                    ]
-                })
-                .collect();
-            format!(
-                "### Memory per idle connection (RSS growth ÷ connections, KiB; allocator: {})\n\n{}\n",
-                runs.first().map_or("?", |r| r.allocator.as_str()),
-                plain_table(
-                    &[
-                        "client ↔ server",
-                        "configuration",
-                        "connections",
-                        "client KiB",
-                        "server KiB"
-                    ],
-                    rows,
-                    2
-                )
-            )
-        }
+        Format::Markdown => format!(
+            "### Memory per idle connection (RSS growth ÷ connections, KiB)\n\n{}\n",
+            plain(memory_table(runs))
+        ),
     }
 }
 

@@ -6,8 +6,11 @@ use std::fmt::Write;
 
 use plotters::prelude::*;
 
-use super::{esc, html_table};
-use crate::handshake::{HandshakeRun, MemoryRun, Results, label, rows};
+use super::{band_label, esc, html_table};
+use crate::handshake::{
+    HandshakeRun, MemoryRun, Results, Table, label, latency_table, memory_table, rows,
+    throughput_table,
+};
 
 /// Appends the section for `results` to `h` (nothing when there are none).
 pub(super) fn section(h: &mut String, results: &Results) {
@@ -57,26 +60,8 @@ fn throughput(h: &mut String, runs: &[HandshakeRun]) {
             &values,
         ),
     );
-    let cell =
-        |x: Option<&HandshakeRun>| x.map_or("—".to_owned(), |x| format!("{:.0}", x.per_second));
-    let table: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            vec![
-                r.label.clone(),
-                cell(r.openssl),
-                cell(r.rustls),
-                r.ratio().map_or("—".to_owned(), |x| format!("×{x:.2}")),
-            ]
-        })
-        .collect();
     h.push_str("<h3>Handshakes per second</h3>\n");
-    html_table(
-        h,
-        &["configuration", "OpenSSL", "rustls", "rustls ÷ OpenSSL"],
-        &table,
-        1,
-    );
+    table(h, throughput_table(runs));
 }
 
 fn latency(h: &mut String, runs: &[HandshakeRun]) {
@@ -112,48 +97,12 @@ fn latency(h: &mut String, runs: &[HandshakeRun]) {
             &cpu,
         ),
     );
-    let table: Vec<Vec<String>> = runs
-        .iter()
-        .map(|r| {
-            vec![
-                label(runs, r),
-                r.client.clone(),
-                r.server.clone(),
-                r.handshakes.to_string(),
-                format!("{}/{}", r.resumed, r.handshakes),
-                format!("{:.0}", r.p50_us),
-                format!("{:.0}", r.p90_us),
-                format!("{:.0}", r.p99_us),
-                format!("{:.0}", r.max_us),
-                format!("{:.0}", r.client_cpu_us),
-                format!("{:.0}", r.server_cpu_us),
-            ]
-        })
-        .collect();
     h.push_str("<h3>Latency and CPU per handshake (µs)</h3>\n");
-    html_table(
-        h,
-        &[
-            "configuration",
-            "client",
-            "server",
-            "n",
-            "resumed",
-            "p50",
-            "p90",
-            "p99",
-            "max",
-            "client CPU",
-            "server CPU",
-        ],
-        &table,
-        3,
-    );
-    let fell_back: Vec<&HandshakeRun> = runs
+    table(h, latency_table(runs));
+    for r in runs
         .iter()
         .filter(|r| r.resumption != "none" && r.resumed < r.handshakes)
-        .collect();
-    for r in fell_back {
+    {
         let _ = writeln!(
             h,
             "<p class=\"note\"><strong>Warning:</strong> {} with the {} client: only {} of {} handshakes were resumed; its figures are not those of resumed handshakes.</p>",
@@ -194,33 +143,12 @@ fn memory(h: &mut String, runs: &[MemoryRun]) {
             &values,
         ),
     );
-    let table: Vec<Vec<String>> = runs
-        .iter()
-        .map(|r| {
-            vec![
-                format!("{} ↔ {}", r.client, r.server),
-                format!("{} TLS {}", r.key, r.tls),
-                r.allocator.clone(),
-                r.connections.to_string(),
-                format!("{:.1}", r.client_kib_per_connection),
-                format!("{:.1}", r.server_kib_per_connection),
-            ]
-        })
-        .collect();
     h.push_str("<h3>Memory per idle connection (RSS growth ÷ connections, KiB)</h3>\n");
-    html_table(
-        h,
-        &[
-            "client ↔ server",
-            "configuration",
-            "allocator",
-            "connections",
-            "client KiB",
-            "server KiB",
-        ],
-        &table,
-        3,
-    );
+    table(h, memory_table(runs));
+}
+
+fn table(h: &mut String, t: Table) {
+    html_table(h, t.header, &t.rows, t.right_from);
 }
 
 /// Horizontal grouped bars: one group per row label, one bar per series; a missing value
@@ -262,17 +190,7 @@ fn hbars(
             .configure_mesh()
             .disable_y_mesh()
             .y_labels((rows as usize) * 2 + 1)
-            .y_label_formatter(&|y| {
-                let pos = n as f64 - y - 0.5;
-                if (pos - pos.round()).abs() < 0.01 && pos >= 0.0 {
-                    labels
-                        .get(pos.round() as usize)
-                        .cloned()
-                        .unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
+            .y_label_formatter(&|y| band_label(n as f64 - y - 0.5, labels))
             .x_label_formatter(&|x| {
                 if xmax >= 100.0 {
                     format!("{x:.0}")

@@ -286,6 +286,19 @@ fn sites(report: &Report, stage: Stage) -> Vec<String> {
 
 const UNIT_NS: f64 = 1e3; // charts in µs
 
+/// The label of the band whose centre is at `pos` (0 = the first band's centre) for a
+/// category axis drawn on a numeric one; empty between bands.
+fn band_label(pos: f64, labels: &[String]) -> String {
+    if (pos - pos.round()).abs() < 0.01 && pos >= 0.0 {
+        labels
+            .get(pos.round() as usize)
+            .cloned()
+            .unwrap_or_default()
+    } else {
+        String::new()
+    }
+}
+
 /// Per-site horizontal bars of `stage`'s mean per method, with 95 % error bars.
 fn bars(report: &Report, stage: Stage) -> Option<String> {
     let sites = sites(report, stage);
@@ -341,17 +354,7 @@ fn bars(report: &Report, stage: Stage) -> Option<String> {
             .configure_mesh()
             .disable_y_mesh()
             .y_labels(sites.len() * 2 + 1)
-            .y_label_formatter(&|y| {
-                let pos = sites.len() as f64 - y - 0.5;
-                if (pos - pos.round()).abs() < 0.01 && pos >= 0.0 {
-                    labels
-                        .get(pos.round() as usize)
-                        .cloned()
-                        .unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
+            .y_label_formatter(&|y| band_label(sites.len() as f64 - y - 0.5, &labels))
             .x_desc("µs")
             .draw()
             .ok()?;
@@ -470,14 +473,7 @@ fn stacked(report: &Report) -> Option<String> {
             .configure_mesh()
             .disable_x_mesh()
             .x_labels(methods.len() * 2 + 1)
-            .x_label_formatter(&|x| {
-                let pos = x - 0.5;
-                if (pos - pos.round()).abs() < 0.01 && pos >= 0.0 {
-                    names.get(pos.round() as usize).cloned().unwrap_or_default()
-                } else {
-                    String::new()
-                }
-            })
+            .x_label_formatter(&|x| band_label(x - 0.5, &names))
             .y_desc("µs")
             .draw()
             .ok()?;
