@@ -214,7 +214,17 @@ fn handshake_results_are_tabled_with_the_ratio_of_each_configuration() {
         "json",
     ]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("two documents"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("make 2 documents"));
+    // Throughput and memory results in one CSV: likewise.
+    let out = certbench(&[
+        "report",
+        fixture("handshakes.json").to_str().unwrap(),
+        fixture("handshake-memory.json").to_str().unwrap(),
+        "--format",
+        "csv",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("make 2 documents"));
 }
 
 #[test]

@@ -44,12 +44,18 @@ pub(super) struct ReportArgs {
 
 /// Reads one JSONL file: its samples, and the number of malformed lines (each named on stderr).
 fn read(path: &Path, out: &OutputArgs) -> Result<(Vec<Sample>, usize)> {
-    let file = std::fs::File::open(path).with_context(|| format!("{}", path.display()))?;
-    let (samples, errors) = certbench_analysis::schema::read_jsonl(std::io::BufReader::new(file));
+    let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
+    Ok(samples_of(path, &bytes, out))
+}
+
+/// The samples of a JSONL file's `bytes`, and the number of malformed lines (each named on
+/// stderr).
+fn samples_of(path: &Path, bytes: &[u8], out: &OutputArgs) -> (Vec<Sample>, usize) {
+    let (samples, errors) = certbench_analysis::schema::read_jsonl(bytes);
     for e in &errors {
         out.note(&format!("certbench: error: {}: {e}", path.display()));
     }
-    Ok((samples, errors.len()))
+    (samples, errors.len())
 }
 
 /// One input file's contents: samples (JSONL), or `certbench handshake --format json`
@@ -65,7 +71,8 @@ fn read_any(path: &Path, out: &OutputArgs) -> Result<Contents> {
     let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
     if first != Some(&b'[') {
-        return read(path, out).map(|(s, bad)| Contents::Samples(s, bad));
+        let (samples, bad) = samples_of(path, &bytes, out);
+        return Ok(Contents::Samples(samples, bad));
     }
     let text = String::from_utf8_lossy(&bytes);
     match certbench_analysis::handshake::parse(&text) {
@@ -109,9 +116,17 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
     }
     let names: Vec<String> = args.files.iter().map(|p| p.display().to_string()).collect();
     let mixed = !samples.is_empty() && !handshakes.is_empty();
-    if mixed && args.out.format != Format::Markdown {
+    let kinds = [
+        (!samples.is_empty(), "samples"),
+        (!handshakes.runs.is_empty(), "handshake throughput results"),
+        (!handshakes.memory.is_empty(), "memory (--hold) results"),
+    ];
+    let present: Vec<&str> = kinds.iter().filter(|k| k.0).map(|k| k.1).collect();
+    if present.len() > 1 && args.out.format != Format::Markdown {
         bail!(
-            "samples and handshake results make two documents: report them separately in {} (or together with --html)",
+            "{} make {} documents: report them separately in {} (or together in markdown or with --html)",
+            present.join(" and "),
+            present.len(),
             if args.out.format == Format::Csv {
                 "CSV"
             } else {
