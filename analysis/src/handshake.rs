@@ -139,16 +139,12 @@ pub fn label(runs: &[HandshakeRun], r: &HandshakeRun) -> String {
     if runs.iter().any(|x| x.clients != r.clients) {
         s.push_str(&format!(", {} client(s)", r.clients));
     }
-    let same = |x: &HandshakeRun| x.server == x.client;
-    if runs
-        .iter()
-        .any(|x| same(x) != same(r) || (!same(x) && x.server != r.server))
-    {
-        if same(r) {
-            s.push_str(", own-stack server");
-        } else {
-            s.push_str(&format!(", {} server", r.server));
-        }
+    // One run's servers are all the client's own stack (`--server same`) or all one stack
+    // (`--server openssl|rustls`); only a mix of those needs the server named.
+    let own_stack = runs.iter().all(|x| x.server == x.client);
+    let one_server = runs.iter().all(|x| x.server == r.server);
+    if !own_stack && !one_server {
+        s.push_str(&format!(", {} server", r.server));
     }
     if runs.iter().any(|x| x.provider != r.provider) {
         s.push_str(&format!(", {}", r.provider));
@@ -419,6 +415,25 @@ mod tests {
         assert!(rows[2].openssl.is_none());
         // One client count only: the label does not repeat it.
         assert_eq!(label(&runs[..2], &runs[0]), "p256 TLS 1.3 full");
+
+        // `--server openssl`: both clients against one server stack pair up, unnamed.
+        let mut to_openssl = run("rustls", 1, "none", 900.0);
+        to_openssl.server = "openssl".into();
+        let fixed = vec![runs[0].clone(), to_openssl.clone()];
+        let rows_fixed = super::rows(&fixed);
+        assert_eq!(rows_fixed.len(), 1);
+        assert_eq!(rows_fixed[0].label, "p256 TLS 1.3 full");
+        assert_eq!(rows_fixed[0].ratio(), Some(1.8));
+        // Mixed with own-stack runs: the server is named, and like pairs with like.
+        let mixed = vec![runs[0].clone(), runs[1].clone(), to_openssl];
+        let labels: Vec<String> = super::rows(&mixed).into_iter().map(|r| r.label).collect();
+        assert_eq!(
+            labels,
+            [
+                "p256 TLS 1.3 full, openssl server",
+                "p256 TLS 1.3 full, rustls server"
+            ]
+        );
     }
 
     #[test]
