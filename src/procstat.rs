@@ -11,13 +11,23 @@ pub fn rss() -> Option<u64> {
     status_kib("VmRSS:")
 }
 
+/// Current resident set size (VmRSS) of another process, in bytes.
+pub fn rss_of(pid: u32) -> Option<u64> {
+    status_field_kib(&format!("/proc/{pid}/status"), "VmRSS:")
+}
+
 /// Open file descriptors.
 pub fn open_fds() -> Option<usize> {
     std::fs::read_dir("/proc/self/fd").ok().map(|d| d.count())
 }
 
 fn status_kib(field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status_field_kib("/proc/self/status", field)
+}
+
+/// A `kB` field of a `/proc/<pid>/status` file, in bytes.
+fn status_field_kib(path: &str, field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(path).ok()?;
     let line = status.lines().find(|l| l.starts_with(field))?;
     let kib: u64 = line[field.len()..]
         .trim()

@@ -281,10 +281,9 @@ fn plain(t: Table) -> String {
     plain_table(t.header, t.rows, t.right_from)
 }
 
-/// Renders `runs` in `format`.
-pub fn render(runs: &[HandshakeRun], format: Format) -> String {
+/// `runs` as a JSON array or CSV (a line per run), as written by `certbench handshake`.
+fn serialized<T: Serialize>(runs: &[T], format: Format) -> String {
     match format {
-        Format::Json => serde_json::to_string_pretty(runs).expect("runs serialize") + "\n",
         Format::Csv => {
             let mut w = csv::Writer::from_writer(Vec::new());
             for r in runs {
@@ -292,7 +291,15 @@ pub fn render(runs: &[HandshakeRun], format: Format) -> String {
             }
             String::from_utf8(w.into_inner().expect("flushing to memory")).expect("UTF-8")
         }
+        _ => serde_json::to_string_pretty(runs).expect("runs serialize") + "\n",
+    }
+}
+
+/// Renders `runs` in `format`.
+pub fn render(runs: &[HandshakeRun], format: Format) -> String {
+    match format {
         Format::Markdown => markdown(runs),
+        f => serialized(runs, f),
     }
 }
 
@@ -351,14 +358,7 @@ pub struct MemoryRun {
 /// Renders memory runs in `format`.
 pub fn render_memory(runs: &[MemoryRun], format: Format) -> String {
     match format {
-        Format::Json => serde_json::to_string_pretty(runs).expect("runs serialize") + "\n",
-        Format::Csv => {
-            let mut w = csv::Writer::from_writer(Vec::new());
-            for r in runs {
-                w.serialize(r).expect("writing to memory");
-            }
-            String::from_utf8(w.into_inner().expect("flushing to memory")).expect("UTF-8")
-        }
+        f @ (Format::Json | Format::Csv) => serialized(runs, f),
         Format::Markdown => format!(
             "### Memory per idle connection (RSS growth ÷ connections, KiB)\n\n{}\n",
             plain(memory_table(runs))

@@ -23,18 +23,6 @@ pub fn allocator() -> &'static str {
     }
 }
 
-fn rss_of(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-    let kib: u64 = line[6..]
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kib * 1024)
-}
-
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -141,12 +129,12 @@ pub fn hold(
         // One connection first, so that lazily built state on both sides is not counted.
         let mut held = vec![open(&connector, addr).await?];
         settle();
-        let (c0, s0) = (crate::procstat::rss(), rss_of(pid));
+        let (c0, s0) = (crate::procstat::rss(), crate::procstat::rss_of(pid));
         for _ in 0..n {
             held.push(open(&connector, addr).await?);
         }
         settle();
-        let (c1, s1) = (crate::procstat::rss(), rss_of(pid));
+        let (c1, s1) = (crate::procstat::rss(), crate::procstat::rss_of(pid));
         let per = |a: Option<u64>, b: Option<u64>| match (a, b) {
             (Some(a), Some(b)) => (b as f64 - a as f64) / n as f64 / 1024.0,
             _ => f64::NAN,
