@@ -1,71 +1,20 @@
-//! Library errors. Every error that concerns one input names it (file, chain, host), so a run
-//! can report it per item and go on.
+//! The certbench crate's errors: the core's, and those of inputs only certbench reads
+//! (corpus manifests, x509-limbo files, instruction counts). Every error that concerns one
+//! input names it (file, chain, host), so a run can report it per item and go on.
 
 use std::path::PathBuf;
 
-/// Errors the library returns.
+/// Errors the certbench library returns.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A file could not be read. (The cause is in the message, not a `source()`, so that
-    /// a per-item error row and an error chain both say it exactly once.)
-    #[error("{path}: {cause}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        cause: std::io::Error,
-    },
-    /// A PEM file that is not valid PEM.
-    #[error("{path}: not valid PEM: {message}")]
-    Pem {
-        /// The file.
-        path: PathBuf,
-        /// What the PEM reader said.
-        message: String,
-    },
-    /// A PEM file with no certificate in it where one was needed.
-    #[error("{path}: no certificate found")]
-    NoCertificate {
-        /// The file.
-        path: PathBuf,
-    },
-    /// A certificate whose bytes are not a DER X.509 certificate.
-    #[error("{path}: certificate #{index} is not DER X.509: {message}")]
-    BadDer {
-        /// The file.
-        path: PathBuf,
-        /// 1-based position in the file.
-        index: usize,
-        /// What the parser said.
-        message: String,
-    },
-    /// A leaf file holding more than one certificate.
-    #[error("{path}: expected one leaf certificate, found {count}")]
-    TooManyLeaves {
-        /// The file.
-        path: PathBuf,
-        /// How many certificates it holds.
-        count: usize,
-    },
-    /// A chain folder with neither `leaf.pem` nor `chain.pem`.
-    #[error("{dir}: no leaf.pem or chain.pem (empty chain)")]
-    EmptyChain {
-        /// The folder.
-        dir: PathBuf,
-    },
+    /// An error of the verifier core (files, PEM, DER, roots, OpenSSL).
+    #[error(transparent)]
+    Core(#[from] certbench_core::Error),
     /// The corpus manifest could not be understood.
     #[error("{path}: bad manifest: {message}")]
     Manifest {
         /// The manifest file.
         path: PathBuf,
-        /// What was wrong.
-        message: String,
-    },
-    /// A roots source gave no usable root.
-    #[error("roots `{origin}`: {message}")]
-    Roots {
-        /// The source.
-        origin: String,
         /// What was wrong.
         message: String,
     },
@@ -80,7 +29,14 @@ pub enum Error {
         /// What was wrong.
         message: String,
     },
-    /// OpenSSL failed outside of a verification verdict (allocation, parsing a root, …).
-    #[error("OpenSSL: {0}")]
-    OpenSsl(#[from] openssl::error::ErrorStack),
+}
+
+impl Error {
+    /// A file that could not be read.
+    pub fn io(path: impl Into<PathBuf>, cause: std::io::Error) -> Error {
+        Error::Core(certbench_core::Error::Io {
+            path: path.into(),
+            cause,
+        })
+    }
 }

@@ -50,8 +50,11 @@ pub struct Harness {
 }
 
 impl Harness {
-    /// Loads the bundled corpus and builds every method's store from its roots.
+    /// Loads the bundled corpus and builds every method's store from its roots. Forces
+    /// `rustlsparallel`'s overlapped path for the process, so that the oracle compares the
+    /// parallel path, not the serial walk it falls back to when overlap cannot pay.
     pub fn new() -> Harness {
+        crate::methods::rustls_parallel::force_overlap(true);
         let corpus = Corpus::bundled().expect("the bundled corpus loads");
         let roots: Vec<CertificateDer<'static>> = corpus.roots();
         let methods = Method::ALL

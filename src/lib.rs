@@ -1,41 +1,37 @@
 //! certbench: what TLS certificate verification costs a browser, per site and per stage,
 //! for OpenSSL versus webpki (serial and parallel).
 //!
-//! The library measures and produces [`certbench_analysis::Sample`]s; the `certbench-analysis`
-//! crate turns samples into statistics and tables. Modules, one concern each:
-//! - [`stages`]: the stage recorder (monotonic clock, no allocation while timing);
-//! - [`roots`]: trust roots from one source (Mozilla, system, PEM file);
-//! - [`chain`]: certificate chains as DER, loading PEM, and reading a certificate's signed parts;
-//! - [`corpus`]: the bundled real-chain corpus;
-//! - [`methods`]: the verifier methods (one file each) and the [`methods::Method`] list;
-//! - [`pool`]: the persistent worker pool of `rustlsparallel`;
-//! - [`bench`]: measurement loops (`certbench verify`);
+//! Data flows one way: measure → [`certbench_analysis::Sample`]s → statistics → tables. The
+//! verifiers, the stage recorder, roots, chains, the pool and `TimedVerifier` live in
+//! `certbench-core` (re-exported here under their old paths); this crate measures with them:
+//! - [`driver`]: the site driver — one sample pipeline over any [`transport::Transport`];
+//! - [`transport`]: the TLS stacks (one file each: OpenSSL with its hooks, rustls);
+//! - [`verify`]: `certbench verify`, verification alone on stored chains;
+//! - [`corpus`]: the bundled real-chain corpus; [`sites`]: the sites file;
+//! - [`mirror`]: the loopback mirror of real sites' chains;
+//! - [`limbo`]: x509-limbo testcases through every method (`certbench limbo`);
+//! - [`handshake`]: handshakes per second and memory per connection (`certbench handshake`);
+//! - [`bench`]: what `cargo bench` and `certbench icount` measure;
 //! - [`fuzzing`]: the fuzz target's body (invariants checked on arbitrary chains);
-//! - [`limbo`]: x509-limbo testcases, run through every method (`certbench limbo`);
-//! - [`transport`]: the TLS stacks of the driver (OpenSSL with hooks; rustls with `TimedVerifier`);
-//! - [`servo`]: what the Servo patch calls;
-//! - `ossl` (private): every `unsafe` OpenSSL call, with its SAFETY argument.
+//! - [`cli`]: the command line (args → options → run).
 
 pub mod bench;
-pub mod chain;
 pub mod cli;
 pub mod corpus;
+pub mod driver;
 pub mod error;
 pub mod fuzzing;
 pub mod handshake;
 pub mod limbo;
-pub mod methods;
 pub mod mirror;
-mod ossl;
-pub mod pool;
 pub mod procstat;
-pub mod roots;
-pub mod servo;
 pub mod sites;
-pub mod stages;
 pub mod transport;
-pub mod versions;
+pub mod verify;
 
 pub use certbench_analysis as analysis;
+pub use certbench_core::{
+    chain, fail_closed, methods, pool, roots, servo, stages, timed, versions,
+};
 pub use error::Error;
 pub use methods::Method;

@@ -21,6 +21,22 @@ pub struct Site {
     pub line: usize,
 }
 
+impl Site {
+    /// The URL authority: the host (an IPv6 literal in brackets), and the port unless 443.
+    pub fn authority(&self) -> String {
+        let host = if self.host.contains(':') {
+            format!("[{}]", self.host)
+        } else {
+            self.host.clone()
+        };
+        if self.port == 443 {
+            host
+        } else {
+            format!("{host}:{}", self.port)
+        }
+    }
+}
+
 /// A line that is not a site.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SiteError {
@@ -154,13 +170,12 @@ fn dns_name(name: &str) -> Result<(), String> {
 
 /// Reads and parses a sites file. A missing or non-UTF-8 file is an error naming it.
 pub fn read_sites(path: &Path) -> Result<(Vec<Site>, Vec<SiteError>), Error> {
-    let bytes = std::fs::read(path).map_err(|cause| Error::Io {
-        path: path.to_owned(),
-        cause,
-    })?;
-    let text = String::from_utf8(bytes).map_err(|e| Error::Io {
-        path: path.to_owned(),
-        cause: std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not UTF-8: {e}")),
+    let bytes = std::fs::read(path).map_err(|cause| Error::io(path.to_owned(), cause))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Error::io(
+            path.to_owned(),
+            std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not UTF-8: {e}")),
+        )
     })?;
     Ok(parse_sites(&text))
 }

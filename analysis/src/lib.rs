@@ -4,15 +4,29 @@
 //! Data flows one way: samples → [`stats::Summary`] per (method, site, stage) →
 //! [`table::SeedTable`] → an exporter in [`export`]. Nothing in this crate measures.
 
+//!
+//! Feature `report` (on by default): everything but [`schema`] — statistics, tables,
+//! exporters, the HTML report. Without it the crate is the schema alone, which is what
+//! `certbench-core` (and so a Servo build) links.
+
+#[cfg(feature = "report")]
 pub mod compare;
+#[cfg(feature = "report")]
 pub mod export;
+#[cfg(feature = "report")]
 pub mod handshake;
+#[cfg(feature = "report")]
 pub mod limbo;
 pub mod schema;
+#[cfg(feature = "report")]
 pub mod stats;
+#[cfg(feature = "report")]
 pub mod table;
+#[cfg(feature = "report")]
 pub mod units;
 
 pub use schema::{ErrorKind, Sample, SampleMeta, Source, Stage, Verdict};
+#[cfg(feature = "report")]
 pub use stats::Summary;
+#[cfg(feature = "report")]
 pub use table::{SeedTable, build_seed_tables};

@@ -174,29 +174,6 @@ impl ErrorKind {
             ErrorKind::Input => "input",
         }
     }
-
-    /// The kind of a verdict: `None` for ok; a rejection is `certificate-rejected`; an error
-    /// by the prefix its producer writes (`dns:`, `connect:`, `timeout:`, `tls handshake:` or
-    /// `tls:`, `http:`, `input:`); an error without a known prefix is `input`.
-    pub fn of(verdict: &Verdict) -> Option<ErrorKind> {
-        match verdict {
-            Verdict::Ok => None,
-            Verdict::Rejected(_) => Some(ErrorKind::CertificateRejected),
-            Verdict::Error(e) => Some(
-                [
-                    ("dns:", ErrorKind::Dns),
-                    ("connect:", ErrorKind::Connect),
-                    ("timeout:", ErrorKind::Timeout),
-                    ("tls handshake:", ErrorKind::TlsHandshake),
-                    ("tls:", ErrorKind::TlsHandshake),
-                    ("http:", ErrorKind::Http),
-                ]
-                .iter()
-                .find(|(p, _)| e.starts_with(p))
-                .map_or(ErrorKind::Input, |(_, k)| *k),
-            ),
-        }
-    }
 }
 
 impl fmt::Display for ErrorKind {
@@ -236,10 +213,12 @@ pub struct SampleMeta {
     /// resumed handshake sends no certificate, so it has no verification stages).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resumed: Option<bool>,
-    /// For a failed sample, the kind of failure ([`ErrorKind::of`] its verdict).
+    /// For a failed sample, the kind of failure, set by the producer where the failure
+    /// happened (never read back out of the verdict's text).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error_kind: Option<ErrorKind>,
-    /// For a failed sample, the stage that did not complete (see [`Sample::close_failed`]).
+    /// For a failed sample, the stage that did not complete (taken out of `stages`, as is
+    /// `total`: no stage that did not complete is reported as measured).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed_stage: Option<Stage>,
     /// How long the failed stage ran before it failed, in nanoseconds.
@@ -280,29 +259,6 @@ pub struct Sample {
 }
 
 impl Sample {
-    /// For a sample whose verdict is not ok: sets [`SampleMeta::error_kind`], and takes the
-    /// stage that failed — the last of the driver's phases (`roots-creation`,
-    /// `http-connector-creation`, `connection`) the sample recorded — and `total` out of
-    /// `stages` (into [`SampleMeta::failed_stage`] / [`SampleMeta::failed_after_ns`]), so that
-    /// no stage that did not complete is reported as a measured one. Stages that completed
-    /// stay (a rejection's verification stages: the verifier ran and answered no).
-    pub fn close_failed(&mut self) {
-        self.meta.error_kind = ErrorKind::of(&self.verdict);
-        if self.meta.error_kind.is_none() {
-            return;
-        }
-        let phases = [
-            Stage::Connection,
-            Stage::HttpConnectorCreation,
-            Stage::RootsCreation,
-        ];
-        if let Some(&failed) = phases.iter().find(|p| self.stages.contains_key(p)) {
-            self.meta.failed_stage = Some(failed);
-            self.meta.failed_after_ns = self.stages.remove(&failed);
-            self.stages.remove(&Stage::Total);
-        }
-    }
-
     /// Nanoseconds recorded for `stage`, if the sample has it.
     pub fn stage(&self, stage: Stage) -> Option<u64> {
         self.stages.get(&stage).copied()

@@ -1,7 +1,5 @@
-//! Measurement loops. Each produces [`certbench_analysis::Sample`]s and nothing else; tables
-//! are the analysis crate's job.
+//! What `cargo bench` and `certbench icount` measure beyond the tool's own loops: the crypto
+//! floor of a chain, and instruction counts under callgrind.
 
-pub mod driver;
 pub mod floor;
 pub mod icount;
-pub mod verify;

@@ -10,7 +10,8 @@ use certbench_analysis::handshake::{render, render_memory};
 use certbench_analysis::schema::{RunInfo, run_info_path};
 use clap::Args;
 
-use super::{EXIT_PARTIAL, OutputArgs};
+use super::EXIT_PARTIAL;
+use super::output::OutputArgs;
 use crate::handshake::{Config, KeyType, Provider, Resumption, Stack, TlsVersion, certs};
 
 /// Client stacks.

@@ -9,15 +9,15 @@ use anyhow::{Context, Result, bail};
 use certbench_analysis::export::markdown::plain_table;
 use clap::Args;
 
-use super::{MethodList, dedup};
+use super::args::{MethodArg, methods};
 use crate::Method;
 use crate::bench::icount::{Count, KEY_CHAINS, child, measure};
 
 #[derive(Args, Debug)]
 pub(super) struct IcountArgs {
-    /// Methods: a comma-separated list or all.
-    #[arg(long, default_value = "all")]
-    method: Vec<MethodList>,
+    /// Methods, comma-separated (or repeated): any of the possible values.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "all")]
+    method: Vec<MethodArg>,
     /// Key types: rsa2048, p256, p384 (comma-separated) or all.
     #[arg(long, default_value = "all")]
     key: String,
@@ -48,7 +48,7 @@ pub(super) fn run(args: IcountArgs) -> Result<ExitCode> {
         child(method, &c[1], n)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let methods = dedup(args.method.into_iter().flat_map(|m| m.0).collect());
+    let methods = methods(&args.method);
     let keys: Vec<&str> = if args.key == "all" {
         KEY_CHAINS.iter().map(|(k, _)| *k).collect()
     } else {

@@ -14,7 +14,8 @@ use certbench_analysis::limbo::{
 use clap::Args;
 use serde::Serialize;
 
-use super::{EXIT_PARTIAL, MethodList, dedup};
+use super::EXIT_PARTIAL;
+use super::args::{MethodArg, methods};
 use crate::limbo::{LimboFile, MethodRun, expectations};
 use crate::methods::Method;
 
@@ -23,9 +24,9 @@ pub(super) struct LimboArgs {
     /// An x509-limbo file (schema version 1), e.g. corpus/x509-limbo/limbo-sample.json or
     /// corpus/real-chains.limbo.json.
     file: PathBuf,
-    /// Methods: openssl, rustlsserial, rustlsparallel, webpkilegacy, all, or a list.
-    #[arg(long, default_value = "all")]
-    method: Vec<MethodList>,
+    /// Methods, comma-separated (or repeated): any of the possible values.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "all")]
+    method: Vec<MethodArg>,
     /// Write the results in the limbo result format: with one method, to the file PATH;
     /// with several, one `<method>.json` per method into the folder PATH.
     #[arg(long, value_name = "PATH")]
@@ -119,7 +120,7 @@ fn write_results(runs: &[MethodRun], path: &Path) -> Result<()> {
 }
 
 pub(super) fn run(args: LimboArgs) -> Result<ExitCode> {
-    let methods: Vec<Method> = dedup(args.method.iter().flat_map(|l| l.0.clone()).collect());
+    let methods: Vec<Method> = methods(&args.method);
     let note = |msg: &str| {
         if !args.quiet {
             eprintln!("{msg}");

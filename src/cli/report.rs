@@ -17,7 +17,8 @@ use certbench_analysis::schema::read_run_info;
 use certbench_analysis::{Sample, Stage};
 use clap::Args;
 
-use super::{EXIT_PARTIAL, OutputArgs};
+use super::EXIT_PARTIAL;
+use super::output::OutputArgs;
 use crate::methods::Method;
 
 #[derive(Args, Debug)]

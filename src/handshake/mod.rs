@@ -294,7 +294,8 @@ async fn handshake(
                 .map_err(|e| format!("tls: {e}"))?;
             let offered = session.lock().unwrap_or_else(|e| e.into_inner()).clone();
             if let Some(s) = offered {
-                crate::ossl::offer_session(&mut ssl, &s).map_err(|e| format!("tls: {e}"))?;
+                certbench_core::ossl::offer_session(&mut ssl, &s)
+                    .map_err(|e| format!("tls: {e}"))?;
             }
             let mut s = tokio_openssl::SslStream::new(ssl, tcp).map_err(|e| format!("tls: {e}"))?;
             Pin::new(&mut s)

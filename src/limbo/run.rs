@@ -7,14 +7,13 @@
 //! is a FAILURE (no path can be built); a verifier that panics is a FAILURE with the panic
 //! message (fail closed).
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-
 use certbench_analysis::limbo::{ActualResult, Expectation, LimboResult, TestcaseResult};
 
 use super::testcase::{Case, LimboFile};
-use crate::bench::verify::permutation;
+use crate::fail_closed;
 use crate::methods::{DynVerifier, Method};
 use crate::stages::Recorder;
+use crate::verify::permutation;
 
 /// The `harness` name certbench writes for `method`, naming the library and its version,
 /// e.g. `certbench-rustlsserial (rustls-webpki 0.103.17)`.
@@ -53,32 +52,25 @@ pub fn evaluate(
             None,
         );
     }
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        let roots = match verifier.build_roots(&case.roots) {
-            Ok(r) => r,
-            Err(e) => return (Err(format!("trust anchors: {e}")), 0),
-        };
-        let mut rec = Recorder::new();
-        let span = rec.start();
-        let verdict = verifier.verify(&roots, &case.chain, target, &mut rec);
-        let ns = span.elapsed_ns();
-        (verdict.map_err(|r| r.reason), ns)
-    }));
-    match outcome {
-        Ok((Ok(()), ns)) => (ActualResult::Success, None, Some(ns)),
-        Ok((Err(reason), ns)) => (ActualResult::Failure, Some(reason), Some(ns)),
-        Err(panic) => {
-            let msg = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_owned());
-            (
+    let roots = match fail_closed::run(|| verifier.build_roots(&case.roots)) {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => {
+            return (
                 ActualResult::Failure,
-                Some(format!("verifier panicked (rejected): {msg}")),
+                Some(format!("trust anchors: {e}")),
                 Some(0),
-            )
+            );
         }
+        Err(panic) => return (ActualResult::Failure, Some(panic.reason), Some(0)),
+    };
+    let mut rec = Recorder::new();
+    let span = rec.start();
+    // Fail closed: a panicking verifier has rejected the testcase.
+    let verdict = fail_closed::verify(|| verifier.verify(&roots, &case.chain, target, &mut rec));
+    let ns = span.elapsed_ns();
+    match verdict {
+        Ok(()) => (ActualResult::Success, None, Some(ns)),
+        Err(r) => (ActualResult::Failure, Some(r.reason), Some(ns)),
     }
 }
 

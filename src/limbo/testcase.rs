@@ -95,10 +95,8 @@ impl LimboFile {
     /// Reads a limbo file. Only an unreadable file, or one that is not a JSON object with
     /// `version: 1` and a `testcases` array, is an error; a bad testcase is a [`BadCase`].
     pub fn load(path: &Path) -> Result<LimboFile, Error> {
-        let text = std::fs::read_to_string(path).map_err(|cause| Error::Io {
-            path: path.to_owned(),
-            cause,
-        })?;
+        let text =
+            std::fs::read_to_string(path).map_err(|cause| Error::io(path.to_owned(), cause))?;
         LimboFile::parse(&text).map_err(|message| Error::Limbo {
             path: path.to_owned(),
             message,

@@ -14,18 +14,25 @@
 //! In every hook `total-verification` is the whole span of the cert-verify callback. A panic
 //! or an error in any hook rejects the chain (fail closed).
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
 use certbench_analysis::Stage;
-use openssl::ssl::{SslConnector, SslMethod, SslVerifyMode};
+use certbench_core::fail_closed;
+use certbench_core::methods::openssl::OpenSslRoots;
+use certbench_core::ossl;
+use hyper_util::rt::TokioIo;
+use openssl::ssl::{SslConnector, SslMethod, SslSession, SslVerifyMode};
 use openssl::x509::X509StoreContextRef;
 use openssl::x509::store::X509Store;
 use rustls_pki_types::CertificateDer;
 
+use super::{ConnInfo, Failure, Transport, TransportKind, Verification, tcp};
 use crate::chain::Chain;
-use crate::methods::{AnyRoots, DynVerifier, Rejection, Target};
-use crate::ossl;
+use crate::methods::{AnyRoots, DynVerifier, Method, Rejection, Target};
+use crate::roots::RootSet;
+use crate::sites::Site;
 use crate::stages::Recorder;
 
 /// How a webpki method is put into OpenSSL's handshake (`--hook`).
@@ -114,24 +121,7 @@ fn webpki(
     let chain = chain?;
     // Fail closed with a reason: a panicking verifier is a rejection, never an accept, and
     // never unwinds into OpenSSL.
-    catch_unwind(AssertUnwindSafe(|| {
-        verifier.verify(roots, &chain, target, rec)
-    }))
-    .unwrap_or_else(|panic| {
-        Err(Rejection::new(format!(
-            "verifier panicked: {}",
-            panic_message(&panic)
-        )))
-    })
-}
-
-/// The message of a panic payload.
-fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "(no message)".to_owned())
+    fail_closed::verify(|| verifier.verify(roots, &chain, target, rec))
 }
 
 /// Builds a connector for one sample. `store` is OpenSSL's trust store (unused by
@@ -190,7 +180,7 @@ pub fn connector(
         Hook::Callback(verifier, roots) => {
             let (st, h) = (state.clone(), host.clone());
             b.set_verify_callback(SslVerifyMode::PEER, move |_preverify_ok, ctx| {
-                catch_unwind(AssertUnwindSafe(|| {
+                fail_closed::run(|| {
                     if ctx.error_depth() != 0 {
                         return true; // webpki decides for the whole chain at depth 0
                     }
@@ -208,8 +198,11 @@ pub fn connector(
                     }
                     s.webpki = Some(ok);
                     ok
-                }))
-                .unwrap_or(false)
+                })
+                .unwrap_or_else(|panic| {
+                    lock(&st).rejection = Some(panic.reason);
+                    false
+                })
             });
             let st = state.clone();
             ossl::set_cert_verify_callback(
@@ -257,6 +250,182 @@ pub fn connector(
         }
     }
     Ok(b.build())
+}
+
+/// The OpenSSL stack as a [`Transport`]: `openssl` runs natively; every other method is put
+/// in through `hook`.
+pub struct OpensslTransport {
+    /// How a method other than `openssl` enters the handshake.
+    pub hook: HookMode,
+    /// Keep the session the server gives and offer it on the next connection.
+    pub resumption: bool,
+}
+
+/// The stores one method needs over OpenSSL: OpenSSL's own (for `openssl`, and for
+/// OpenSSL's own verification under the callback hook) and the hooked method's.
+#[derive(Clone)]
+pub struct OpensslStores {
+    openssl: Option<Arc<AnyRoots>>,
+    method: Option<Arc<AnyRoots>>,
+}
+
+/// One sample's connector, with what its hooks record.
+pub struct OpensslConnector {
+    ssl: SslConnector,
+    addr: Option<SocketAddr>,
+    state: Arc<Mutex<HookState>>,
+    verify_host: bool,
+    offer: Option<SslSession>,
+}
+
+impl OpensslTransport {
+    /// `openssl` itself verifies natively: no hook.
+    fn native(method: Method) -> bool {
+        method == Method::OpenSsl
+    }
+}
+
+impl Transport for OpensslTransport {
+    type Stores = OpensslStores;
+    type Reuse = Option<SslSession>;
+    type Connector = OpensslConnector;
+    type Io = TokioIo<tokio_openssl::SslStream<tokio::net::TcpStream>>;
+
+    fn kind(&self) -> TransportKind {
+        TransportKind::Openssl
+    }
+
+    fn hook(&self, method: Method) -> Option<&'static str> {
+        Some(if Self::native(method) {
+            "native"
+        } else {
+            self.hook.name()
+        })
+    }
+
+    fn stores(
+        &self,
+        method: Method,
+        verifier: &dyn DynVerifier,
+        roots: &RootSet,
+    ) -> Result<OpensslStores, Failure> {
+        let build = |v: &dyn DynVerifier, m: Method| {
+            v.build_roots(roots.certs())
+                .map(Arc::new)
+                .map_err(|e| Failure::Input(format!("building {m} roots: {e}")))
+        };
+        let native = Self::native(method);
+        let openssl = if native || self.hook == HookMode::Callback {
+            Some(build(Method::OpenSsl.verifier().as_ref(), Method::OpenSsl)?)
+        } else {
+            None
+        };
+        let method = if native {
+            None // the OpenSSL store above
+        } else {
+            Some(build(verifier, method)?)
+        };
+        Ok(OpensslStores { openssl, method })
+    }
+
+    fn connector(
+        &self,
+        method: Method,
+        verifier: &Arc<dyn DynVerifier>,
+        stores: Option<OpensslStores>,
+        site: &Site,
+        addr: Option<SocketAddr>,
+        time: u64,
+        reuse: &mut Option<SslSession>,
+    ) -> Result<OpensslConnector, Failure> {
+        let stores = stores.ok_or_else(|| Failure::Input("no trust store".to_owned()))?;
+        let state = Arc::new(Mutex::new(HookState::default()));
+        let store = stores
+            .openssl
+            .as_deref()
+            .and_then(|r| ossl::share_store(&r.downcast_ref::<OpenSslRoots>()?.0));
+        let hook = match (Self::native(method), stores.method) {
+            (true, _) => Hook::Native,
+            (false, Some(r)) if self.hook == HookMode::Callback => {
+                Hook::Callback(verifier.clone(), r)
+            }
+            (false, Some(r)) => Hook::Replace(verifier.clone(), r),
+            (false, None) => return Err(Failure::Input(format!("no {method} trust store"))),
+        };
+        let ssl = connector(
+            hook,
+            store,
+            &site.host,
+            time,
+            self.resumption,
+            state.clone(),
+        )
+        .map_err(|e| Failure::Input(format!("building the connector: {e}")))?;
+        Ok(OpensslConnector {
+            ssl,
+            addr,
+            state,
+            verify_host: Self::native(method),
+            offer: if self.resumption { reuse.clone() } else { None },
+        })
+    }
+
+    async fn handshake(
+        &self,
+        c: &OpensslConnector,
+        site: &Site,
+    ) -> Result<(Self::Io, ConnInfo), Failure> {
+        let tcp = tcp(&site.host, site.port, c.addr).await?;
+        let tls_error = |e: &dyn std::fmt::Display| Failure::TlsHandshake(e.to_string());
+        let mut ssl = c
+            .ssl
+            .configure()
+            .and_then(|mut conf| {
+                conf.set_verify_hostname(c.verify_host);
+                conf.into_ssl(&site.host)
+            })
+            .map_err(|e| tls_error(&e))?;
+        if let Some(session) = &c.offer {
+            ossl::offer_session(&mut ssl, session).map_err(|e| tls_error(&e))?;
+        }
+        let mut tls = tokio_openssl::SslStream::new(ssl, tcp).map_err(|e| tls_error(&e))?;
+        Pin::new(&mut tls)
+            .connect()
+            .await
+            .map_err(|e| tls_error(&e))?;
+        let ssl = tls.ssl();
+        let chain = ssl.peer_cert_chain();
+        let info = ConnInfo {
+            tls_version: Some(ssl.version_str().to_owned()),
+            cipher: ssl.current_cipher().map(|c| c.name().to_owned()),
+            chain_len: chain.map(|c| c.len() as u32),
+            key_types: chain
+                .into_iter()
+                .flatten()
+                .map(|c| {
+                    c.to_der()
+                        .map(|d| crate::chain::key_type(&d))
+                        .unwrap_or_default()
+                })
+                .collect(),
+            resumed: ssl.session_reused(),
+        };
+        Ok((TokioIo::new(tls), info))
+    }
+
+    fn verification(&self, c: &OpensslConnector) -> Verification {
+        let mut s = lock(&c.state);
+        Verification {
+            stages: std::mem::take(&mut s.rec),
+            rejection: s.rejection.take(),
+        }
+    }
+
+    fn keep(&self, c: &OpensslConnector, reuse: &mut Option<SslSession>) {
+        if let Some(session) = lock(&c.state).session.take() {
+            *reuse = Some(session);
+        }
+    }
 }
 
 /// Another owning handle to `store` (its reference count + 1), so that one store built once

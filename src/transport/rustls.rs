@@ -1,341 +1,32 @@
 //! The stack Servo uses today: hyper 1 over hyper-rustls 0.27 over rustls 0.23 (aws-lc-rs),
-//! with the certificate verification inside a [`TimedVerifier`].
+//! with the method inside a [`TimedVerifier`] (from `certbench-core`), which records its
+//! stages into a [`LastVerification`] the driver reads after the handshake.
 //!
-//! [`TimedVerifier`] is a rustls `ServerCertVerifier` that wraps another and records the
-//! stages of every `verify_server_cert` call into a [`VerificationSink`]; it delegates every
-//! other method of the trait, so it changes no behaviour — the wrapped verifier's verdict and
-//! error are returned as they are. It wraps either an opaque rustls verifier (rustls'
-//! `WebPkiServerVerifier`, rustls-platform-verifier, Servo's own: the whole call is `verify`)
-//! or a certbench method through [`MethodVerifier`], which records the method's own
-//! `chain-creation`, `verify` and `verify-hostname`. `total-verification` is the whole call.
-//! A panic inside the wrapped verifier is a rejection (fail closed), never an unwind into
-//! rustls.
+//! Stages: `roots-creation` (the method's store), `http-connector-creation` (the
+//! `TimedVerifier`, the rustls `ClientConfig` and the hyper-rustls connector, as Servo's
+//! `create_tls_config` and `create_http_client` build them), `connection` (as over OpenSSL).
+//!
+//! With `--tls-resumption`, each (site, method) keeps its `ClientConfig`: rustls resumes a
+//! session only under the very verifier (`Arc::ptr_eq`) it was made with, so the
+//! configuration (verifier and store included) is built on the first connection and cloned
+//! for the next ones, as Servo keeps one (later samples record `roots-creation` 0,
+//! `roots_cached`).
 
-use std::fmt;
 use std::net::SocketAddr;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use certbench_analysis::Stage;
 use hyper_util::rt::TokioIo;
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::crypto::CryptoProvider;
-use rustls::{
-    CertificateError, DigitallySignedStruct, DistinguishedName, OtherError, SignatureScheme,
+use rustls::client::danger::ServerCertVerifier;
+
+use super::{ConnInfo, Failure, Transport, TransportKind, Verification, tcp};
+use crate::methods::{AnyRoots, DynVerifier, Method};
+use crate::roots::RootSet;
+use crate::sites::Site;
+pub use certbench_core::timed::{
+    LastVerification, MethodVerifier, TimedVerifier, VerificationSink, reason,
 };
-use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
-
-use crate::chain::Chain;
-use crate::methods::{AnyRoots, DynVerifier, Eku, PeerName, Rejection, Target};
-use crate::stages::Recorder;
-
-impl std::error::Error for Rejection {}
-
-/// A certbench method as a rustls `ServerCertVerifier`: `verify_server_cert` runs the
-/// method's [`DynVerifier::verify`] on the chain (copied into certbench's owned [`Chain`],
-/// which is counted in `chain-creation`); handshake signatures are checked with the
-/// provider's algorithms, as rustls' own verifier does.
-pub struct MethodVerifier {
-    verifier: Arc<dyn DynVerifier>,
-    roots: Arc<AnyRoots>,
-    provider: Arc<CryptoProvider>,
-}
-
-impl fmt::Debug for MethodVerifier {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("MethodVerifier")
-            .field("method", &self.roots.method())
-            .finish()
-    }
-}
-
-fn rejected(reason: String) -> rustls::Error {
-    rustls::Error::InvalidCertificate(CertificateError::Other(OtherError(Arc::new(
-        Rejection::new(reason),
-    ))))
-}
-
-/// The text of a verification error: a certbench method's own reason as it gave it (not
-/// rustls' `Debug` of the wrapper), else rustls' message.
-pub fn reason(e: &rustls::Error) -> String {
-    if let rustls::Error::InvalidCertificate(CertificateError::Other(OtherError(inner))) = e {
-        let inner: &(dyn std::error::Error + 'static) = inner.as_ref();
-        if let Some(r) = inner.downcast_ref::<Rejection>() {
-            return r.reason.clone();
-        }
-    }
-    e.to_string()
-}
-
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| s.to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_owned())
-}
-
-impl MethodVerifier {
-    /// `verifier` with the store `roots` it built.
-    pub fn new(verifier: Arc<dyn DynVerifier>, roots: Arc<AnyRoots>) -> MethodVerifier {
-        MethodVerifier {
-            verifier,
-            roots,
-            provider: crate::methods::webpki_server::provider(),
-        }
-    }
-
-    /// `verify_server_cert`, recording the method's stages into `rec`.
-    pub fn verify_staged(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        now: UnixTime,
-        rec: &mut Recorder,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        let span = rec.start();
-        let chain = Chain {
-            leaf: end_entity.clone().into_owned(),
-            intermediates: intermediates
-                .iter()
-                .map(|c| c.clone().into_owned())
-                .collect(),
-        };
-        rec.stop(Stage::ChainCreation, span);
-        let host;
-        let peer = match server_name {
-            ServerName::DnsName(d) => {
-                host = d.as_ref().to_owned();
-                PeerName::Dns(&host)
-            }
-            ServerName::IpAddress(ip) => PeerName::Ip(std::net::IpAddr::from(*ip)),
-            other => return Err(rejected(format!("unsupported server name {other:?}"))),
-        };
-        let target = Target {
-            peer: Some(peer),
-            time: Some(now.as_secs()),
-            eku: Some(Eku::ServerAuth),
-            max_depth: None,
-            crls: &[],
-        };
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            self.verifier.verify(&self.roots, &chain, target, rec)
-        }));
-        match outcome {
-            Ok(Ok(())) => Ok(ServerCertVerified::assertion()),
-            Ok(Err(r)) => Err(rejected(r.reason)),
-            Err(panic) => Err(rejected(format!(
-                "verifier panicked (rejected): {}",
-                panic_message(panic.as_ref())
-            ))),
-        }
-    }
-}
-
-impl ServerCertVerifier for MethodVerifier {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        self.verify_staged(
-            end_entity,
-            intermediates,
-            server_name,
-            now,
-            &mut Recorder::new(),
-        )
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(
-            message,
-            cert,
-            dss,
-            &self.provider.signature_verification_algorithms,
-        )
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.provider
-            .signature_verification_algorithms
-            .supported_schemes()
-    }
-}
-
-/// Where a [`TimedVerifier`] puts each verification it timed.
-pub trait VerificationSink: Send + Sync + fmt::Debug {
-    /// One `verify_server_cert` call: the name verified, the stages, and the verdict (the
-    /// error's text on rejection).
-    fn record(&self, server_name: &ServerName<'_>, stages: &Recorder, verdict: Result<(), String>);
-}
-
-/// A sink that keeps the last verification (the driver: one connection per verifier).
-#[derive(Debug, Default)]
-pub struct LastVerification(Mutex<Option<(Recorder, Result<(), String>)>>);
-
-impl LastVerification {
-    /// Takes the recorded verification, if there was one.
-    pub fn take(&self) -> Option<(Recorder, Result<(), String>)> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
-}
-
-impl VerificationSink for LastVerification {
-    fn record(&self, _: &ServerName<'_>, stages: &Recorder, verdict: Result<(), String>) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((stages.clone(), verdict));
-    }
-}
-
-#[derive(Debug)]
-enum Inner {
-    /// A rustls verifier whose insides cannot be seen: the whole call is `verify`.
-    Opaque(Arc<dyn ServerCertVerifier>),
-    /// A certbench method, recording its own stages.
-    Staged(Arc<MethodVerifier>),
-}
-
-impl Inner {
-    fn verifier(&self) -> &dyn ServerCertVerifier {
-        match self {
-            Inner::Opaque(v) => v.as_ref(),
-            Inner::Staged(v) => v.as_ref(),
-        }
-    }
-}
-
-/// A rustls `ServerCertVerifier` that times another (see the module documentation).
-///
-/// Invariant: every trait method returns exactly what the wrapped verifier returns, except
-/// that a panic in `verify_server_cert` becomes an error.
-#[derive(Debug)]
-pub struct TimedVerifier {
-    inner: Inner,
-    sink: Arc<dyn VerificationSink>,
-}
-
-impl TimedVerifier {
-    /// Times an opaque rustls verifier (e.g. Servo's): `verify` and `total-verification`.
-    pub fn new(inner: Arc<dyn ServerCertVerifier>, sink: Arc<dyn VerificationSink>) -> Self {
-        TimedVerifier {
-            inner: Inner::Opaque(inner),
-            sink,
-        }
-    }
-
-    /// Times a certbench method: its own rustls verifier if it is one (`webpki`,
-    /// `platform`), else the method through [`MethodVerifier`], with its own stages.
-    pub fn for_method(
-        verifier: Arc<dyn DynVerifier>,
-        roots: Arc<AnyRoots>,
-        sink: Arc<dyn VerificationSink>,
-    ) -> Self {
-        let inner = match verifier.rustls_verifier(&roots) {
-            Some(v) => Inner::Opaque(v),
-            None => Inner::Staged(Arc::new(MethodVerifier::new(verifier, roots))),
-        };
-        TimedVerifier { inner, sink }
-    }
-}
-
-impl ServerCertVerifier for TimedVerifier {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        ocsp_response: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        let mut rec = Recorder::new();
-        let total = rec.start();
-        let result = match &self.inner {
-            Inner::Opaque(v) => {
-                let span = rec.start();
-                let r = catch_unwind(AssertUnwindSafe(|| {
-                    v.verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now)
-                }))
-                .unwrap_or_else(|panic| {
-                    Err(rejected(format!(
-                        "verifier panicked (rejected): {}",
-                        panic_message(panic.as_ref())
-                    )))
-                });
-                rec.stop(Stage::Verify, span);
-                r
-            }
-            Inner::Staged(m) => {
-                m.verify_staged(end_entity, intermediates, server_name, now, &mut rec)
-            }
-        };
-        rec.stop(Stage::TotalVerification, total);
-        let verdict = match &result {
-            Ok(_) => Ok(()),
-            Err(e) => Err(reason(e)),
-        };
-        self.sink.record(server_name, &rec, verdict);
-        result
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.inner
-            .verifier()
-            .verify_tls12_signature(message, cert, dss)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.inner
-            .verifier()
-            .verify_tls13_signature(message, cert, dss)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.inner.verifier().supported_verify_schemes()
-    }
-
-    fn requires_raw_public_keys(&self) -> bool {
-        self.inner.verifier().requires_raw_public_keys()
-    }
-
-    fn root_hint_subjects(&self) -> Option<&[DistinguishedName]> {
-        self.inner.verifier().root_hint_subjects()
-    }
-}
 
 /// A rustls client configuration built the way Servo builds one
 /// (`builder_with_provider`, aws-lc-rs, safe default protocol versions), verifying with
@@ -357,8 +48,8 @@ pub fn client_config(
     Ok(config)
 }
 
-/// The TCP side of the connector: connects to a fixed address (the mirror, `--resolve`) or
-/// resolves the URI's host; sets TCP_NODELAY.
+/// The TCP side of the connector: [`super::tcp`] to a fixed address (the mirror,
+/// `--resolve`) or to the URI's host, resolved.
 #[derive(Clone, Debug)]
 pub struct TcpConnector {
     /// Where to connect instead of resolving the host.
@@ -379,23 +70,10 @@ impl tower_service::Service<hyper::Uri> for TcpConnector {
     fn call(&mut self, uri: hyper::Uri) -> Self::Future {
         let fixed = self.addr;
         Box::pin(async move {
-            let addr = match fixed {
-                Some(a) => a,
-                None => {
-                    let host = uri.host().unwrap_or_default().to_owned();
-                    let port = uri.port_u16().unwrap_or(443);
-                    tokio::net::lookup_host((host.as_str(), port))
-                        .await
-                        .map_err(|e| format!("dns: {host}: {e}"))?
-                        .next()
-                        .ok_or_else(|| format!("dns: {host}: no address"))?
-                }
-            };
-            let tcp = tokio::net::TcpStream::connect(addr)
-                .await
-                .map_err(|e| format!("connect: {addr}: {e}"))?;
-            tcp.set_nodelay(true)?;
-            Ok(TokioIo::new(tcp))
+            let host = uri.host().unwrap_or_default();
+            let host = host.trim_start_matches('[').trim_end_matches(']');
+            let port = uri.port_u16().unwrap_or(443);
+            Ok(TokioIo::new(tcp(host, port, fixed).await?))
         })
     }
 }
@@ -411,4 +89,154 @@ pub fn connector(config: rustls::ClientConfig, tcp: TcpConnector) -> Connector {
         .https_or_http()
         .enable_http1()
         .wrap_connector(tcp)
+}
+
+/// The rustls stack as a [`Transport`]: every method inside a [`TimedVerifier`].
+pub struct RustlsTransport {
+    /// Keep each (site, method)'s configuration and sessions, and resume.
+    pub resumption: bool,
+}
+
+/// What one (site, method) keeps with `--tls-resumption`: the session store, and the client
+/// configuration with the sink of its verifier.
+pub struct RustlsReuse {
+    sessions: Arc<dyn rustls::client::ClientSessionStore>,
+    config: Option<(rustls::ClientConfig, Arc<LastVerification>)>,
+}
+
+impl Default for RustlsReuse {
+    fn default() -> Self {
+        RustlsReuse {
+            sessions: Arc::new(rustls::client::ClientSessionMemoryCache::new(8)),
+            config: None,
+        }
+    }
+}
+
+/// One sample's connector (the hyper-rustls connector is built per sample, as Servo builds
+/// one per HTTP client), and where its verifier records.
+pub struct RustlsConnector {
+    https: Connector,
+    last: Arc<LastVerification>,
+}
+
+impl Transport for RustlsTransport {
+    type Stores = Arc<AnyRoots>;
+    type Reuse = RustlsReuse;
+    type Connector = RustlsConnector;
+    type Io = hyper_rustls::MaybeHttpsStream<TokioIo<tokio::net::TcpStream>>;
+
+    fn kind(&self) -> TransportKind {
+        TransportKind::Rustls
+    }
+
+    fn hook(&self, _: Method) -> Option<&'static str> {
+        None
+    }
+
+    fn stores(
+        &self,
+        method: Method,
+        verifier: &dyn DynVerifier,
+        roots: &RootSet,
+    ) -> Result<Arc<AnyRoots>, Failure> {
+        verifier
+            .build_roots(roots.certs())
+            .map(Arc::new)
+            .map_err(|e| Failure::Input(format!("building {method} roots: {e}")))
+    }
+
+    fn reuses_stores(&self, reuse: &RustlsReuse) -> bool {
+        self.resumption && reuse.config.is_some()
+    }
+
+    fn connector(
+        &self,
+        method: Method,
+        verifier: &Arc<dyn DynVerifier>,
+        stores: Option<Arc<AnyRoots>>,
+        _site: &Site,
+        addr: Option<SocketAddr>,
+        _time: u64,
+        reuse: &mut RustlsReuse,
+    ) -> Result<RustlsConnector, Failure> {
+        let reused = if self.resumption {
+            reuse.config.clone()
+        } else {
+            None
+        };
+        let (config, last) = match (reused, stores) {
+            (Some(pair), _) => pair,
+            (None, Some(store)) => {
+                let last = Arc::new(LastVerification::default());
+                let timed = TimedVerifier::for_method(verifier.clone(), store, last.clone());
+                let sessions = self.resumption.then(|| reuse.sessions.clone());
+                let config = client_config(Arc::new(timed), sessions)
+                    .map_err(|e| Failure::Input(format!("building the connector: {e}")))?;
+                if self.resumption {
+                    reuse.config = Some((config.clone(), last.clone()));
+                }
+                (config, last)
+            }
+            (None, None) => return Err(Failure::Input(format!("no {method} trust store"))),
+        };
+        Ok(RustlsConnector {
+            https: connector(config, TcpConnector { addr }),
+            last,
+        })
+    }
+
+    async fn handshake(
+        &self,
+        c: &RustlsConnector,
+        site: &Site,
+    ) -> Result<(Self::Io, ConnInfo), Failure> {
+        use tower_service::Service;
+        let uri: hyper::Uri = format!("https://{}{}", site.authority(), site.path)
+            .parse()
+            .map_err(|e| Failure::Input(format!("url: {e}")))?;
+        let mut https = c.https.clone();
+        let stream = https
+            .call(uri)
+            .await
+            .map_err(|e| match e.downcast::<Failure>() {
+                Ok(failure) => *failure, // resolution or TCP, typed where it happened
+                Err(e) => Failure::TlsHandshake(e.to_string()),
+            })?;
+        let info = match &stream {
+            hyper_rustls::MaybeHttpsStream::Https(tls) => {
+                let (_, conn) = tls.inner().get_ref();
+                let chain = conn.peer_certificates().unwrap_or_default();
+                ConnInfo {
+                    tls_version: conn.protocol_version().map(|v| match v {
+                        rustls::ProtocolVersion::TLSv1_3 => "TLSv1.3".to_owned(),
+                        rustls::ProtocolVersion::TLSv1_2 => "TLSv1.2".to_owned(),
+                        other => format!("{other:?}"),
+                    }),
+                    cipher: conn
+                        .negotiated_cipher_suite()
+                        .map(|c| format!("{:?}", c.suite())),
+                    chain_len: Some(chain.len() as u32),
+                    key_types: chain.iter().map(|c| crate::chain::key_type(c)).collect(),
+                    resumed: conn.handshake_kind() == Some(rustls::HandshakeKind::Resumed),
+                }
+            }
+            hyper_rustls::MaybeHttpsStream::Http(_) => {
+                return Err(Failure::TlsHandshake(
+                    "the connector did not use TLS".to_owned(),
+                ));
+            }
+        };
+        Ok((stream, info))
+    }
+
+    fn verification(&self, c: &RustlsConnector) -> Verification {
+        match c.last.take() {
+            Some((stages, verdict)) => Verification {
+                stages,
+                rejection: verdict.err(),
+            },
+            None => Verification::default(),
+        }
+    }
 }

@@ -1,0 +1,39 @@
+//! Records the locked versions of the libraries certbench measures (from the workspace's
+//! `Cargo.lock`, beside this crate's folder), so results can name them
+//! (`certbench_core::versions`). Without a lock file (e.g. in a Servo build) the versions are
+//! "unknown"; nothing else depends on this.
+
+use std::fmt::Write as _;
+
+const CRATES: &[&str] = &[
+    "rustls-webpki",
+    "webpki",
+    "rustls",
+    "aws-lc-rs",
+    "ring",
+    "openssl",
+    "openssl-sys",
+    "hyper",
+    "rustls-platform-verifier",
+    "hyper-rustls",
+];
+
+fn main() {
+    let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
+    let lock = std::path::Path::new(&dir).join("../Cargo.lock");
+    println!("cargo:rerun-if-changed={}", lock.display());
+    let text = std::fs::read_to_string(&lock).unwrap_or_default();
+    let mut out = String::new();
+    let mut name: Option<&str> = None;
+    for line in text.lines() {
+        if let Some(v) = line.strip_prefix("name = ") {
+            name = Some(v.trim_matches('"'));
+        } else if let (Some(n), Some(v)) = (name, line.strip_prefix("version = ")) {
+            if CRATES.contains(&n) {
+                let _ = write!(out, "{n}={};", v.trim_matches('"'));
+            }
+            name = None;
+        }
+    }
+    println!("cargo:rustc-env=CERTBENCH_LOCKED_VERSIONS={out}");
+}

@@ -1,0 +1,348 @@
+//! Certificate chains as the server sent them (DER, leaf first), loading them from PEM, and
+//! reading the parts of a certificate that a signature check needs.
+
+use std::path::Path;
+
+use der::asn1::AnyRef;
+use der::{Decode, Reader, SliceReader, Tag, TagNumber, Tagged};
+use rustls_pki_types::CertificateDer;
+use rustls_pki_types::pem::PemObject;
+
+use crate::error::Error;
+
+/// A server's chain: the end-entity certificate and the other certificates it sent, in order.
+///
+/// Invariant: every certificate parsed as DER X.509 when loaded through this module (a
+/// `Chain` built by hand may hold anything: verifiers must reject, never panic).
+#[derive(Clone, Debug)]
+pub struct Chain {
+    /// The end-entity (leaf) certificate.
+    pub leaf: CertificateDer<'static>,
+    /// The other certificates as sent (may include cross-signs the shortest path does not need).
+    pub intermediates: Vec<CertificateDer<'static>>,
+}
+
+impl Chain {
+    /// Number of certificates sent (leaf + intermediates).
+    pub fn len(&self) -> usize {
+        1 + self.intermediates.len()
+    }
+
+    /// Always false: a chain has a leaf.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Leaf first, then intermediates.
+    pub fn iter(&self) -> impl Iterator<Item = &CertificateDer<'static>> {
+        std::iter::once(&self.leaf).chain(self.intermediates.iter())
+    }
+
+    /// Key type of every certificate, leaf first (see [`key_type`]).
+    pub fn key_types(&self) -> Vec<String> {
+        self.iter().map(|c| key_type(c)).collect()
+    }
+}
+
+/// Reads every certificate of a PEM file. Each certificate must be DER X.509; a file without
+/// any certificate gives an empty list. Errors name the file.
+pub fn read_pem_certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, Error> {
+    let bytes = std::fs::read(path).map_err(|cause| Error::Io {
+        path: path.to_owned(),
+        cause,
+    })?;
+    let mut certs = Vec::new();
+    for (i, item) in CertificateDer::pem_slice_iter(&bytes).enumerate() {
+        let cert = item.map_err(|e| Error::Pem {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })?;
+        SignedParts::parse(&cert).map_err(|e| Error::BadDer {
+            path: path.to_owned(),
+            index: i + 1,
+            message: e.to_string(),
+        })?;
+        certs.push(cert);
+    }
+    Ok(certs)
+}
+
+/// Like [`read_pem_certs`], but a file without any certificate is an error.
+pub fn read_pem_certs_nonempty(path: &Path) -> Result<Vec<CertificateDer<'static>>, Error> {
+    let certs = read_pem_certs(path)?;
+    if certs.is_empty() {
+        return Err(Error::NoCertificate {
+            path: path.to_owned(),
+        });
+    }
+    Ok(certs)
+}
+
+/// Loads a chain folder: `leaf.pem` (one certificate) and optional `intermediates.pem`, or
+/// `chain.pem` (leaf first).
+pub fn load_chain_dir(dir: &Path) -> Result<Chain, Error> {
+    let leaf_path = dir.join("leaf.pem");
+    let chain_path = dir.join("chain.pem");
+    if leaf_path.exists() {
+        let mut leaf = read_pem_certs_nonempty(&leaf_path)?;
+        if leaf.len() != 1 {
+            return Err(Error::TooManyLeaves {
+                path: leaf_path,
+                count: leaf.len(),
+            });
+        }
+        let inter_path = dir.join("intermediates.pem");
+        let intermediates = if inter_path.exists() {
+            read_pem_certs(&inter_path)?
+        } else {
+            Vec::new()
+        };
+        Ok(Chain {
+            leaf: leaf.remove(0),
+            intermediates,
+        })
+    } else if chain_path.exists() {
+        let mut certs = read_pem_certs_nonempty(&chain_path)?;
+        let leaf = certs.remove(0);
+        Ok(Chain {
+            leaf,
+            intermediates: certs,
+        })
+    } else {
+        Err(Error::EmptyChain {
+            dir: dir.to_owned(),
+        })
+    }
+}
+
+/// A subjectPublicKeyInfo split the way webpki hands it to a signature algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spki<'a> {
+    /// Contents of the AlgorithmIdentifier (no outer tag): compared with
+    /// `SignatureVerificationAlgorithm::public_key_alg_id`.
+    pub alg: &'a [u8],
+    /// The subjectPublicKey BIT STRING without its unused-bits octet: what
+    /// `SignatureVerificationAlgorithm::verify_signature` receives as `public_key`.
+    pub key: &'a [u8],
+}
+
+impl<'a> Spki<'a> {
+    /// Parses the *contents* of a SubjectPublicKeyInfo SEQUENCE (as in
+    /// `TrustAnchor::subject_public_key_info`).
+    pub fn from_contents(contents: &'a [u8]) -> der::Result<Spki<'a>> {
+        let mut r = SliceReader::new(contents)?;
+        let alg = expect(&mut r, Tag::Sequence)?;
+        let key = bit_string(expect(&mut r, Tag::BitString)?)?;
+        r.finish(Spki { alg, key })
+    }
+}
+
+/// The parts of a certificate that its signature check uses, borrowed from its DER.
+///
+/// Field forms match what rustls-webpki passes to `SignatureVerificationAlgorithm`, so a
+/// check made from these parts is the same call webpki would make.
+#[derive(Clone, Copy, Debug)]
+pub struct SignedParts<'a> {
+    /// The whole tbsCertificate TLV: the signed message.
+    pub tbs: &'a [u8],
+    /// Contents of the outer signatureAlgorithm: compared with `signature_alg_id`.
+    pub sig_alg: &'a [u8],
+    /// The signature BIT STRING without its unused-bits octet.
+    pub signature: &'a [u8],
+    /// Contents of the issuer Name (compared with an issuer's subject contents).
+    pub issuer: &'a [u8],
+    /// Contents of the subject Name.
+    pub subject: &'a [u8],
+    /// The certificate's own key.
+    pub spki: Spki<'a>,
+}
+
+impl<'a> SignedParts<'a> {
+    /// Reads a DER certificate. Strict DER; trailing data is an error.
+    pub fn parse(der: &'a [u8]) -> der::Result<SignedParts<'a>> {
+        let mut outer = SliceReader::new(der)?;
+        let cert = expect(&mut outer, Tag::Sequence)?;
+        outer.finish(())?;
+
+        let mut c = SliceReader::new(cert)?;
+        let tbs = c.tlv_bytes()?;
+        let sig_alg = expect(&mut c, Tag::Sequence)?;
+        let signature = bit_string(expect(&mut c, Tag::BitString)?)?;
+        c.finish(())?;
+
+        let mut t = SliceReader::new(AnyRef::from_der(tbs)?.value())?;
+        let version = Tag::ContextSpecific {
+            constructed: true,
+            number: TagNumber::N0,
+        };
+        if t.peek_tag()? == version {
+            AnyRef::decode(&mut t)?;
+        }
+        expect(&mut t, Tag::Integer)?; // serialNumber
+        expect(&mut t, Tag::Sequence)?; // signature (inner)
+        let issuer = expect(&mut t, Tag::Sequence)?;
+        expect(&mut t, Tag::Sequence)?; // validity
+        let subject = expect(&mut t, Tag::Sequence)?;
+        let spki = Spki::from_contents(expect(&mut t, Tag::Sequence)?)?;
+        Ok(SignedParts {
+            tbs,
+            sig_alg,
+            signature,
+            issuer,
+            subject,
+            spki,
+        })
+    }
+}
+
+fn expect<'a>(r: &mut SliceReader<'a>, tag: Tag) -> der::Result<&'a [u8]> {
+    let any = AnyRef::decode(r)?;
+    any.tag().assert_eq(tag)?;
+    Ok(any.value())
+}
+
+fn bit_string(contents: &[u8]) -> der::Result<&[u8]> {
+    match contents.split_first() {
+        Some((0, rest)) => Ok(rest),
+        _ => Err(Tag::BitString.value_error()),
+    }
+}
+
+/// Key type of a certificate's public key: `RSA-2048`, `ECDSA-P256`, `ECDSA-P384`,
+/// `ECDSA-P521`, `Ed25519`, or `unknown` (read from its DER, without a crypto library).
+pub fn key_type(cert: &[u8]) -> String {
+    SignedParts::parse(cert)
+        .ok()
+        .and_then(|parts| spki_key_type(parts.spki))
+        .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// DER of the OIDs [`key_type`] names (tag and length included).
+const RSA_ENCRYPTION: &[u8] = &[6, 9, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 1, 1, 1];
+const EC_PUBLIC_KEY: &[u8] = &[6, 7, 0x2a, 0x86, 0x48, 0xce, 0x3d, 2, 1];
+const ED25519: &[u8] = &[6, 3, 0x2b, 0x65, 0x70];
+const CURVES: &[(&[u8], &str)] = &[
+    (&[6, 8, 0x2a, 0x86, 0x48, 0xce, 0x3d, 3, 1, 7], "P256"),
+    (&[6, 5, 0x2b, 0x81, 4, 0, 0x22], "P384"),
+    (&[6, 5, 0x2b, 0x81, 4, 0, 0x23], "P521"),
+];
+
+fn spki_key_type(spki: Spki<'_>) -> Option<String> {
+    if let Some(params) = spki.alg.strip_prefix(EC_PUBLIC_KEY) {
+        let curve = CURVES
+            .iter()
+            .find(|(oid, _)| params == *oid)
+            .map_or("unknown", |(_, name)| name);
+        return Some(format!("ECDSA-{curve}"));
+    }
+    if spki.alg == ED25519 {
+        return Some("Ed25519".to_owned());
+    }
+    if spki.alg.starts_with(RSA_ENCRYPTION) {
+        // RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }
+        let mut r = SliceReader::new(spki.key).ok()?;
+        let mut key = SliceReader::new(expect(&mut r, Tag::Sequence).ok()?).ok()?;
+        let modulus = expect(&mut key, Tag::Integer).ok()?;
+        let significant: &[u8] = match modulus.iter().position(|&b| b != 0) {
+            Some(first) => &modulus[first..],
+            None => &[],
+        };
+        let bits = significant
+            .first()
+            .map_or(0, |&b| significant.len() * 8 - b.leading_zeros() as usize);
+        return Some(format!("RSA-{bits}"));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corpus_dir(name: &str) -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../corpus/real-chains")
+            .join(name)
+    }
+
+    #[test]
+    fn signed_parts_link_leaf_to_its_issuer() {
+        let chain = load_chain_dir(&corpus_dir("reddit.com__rustls-bench")).unwrap();
+        let leaf = SignedParts::parse(&chain.leaf).unwrap();
+        let inter = SignedParts::parse(&chain.intermediates[0]).unwrap();
+        assert_eq!(leaf.issuer, inter.subject);
+        assert_eq!(leaf.tbs[0], 0x30, "tbs is a whole SEQUENCE TLV");
+        // sha256WithRSAEncryption OID with NULL parameters.
+        assert_eq!(
+            leaf.sig_alg,
+            &[
+                0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0b, 0x05, 0x00
+            ]
+        );
+        assert_eq!(chain.key_types(), vec!["RSA-2048", "RSA-2048"]);
+    }
+
+    #[test]
+    fn junk_is_rejected_with_the_file_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("junk.pem");
+        std::fs::write(
+            &p,
+            "-----BEGIN CERTIFICATE-----\nAAECAwQF\n-----END CERTIFICATE-----\n",
+        )
+        .unwrap();
+        let e = read_pem_certs(&p).unwrap_err().to_string();
+        assert!(e.contains("junk.pem") && e.contains("not DER X.509"), "{e}");
+        std::fs::write(&p, "hello, I am not PEM\n").unwrap();
+        let e = read_pem_certs_nonempty(&p).unwrap_err().to_string();
+        assert!(
+            e.contains("junk.pem") && e.contains("no certificate"),
+            "{e}"
+        );
+    }
+
+    /// The DER reading of key types agrees with OpenSSL's on every corpus certificate.
+    #[test]
+    #[cfg(feature = "openssl")]
+    fn key_types_agree_with_openssl() {
+        use openssl::nid::Nid;
+        use openssl::pkey::Id;
+        fn by_openssl(der: &[u8]) -> String {
+            let key = openssl::x509::X509::from_der(der)
+                .unwrap()
+                .public_key()
+                .unwrap();
+            match key.id() {
+                Id::RSA => format!("RSA-{}", key.bits()),
+                Id::EC => match key.ec_key().unwrap().group().curve_name() {
+                    Some(Nid::X9_62_PRIME256V1) => "ECDSA-P256".into(),
+                    Some(Nid::SECP384R1) => "ECDSA-P384".into(),
+                    Some(Nid::SECP521R1) => "ECDSA-P521".into(),
+                    _ => "ECDSA-unknown".into(),
+                },
+                Id::ED25519 => "Ed25519".into(),
+                _ => "unknown".into(),
+            }
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/real-chains");
+        let mut seen = std::collections::BTreeSet::new();
+        let mut n = 0;
+        for dir in std::fs::read_dir(&root).unwrap() {
+            let dir = dir.unwrap().path();
+            for file in ["leaf.pem", "intermediates.pem", "root.pem", "chain.pem"] {
+                let Ok(certs) = read_pem_certs(&dir.join(file)) else {
+                    continue;
+                };
+                for c in certs {
+                    let kt = key_type(&c);
+                    assert_eq!(kt, by_openssl(&c), "{}/{file}", dir.display());
+                    seen.insert(kt);
+                    n += 1;
+                }
+            }
+        }
+        assert!(n > 80, "{n} certificates");
+        assert!(seen.len() >= 4, "{seen:?}");
+        assert_eq!(key_type(b"junk"), "unknown");
+    }
+}

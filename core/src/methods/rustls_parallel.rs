@@ -1,0 +1,452 @@
+//! `rustlsparallel`: rustls-webpki with the chain's signature checks run in parallel.
+//!
+//! webpki checks signatures one after the other while it walks a path. This method first
+//! finds every candidate (issuer key, signed data, signature) triple the walk could ask for —
+//! each sent certificate against every sent certificate or trust anchor whose subject is its
+//! issuer — checks them all at once on the persistent [`SignaturePool`], and then runs
+//! webpki's own walk with signature algorithms that answer from those results.
+//!
+//! Invariant: the verdict is exactly `rustlsserial`'s. The wrapped algorithm answers from the
+//! cache only for a call with the same algorithm, key, message and signature bytes as a
+//! pre-checked triple (the result of the same pure function on the same input); any other call
+//! goes to the real algorithm. A chain with at most one candidate signature takes the serial
+//! path unchanged (nothing to overlap), and so does a chain with more than
+//! [`MAX_PRECHECKS`] candidates: webpki bounds the signatures one verification may check, and
+//! pre-checking every candidate of a hostile chain (many certificates with one subject and
+//! distinct keys: n² candidates) would do unbounded work before that bound applies.
+
+use std::collections::HashMap;
+
+use arrayvec::ArrayVec;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+
+use super::rustls_serial::{CAPABILITIES, signature_algorithms, trust_anchors, verify_with};
+use super::{Capabilities, Library, Rejection, Target, Verifier};
+use crate::chain::{Chain, SignedParts, Spki};
+use crate::error::Error;
+use crate::pool::SignaturePool;
+use crate::stages::Recorder;
+use rustls_pki_types::{
+    AlgorithmIdentifier, CertificateDer, FipsStatus, InvalidSignature,
+    SignatureVerificationAlgorithm, TrustAnchor,
+};
+
+/// rustls-webpki with signatures pre-checked in parallel.
+pub struct RustlsParallel {
+    pool: &'static SignaturePool,
+}
+
+impl RustlsParallel {
+    /// On the process-wide pool.
+    pub fn new() -> RustlsParallel {
+        RustlsParallel {
+            pool: SignaturePool::global(),
+        }
+    }
+}
+
+impl Default for RustlsParallel {
+    fn default() -> Self {
+        RustlsParallel::new()
+    }
+}
+
+/// Trust anchors plus an index from subject to anchors, to find candidate issuers quickly.
+pub struct ParallelRoots {
+    anchors: Vec<TrustAnchor<'static>>,
+    by_subject: HashMap<Vec<u8>, Vec<usize>>,
+}
+
+impl Verifier for RustlsParallel {
+    type Roots = ParallelRoots;
+
+    fn library(&self) -> Library {
+        Library {
+            name: "rustls-webpki",
+            version: crate::versions::locked("rustls-webpki").to_owned(),
+            limbo_harness: Some("rustls-webpki"),
+        }
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        CAPABILITIES
+    }
+
+    fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<ParallelRoots, Error> {
+        let anchors = trust_anchors(roots)?;
+        let mut by_subject: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
+        for (i, a) in anchors.iter().enumerate() {
+            by_subject.entry(a.subject.to_vec()).or_default().push(i);
+        }
+        Ok(ParallelRoots {
+            anchors,
+            by_subject,
+        })
+    }
+
+    fn verify(
+        &self,
+        roots: &ParallelRoots,
+        chain: &Chain,
+        target: Target<'_>,
+        rec: &mut Recorder,
+    ) -> Result<(), Rejection> {
+        let algs = signature_algorithms();
+        verify_with(chain, target, rec, |ee, path| {
+            HERE.with(|h| h.set(h.get().walked()));
+            let walk = |algs: &[&dyn SignatureVerificationAlgorithm]| {
+                ee.verify_for_usage(
+                    algs,
+                    &roots.anchors,
+                    &chain.intermediates,
+                    path.time,
+                    path.usage,
+                    path.revocation,
+                    None,
+                )
+                .map(|_| ())
+            };
+            // Everything below lives on the stack: no allocation on this path.
+            let Some(jobs) = candidate_checks(chain, roots, algs) else {
+                HERE.with(|h| h.set(h.get().too_many()));
+                return walk(algs);
+            };
+            let forced = FORCE_OVERLAP.load(Ordering::Relaxed);
+            if !(forced || worth_overlapping(&jobs, self.pool.awake()))
+                || algs.len() > MAX_ALGORITHMS
+            {
+                return walk(algs);
+            }
+            OVERLAPPED.fetch_add(1, Ordering::Relaxed);
+            HERE.with(|h| h.set(h.get().overlapped()));
+            self.pool.for_each(&jobs, |job| {
+                let ok = algs[job.alg]
+                    .verify_signature(job.key, job.msg, job.sig)
+                    .is_ok();
+                job.state
+                    .store(if ok { VALID } else { INVALID }, Ordering::Release);
+            });
+            let cached: ArrayVec<Cached<'_>, MAX_ALGORITHMS> = algs
+                .iter()
+                .enumerate()
+                .map(|(idx, &inner)| Cached {
+                    inner,
+                    idx,
+                    jobs: &jobs,
+                })
+                .collect();
+            let cached: ArrayVec<&dyn SignatureVerificationAlgorithm, MAX_ALGORITHMS> = cached
+                .iter()
+                .map(|c| c as &dyn SignatureVerificationAlgorithm)
+                .collect();
+            walk(&cached)
+        })
+    }
+}
+
+static OVERLAPPED: AtomicU64 = AtomicU64::new(0);
+
+/// Which path this thread's `rustlsparallel` verifications took (see [`paths_on_this_thread`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Paths {
+    /// Verifications that reached path building (the end-entity certificate parsed).
+    pub walked: u64,
+    /// Of those, the ones whose candidate checks ran on the pool (the overlapped path).
+    pub overlapped: u64,
+    /// Of those, the ones with more candidate checks than [`MAX_PRECHECKS`] (webpki's own walk).
+    pub too_many: u64,
+}
+
+impl Paths {
+    fn walked(self) -> Paths {
+        Paths {
+            walked: self.walked + 1,
+            ..self
+        }
+    }
+    fn overlapped(self) -> Paths {
+        Paths {
+            overlapped: self.overlapped + 1,
+            ..self
+        }
+    }
+    fn too_many(self) -> Paths {
+        Paths {
+            too_many: self.too_many + 1,
+            ..self
+        }
+    }
+
+    /// What happened between `before` and `self`.
+    pub fn since(self, before: Paths) -> Paths {
+        Paths {
+            walked: self.walked - before.walked,
+            overlapped: self.overlapped - before.overlapped,
+            too_many: self.too_many - before.too_many,
+        }
+    }
+}
+
+thread_local! {
+    static HERE: std::cell::Cell<Paths> = const { std::cell::Cell::new(Paths { walked: 0, overlapped: 0, too_many: 0 }) };
+}
+
+/// The paths this thread's verifications took so far: lets a test that runs beside others
+/// see exactly which path its own verifications ran.
+pub fn paths_on_this_thread() -> Paths {
+    HERE.with(|h| h.get())
+}
+static FORCE_OVERLAP: AtomicBool = AtomicBool::new(false);
+
+/// Forces (or stops forcing) the overlapped path in this process: every verification whose
+/// candidate checks fit ([`MAX_PRECHECKS`]) hands them to the pool, whether or not overlapping
+/// would pay. For tests and the fuzz target, so that "parallel ≡ serial" compares the
+/// parallel path and not webpki's serial walk that `rustlsparallel` takes when overlap cannot
+/// pay. It changes which path runs, never a verdict.
+pub fn force_overlap(on: bool) {
+    FORCE_OVERLAP.store(on, Ordering::Relaxed);
+}
+
+/// How many verifications in this process handed their checks to the pool (the others took
+/// the serial path): lets tests see which path ran.
+pub fn overlapped_calls() -> u64 {
+    OVERLAPPED.load(Ordering::Relaxed)
+}
+
+/// The most signature checks done ahead of webpki's walk. A real server chain has a few (one
+/// per certificate, a few more with cross-signs); beyond this the chain is not one a browser
+/// meets, and the serial walk, bounded by webpki's own budget, decides it.
+pub const MAX_PRECHECKS: usize = 16;
+
+/// The most signature algorithms the cached wrappers are built for (on the stack); a
+/// provider offering more takes the serial path. aws-lc-rs offers 12.
+const MAX_ALGORITHMS: usize = 32;
+
+/// The candidate checks of one chain, on the stack.
+type Checks<'a> = ArrayVec<Check<'a>, MAX_PRECHECKS>;
+
+const PENDING: u8 = 0;
+const VALID: u8 = 1;
+const INVALID: u8 = 2;
+
+/// Rough cost of one check in microseconds on this class of machine (aws-lc-rs), from the
+/// issuer key's size: an uncompressed EC point of 65 / 97 / 133 bytes is P-256 / P-384 /
+/// P-521, 32 bytes Ed25519, anything else RSA (cost growing with the modulus squared).
+/// Only the order of magnitude matters: it orders the jobs and decides whether overlapping
+/// them can pay for waking a worker.
+fn estimated_us(key: &[u8]) -> u32 {
+    match key.len() {
+        65 => 60,
+        97 => 200,
+        133 => 450,
+        32 => 50,
+        n => {
+            let bits = (n.saturating_sub(14) * 8) as u32;
+            20 * bits * bits / (2048 * 2048)
+        }
+    }
+}
+
+/// Waking a sleeping pool worker costs the *caller* tens of microseconds on a VM (the futex
+/// wake sends an IPI to an idle vCPU), and varies (20–80 µs measured): overlapping then pays
+/// only when the work besides the largest check is at least this much. Measured with the
+/// worker asleep: an RSA-2048 chain (two 18.5 µs checks) 66 µs serially vs 103 µs
+/// overlapped; the P-256 chain (60 + 195 µs) ×0.89–1.09 of serial; a P-384 chain (2 × 195 µs)
+/// ×1.31 faster. Awake: 42 vs 27 µs for the RSA chain.
+const MIN_OVERLAP_US: u32 = 100;
+
+/// Handing a job to a worker that is still spinning costs a few cache-line transfers: then
+/// overlapping pays from this much work besides the largest check (two RSA-2048 checks).
+const MIN_OVERLAP_AWAKE_US: u32 = 10;
+
+/// Whether running `jobs` (largest first: the calling thread starts on it while a worker
+/// picks up the next) in parallel can pay, given whether a worker is awake.
+fn worth_overlapping(jobs: &[Check<'_>], worker_awake: bool) -> bool {
+    if jobs.len() < 2 {
+        return false;
+    }
+    let total: u32 = jobs.iter().map(|j| estimated_us(j.key)).sum();
+    let largest = jobs.iter().map(|j| estimated_us(j.key)).max().unwrap_or(0);
+    let threshold = if worker_awake {
+        MIN_OVERLAP_AWAKE_US
+    } else {
+        MIN_OVERLAP_US
+    };
+    total - largest >= threshold
+}
+
+/// One signature check: `algs[alg]` over (`key`, `msg`, `sig`).
+#[derive(Debug)]
+struct Check<'a> {
+    alg: usize,
+    key: &'a [u8],
+    msg: &'a [u8],
+    sig: &'a [u8],
+    state: AtomicU8,
+}
+
+/// Every signature check webpki's path building could make for this chain: each sent
+/// certificate against each sent certificate (not the leaf) or trust anchor whose subject is
+/// its issuer, with the algorithm webpki would pick (the first whose signature and public-key
+/// algorithm identifiers both match). A certificate that does not parse contributes nothing:
+/// webpki will reject or skip it itself.
+/// `None` when there are more than [`MAX_PRECHECKS`].
+/// Allocates nothing: the parsed certificates and the checks are on the stack.
+fn candidate_checks<'a>(
+    chain: &'a Chain,
+    roots: &'a ParallelRoots,
+    algs: &[&dyn SignatureVerificationAlgorithm],
+) -> Option<Checks<'a>> {
+    if chain.len() > MAX_PRECHECKS + 1 {
+        return None; // at least one candidate per certificate that has an issuer here
+    }
+    let parsed: ArrayVec<Option<SignedParts<'a>>, { MAX_PRECHECKS + 1 }> =
+        chain.iter().map(|c| SignedParts::parse(c).ok()).collect();
+    let mut checks = Checks::new();
+    // Err when there are more candidates than MAX_PRECHECKS.
+    let add = |checks: &mut Checks<'a>, child: &SignedParts<'a>, issuer: Spki<'a>| {
+        let Some(alg) = algs.iter().position(|a| {
+            a.signature_alg_id().as_ref() == child.sig_alg
+                && a.public_key_alg_id().as_ref() == issuer.alg
+        }) else {
+            return Ok(());
+        };
+        let dup = checks
+            .iter()
+            .any(|c| c.alg == alg && c.key == issuer.key && c.msg == child.tbs);
+        if dup {
+            return Ok(());
+        }
+        checks
+            .try_push(Check {
+                alg,
+                key: issuer.key,
+                msg: child.tbs,
+                sig: child.signature,
+                state: AtomicU8::new(PENDING),
+            })
+            .map_err(|_| ())
+    };
+    for (i, child) in parsed.iter().enumerate() {
+        let Some(child) = child else { continue };
+        for (j, issuer) in parsed.iter().enumerate().skip(1) {
+            match issuer {
+                Some(issuer) if j != i && issuer.subject == child.issuer => {
+                    add(&mut checks, child, issuer.spki).ok()?
+                }
+                _ => {}
+            }
+        }
+        for &a in roots.by_subject.get(child.issuer).into_iter().flatten() {
+            if let Ok(spki) = Spki::from_contents(&roots.anchors[a].subject_public_key_info) {
+                add(&mut checks, child, spki).ok()?;
+            }
+        }
+    }
+    // Unstable sort: in place, no buffer.
+    checks.sort_unstable_by_key(|c| std::cmp::Reverse(estimated_us(c.key)));
+    Some(checks)
+}
+
+/// A signature algorithm that answers from pre-checked results, else asks `inner`.
+#[derive(Debug)]
+struct Cached<'c> {
+    inner: &'static dyn SignatureVerificationAlgorithm,
+    idx: usize,
+    jobs: &'c [Check<'c>],
+}
+
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && (a.as_ptr() == b.as_ptr() || a == b)
+}
+
+impl SignatureVerificationAlgorithm for Cached<'_> {
+    fn verify_signature(
+        &self,
+        public_key: &[u8],
+        message: &[u8],
+        signature: &[u8],
+    ) -> Result<(), InvalidSignature> {
+        let hit = self.jobs.iter().find(|j| {
+            j.alg == self.idx
+                && same(j.key, public_key)
+                && same(j.msg, message)
+                && same(j.sig, signature)
+        });
+        match hit.map(|j| j.state.load(Ordering::Acquire)) {
+            Some(VALID) => Ok(()),
+            Some(INVALID) => Err(InvalidSignature),
+            _ => self.inner.verify_signature(public_key, message, signature),
+        }
+    }
+
+    fn public_key_alg_id(&self) -> AlgorithmIdentifier {
+        self.inner.public_key_alg_id()
+    }
+
+    fn signature_alg_id(&self) -> AlgorithmIdentifier {
+        self.inner.signature_alg_id()
+    }
+
+    fn fips_status(&self) -> FipsStatus {
+        self.inner.fips_status()
+    }
+
+    fn fips(&self) -> bool {
+        self.inner.fips()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chain::load_chain_dir;
+
+    #[test]
+    fn overlap_only_pays_past_the_wake_up_cost() {
+        let keys: Vec<Vec<u8>> = [270, 270, 65, 97, 526]
+            .iter()
+            .map(|&n| vec![0u8; n])
+            .collect();
+        let check = |k: usize| Check {
+            alg: 0,
+            key: &keys[k],
+            msg: &[],
+            sig: &[],
+            state: AtomicU8::new(PENDING),
+        };
+        assert_eq!(estimated_us(&keys[0]), 20, "RSA-2048");
+        assert_eq!(estimated_us(&keys[4]), 80, "RSA-4096");
+        // Two RSA-2048 checks (20 µs each): serial with the workers asleep, overlapped with
+        // one awake. P-384 + P-256 (60 µs besides the largest): likewise. Two P-384: always.
+        // One check: never.
+        assert!(!worth_overlapping(&[check(0), check(1)], false));
+        assert!(worth_overlapping(&[check(0), check(1)], true));
+        assert!(!worth_overlapping(&[check(3), check(2)], false));
+        assert!(worth_overlapping(&[check(3), check(2)], true));
+        assert!(worth_overlapping(&[check(3), check(3)], false));
+        assert!(!worth_overlapping(&[check(3)], true));
+        // RSA-4096 + RSA-2048 + RSA-2048: 40 µs besides the largest.
+        assert!(!worth_overlapping(&[check(4), check(0), check(1)], false));
+        assert!(worth_overlapping(&[check(4), check(0), check(1)], true));
+    }
+
+    #[test]
+    fn candidates_cover_the_path_of_a_two_certificate_chain() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("corpus/real-chains/reddit.com__rustls-bench");
+        let chain = load_chain_dir(&dir).unwrap();
+        let root = crate::chain::read_pem_certs(&dir.join("root.pem")).unwrap();
+        let roots = RustlsParallel::new().build_roots(&root).unwrap();
+        let checks = candidate_checks(&chain, &roots, signature_algorithms()).unwrap();
+        // leaf ← intermediate, intermediate ← root.
+        assert_eq!(checks.len(), 2);
+        for c in &checks {
+            assert!(
+                signature_algorithms()[c.alg]
+                    .verify_signature(c.key, c.msg, c.sig)
+                    .is_ok()
+            );
+        }
+    }
+}

@@ -1,0 +1,315 @@
+//! The persistent worker pool `rustlsparallel` checks signatures on.
+//!
+//! Spawning a thread costs more (~37 µs) than a P-256 signature check, so the pool's threads
+//! are started once, on first use, and live for the whole process. A general-purpose pool
+//! (rayon) boxes every spawned job and lets idle workers fall asleep within microseconds, so
+//! each verification pays an allocation and a futex wake-up (tens of µs on a VM). This pool
+//! is built for one job shape — "run this closure on a few threads, and wait" — and so:
+//!
+//! - hands a job over as a pointer to the caller's stack (no allocation per call);
+//! - keeps finished workers spinning for [`SPIN`] before they sleep, so back-to-back
+//!   verifications (a page's many connections) reach an awake worker;
+//! - lets the calling thread work too, so a call uses at most `workers + 1` threads.
+//!
+//! Invariants: the pool never starts a thread after it is built ([`threads_started`] stays at
+//! [`SignaturePool::workers`]); [`SignaturePool::run`] does not return (or unwind) while a
+//! worker may still touch its job; one job runs at a time, and a caller that finds the pool
+//! busy runs its job alone (never waits for another caller's job); a panic in a worker's share
+//! of a job is contained there (the job's items it did not finish stay undone — callers must
+//! treat an undone item as "not checked").
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
+use std::time::{Duration, Instant};
+
+static STARTED: AtomicUsize = AtomicUsize::new(0);
+static GLOBAL: OnceLock<SignaturePool> = OnceLock::new();
+
+/// How long a worker that finished a job keeps looking for the next before it sleeps.
+pub const SPIN: Duration = Duration::from_micros(50);
+
+/// How long a caller spins for its workers to finish before it sleeps in short steps.
+const WAIT_SPIN: Duration = Duration::from_millis(2);
+
+/// How many pool threads have ever been started in this process.
+pub fn threads_started() -> usize {
+    STARTED.load(Ordering::SeqCst)
+}
+
+/// A job as the workers see it: a pointer to a closure on the caller's stack and the function
+/// that calls it.
+#[derive(Clone, Copy)]
+struct JobRef {
+    data: *const (),
+    call: unsafe fn(*const ()),
+}
+
+// SAFETY: a JobRef is only built from a `&F` with `F: Fn() + Sync` (see `JobRef::new`), so
+// calling it from another thread is sharing `&F`, which `Sync` allows; `run` keeps the
+// closure alive until no worker holds the JobRef.
+unsafe impl Send for JobRef {}
+
+impl JobRef {
+    fn new<F: Fn() + Sync>(f: &F) -> JobRef {
+        unsafe fn call<F: Fn()>(data: *const ()) {
+            // SAFETY: `data` came from `&F` in `JobRef::new`, and the caller of `run` keeps
+            // that borrow alive while any worker holds this JobRef.
+            unsafe { (*(data as *const F))() }
+        }
+        JobRef {
+            data: f as *const F as *const (),
+            call: call::<F>,
+        }
+    }
+}
+
+/// What the workers and the caller share, under one lock.
+struct Slot {
+    /// The job on offer, if any.
+    job: Option<JobRef>,
+    /// Workers asleep on `wake`.
+    sleeping: usize,
+}
+
+struct Shared {
+    slot: Mutex<Slot>,
+    /// Bumped (under the lock) each time a job is offered; spinning workers watch it.
+    generation: AtomicU64,
+    /// Workers spinning right now (a job offered now starts without a wake-up).
+    spinning: AtomicUsize,
+    /// Workers running their share of the current job. Goes up only under the lock and
+    /// while the job is on offer; the caller spins on it (a worker's share is one signature
+    /// check, shorter than a sleep and wake-up).
+    active: AtomicUsize,
+    /// Workers sleep here.
+    wake: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Slot> {
+        // Nothing panics while holding the lock; recover anyway rather than poison the pool.
+        self.slot.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A fixed set of worker threads.
+pub struct SignaturePool {
+    shared: &'static Shared,
+    workers: usize,
+}
+
+impl SignaturePool {
+    /// The process-wide pool: one worker per core but one (the caller is the other), at least one.
+    pub fn global() -> &'static SignaturePool {
+        GLOBAL.get_or_init(|| {
+            let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+            SignaturePool::new(cores.saturating_sub(1).max(1))
+        })
+    }
+
+    fn new(workers: usize) -> SignaturePool {
+        let shared: &'static Shared = Box::leak(Box::new(Shared {
+            slot: Mutex::new(Slot {
+                job: None,
+                sleeping: 0,
+            }),
+            generation: AtomicU64::new(0),
+            spinning: AtomicUsize::new(0),
+            active: AtomicUsize::new(0),
+            wake: Condvar::new(),
+        }));
+        for i in 0..workers {
+            // The generation a worker has seen is taken now, not when its thread starts: a
+            // job offered before the thread runs (the pool's first job) bumps the generation,
+            // and a worker that read it only then would take that job as already seen and
+            // leave it to the caller.
+            let seen = shared.generation.load(Ordering::Acquire);
+            std::thread::Builder::new()
+                .name(format!("certbench-sig-{i}"))
+                .spawn(move || worker(shared, seen))
+                .expect("starting a signature pool thread");
+            STARTED.fetch_add(1, Ordering::SeqCst);
+        }
+        SignaturePool { shared, workers }
+    }
+
+    /// Whether a worker is spinning now, so that a job offered now starts within about a
+    /// microsecond instead of after a wake-up. A hint: it may change right after.
+    pub fn awake(&self) -> bool {
+        self.shared.spinning.load(Ordering::Relaxed) > 0
+    }
+
+    /// Number of worker threads (the calling thread is not counted).
+    pub fn workers(&self) -> usize {
+        self.workers
+    }
+
+    /// Runs `f` on the calling thread and on every worker that picks the job up in time, and
+    /// returns when all of them are done with it. `f` must share its work out itself (e.g. an
+    /// atomic index) and must be correct however many threads run it, one included.
+    pub fn run<F: Fn() + Sync>(&self, f: &F) {
+        let shared = self.shared;
+        {
+            let mut slot = shared.lock();
+            if slot.job.is_some() || shared.active.load(Ordering::Acquire) > 0 {
+                drop(slot);
+                f(); // another caller's job is running: do this one alone
+                return;
+            }
+            slot.job = Some(JobRef::new(f));
+            shared.generation.fetch_add(1, Ordering::Release);
+            if slot.sleeping > 0 {
+                shared.wake.notify_all();
+            }
+        }
+        // Withdraws the job and waits for the workers even if `f` panics below, so no worker
+        // can call `f` after this function leaves.
+        struct Withdraw(&'static Shared);
+        impl Drop for Withdraw {
+            fn drop(&mut self) {
+                let shared = self.0;
+                shared.lock().job = None; // from here on no worker takes it up
+                let spin_until = Instant::now() + WAIT_SPIN;
+                while shared.active.load(Ordering::Acquire) > 0 {
+                    if Instant::now() < spin_until {
+                        std::hint::spin_loop();
+                    } else {
+                        // A worker was descheduled mid-check: stop burning the core.
+                        std::thread::sleep(Duration::from_micros(20));
+                    }
+                }
+            }
+        }
+        let _withdraw = Withdraw(shared);
+        f();
+    }
+
+    /// Runs `f` on every item, on the pool's workers and the calling thread together, and
+    /// returns when all are done. Items are handed out one at a time, in order, so put the
+    /// largest first. Allocates nothing.
+    pub fn for_each<T: Sync>(&self, items: &[T], f: impl Fn(&T) + Sync) {
+        let next = AtomicUsize::new(0);
+        let work = || {
+            while let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) {
+                f(item);
+            }
+        };
+        if items.len() < 2 {
+            work();
+        } else {
+            self.run(&work);
+        }
+    }
+}
+
+/// A worker's life: take the job on offer, run it, spin a while for the next, then sleep.
+fn worker(shared: &'static Shared, mut seen: u64) {
+    loop {
+        // Spin: a job offered now is picked up without a wake-up.
+        let spin_until = Instant::now() + SPIN;
+        shared.spinning.fetch_add(1, Ordering::Relaxed);
+        while shared.generation.load(Ordering::Acquire) == seen && Instant::now() < spin_until {
+            for _ in 0..64 {
+                std::hint::spin_loop();
+            }
+        }
+        shared.spinning.fetch_sub(1, Ordering::Relaxed);
+        let mut slot = shared.lock();
+        // Sleep until a new generation (checked under the lock: no lost wake-up).
+        while shared.generation.load(Ordering::Acquire) == seen {
+            slot.sleeping += 1;
+            slot = shared.wake.wait(slot).unwrap_or_else(|e| e.into_inner());
+            slot.sleeping -= 1;
+        }
+        seen = shared.generation.load(Ordering::Acquire);
+        let Some(job) = slot.job else { continue }; // already withdrawn
+        shared.active.fetch_add(1, Ordering::AcqRel);
+        drop(slot);
+        // SAFETY: `job` was on offer under the lock when `active` went up; `run` does not
+        // leave until `active` is back to zero, so the closure behind it is alive.
+        let _ = catch_unwind(AssertUnwindSafe(|| unsafe { (job.call)(job.data) }));
+        shared.active.fetch_sub(1, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_item_is_done_once() {
+        let pool = SignaturePool::global();
+        let items: Vec<AtomicUsize> = (0..100).map(|_| AtomicUsize::new(0)).collect();
+        for _ in 0..50 {
+            pool.for_each(&items, |c| {
+                c.fetch_add(1, Ordering::SeqCst);
+            });
+        }
+        assert!(items.iter().all(|c| c.load(Ordering::SeqCst) == 50));
+        pool.for_each(&items[..0], |_| unreachable!());
+    }
+
+    #[test]
+    fn concurrent_callers_each_get_all_their_items_done() {
+        let pool = SignaturePool::global();
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..200 {
+                        let items: Vec<AtomicUsize> = (0..8).map(|_| AtomicUsize::new(0)).collect();
+                        pool.for_each(&items, |c| {
+                            c.fetch_add(1, Ordering::SeqCst);
+                        });
+                        assert!(items.iter().all(|c| c.load(Ordering::SeqCst) == 1));
+                    }
+                });
+            }
+        });
+    }
+
+    #[test]
+    fn a_panicking_job_is_contained_and_the_pool_goes_on() {
+        let pool = SignaturePool::global();
+        let items: Vec<AtomicUsize> = (0..4).map(|_| AtomicUsize::new(0)).collect();
+        let caller = std::thread::current().id();
+        let panics = AtomicUsize::new(0);
+        // Items taken by a worker panic; the caller's own finish. The caller's first item
+        // waits (bounded) until a worker has taken one, so a panic really is injected.
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            pool.for_each(&items, |c| {
+                if std::thread::current().id() != caller {
+                    panics.fetch_add(1, Ordering::SeqCst);
+                    panic!("injected");
+                }
+                let until = Instant::now() + Duration::from_secs(5);
+                while panics.load(Ordering::SeqCst) == 0 && Instant::now() < until {
+                    std::hint::spin_loop();
+                }
+                c.fetch_add(1, Ordering::SeqCst);
+            })
+        }));
+        assert!(
+            outcome.is_ok(),
+            "a worker's panic does not reach the caller"
+        );
+        assert!(
+            panics.load(Ordering::SeqCst) >= 1,
+            "no worker took an item: no panic was injected"
+        );
+        let done = items
+            .iter()
+            .filter(|c| c.load(Ordering::SeqCst) == 1)
+            .count();
+        assert_eq!(
+            done + panics.load(Ordering::SeqCst),
+            items.len(),
+            "the panicking worker's items stay undone, the others are done once"
+        );
+        let after: Vec<AtomicUsize> = (0..16).map(|_| AtomicUsize::new(0)).collect();
+        pool.for_each(&after, |c| {
+            c.fetch_add(1, Ordering::SeqCst);
+        });
+        assert!(after.iter().all(|c| c.load(Ordering::SeqCst) == 1));
+    }
+}

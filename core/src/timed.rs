@@ -1,0 +1,308 @@
+//! [`TimedVerifier`]: a rustls `ServerCertVerifier` that wraps another and records the
+//! stages of every `verify_server_cert` call into a [`VerificationSink`]; it delegates every
+//! other method of the trait, so it changes no behaviour — the wrapped verifier's verdict and
+//! error are returned as they are. It wraps either an opaque rustls verifier (rustls'
+//! `WebPkiServerVerifier`, rustls-platform-verifier, Servo's own: the whole call is `verify`)
+//! or a certbench method through [`MethodVerifier`], which records the method's own
+//! `chain-creation`, `verify` and `verify-hostname`. `total-verification` is the whole call.
+//! A panic inside the wrapped verifier is a rejection ([`crate::fail_closed`]), never an
+//! unwind into rustls.
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use certbench_analysis::Stage;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::CryptoProvider;
+use rustls::{
+    CertificateError, DigitallySignedStruct, DistinguishedName, OtherError, SignatureScheme,
+};
+use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
+
+use crate::chain::Chain;
+use crate::fail_closed;
+use crate::methods::{AnyRoots, DynVerifier, Eku, PeerName, Rejection, Target};
+use crate::stages::Recorder;
+
+/// A certbench method as a rustls `ServerCertVerifier`: `verify_server_cert` runs the
+/// method's [`DynVerifier::verify`] on the chain (copied into certbench's owned [`Chain`],
+/// which is counted in `chain-creation`); handshake signatures are checked with the
+/// provider's algorithms, as rustls' own verifier does.
+pub struct MethodVerifier {
+    verifier: Arc<dyn DynVerifier>,
+    roots: Arc<AnyRoots>,
+    provider: Arc<CryptoProvider>,
+}
+
+impl fmt::Debug for MethodVerifier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MethodVerifier")
+            .field("method", &self.roots.method())
+            .finish()
+    }
+}
+
+fn rejected(reason: String) -> rustls::Error {
+    rustls::Error::InvalidCertificate(CertificateError::Other(OtherError(Arc::new(
+        Rejection::new(reason),
+    ))))
+}
+
+/// The text of a verification error: a certbench method's own reason as it gave it (not
+/// rustls' `Debug` of the wrapper), else rustls' message.
+pub fn reason(e: &rustls::Error) -> String {
+    if let rustls::Error::InvalidCertificate(CertificateError::Other(OtherError(inner))) = e {
+        let inner: &(dyn std::error::Error + 'static) = inner.as_ref();
+        if let Some(r) = inner.downcast_ref::<Rejection>() {
+            return r.reason.clone();
+        }
+    }
+    e.to_string()
+}
+
+impl MethodVerifier {
+    /// `verifier` with the store `roots` it built.
+    pub fn new(verifier: Arc<dyn DynVerifier>, roots: Arc<AnyRoots>) -> MethodVerifier {
+        MethodVerifier {
+            verifier,
+            roots,
+            provider: crate::methods::webpki_server::provider(),
+        }
+    }
+
+    /// `verify_server_cert`, recording the method's stages into `rec`.
+    pub fn verify_staged(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        now: UnixTime,
+        rec: &mut Recorder,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        let span = rec.start();
+        let chain = Chain {
+            leaf: end_entity.clone().into_owned(),
+            intermediates: intermediates
+                .iter()
+                .map(|c| c.clone().into_owned())
+                .collect(),
+        };
+        rec.stop(Stage::ChainCreation, span);
+        let host;
+        let peer = match server_name {
+            ServerName::DnsName(d) => {
+                host = d.as_ref().to_owned();
+                PeerName::Dns(&host)
+            }
+            ServerName::IpAddress(ip) => PeerName::Ip(std::net::IpAddr::from(*ip)),
+            other => return Err(rejected(format!("unsupported server name {other:?}"))),
+        };
+        let target = Target {
+            peer: Some(peer),
+            time: Some(now.as_secs()),
+            eku: Some(Eku::ServerAuth),
+            max_depth: None,
+            crls: &[],
+        };
+        fail_closed::verify(|| self.verifier.verify(&self.roots, &chain, target, rec))
+            .map(|()| ServerCertVerified::assertion())
+            .map_err(|r| rejected(r.reason))
+    }
+}
+
+impl ServerCertVerifier for MethodVerifier {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        self.verify_staged(
+            end_entity,
+            intermediates,
+            server_name,
+            now,
+            &mut Recorder::new(),
+        )
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
+}
+
+/// Where a [`TimedVerifier`] puts each verification it timed.
+pub trait VerificationSink: Send + Sync + fmt::Debug {
+    /// One `verify_server_cert` call: the name verified, the stages, and the verdict (the
+    /// error's text on rejection).
+    fn record(&self, server_name: &ServerName<'_>, stages: &Recorder, verdict: Result<(), String>);
+}
+
+/// A sink that keeps the last verification (the driver: one connection per verifier).
+#[derive(Debug, Default)]
+pub struct LastVerification(Mutex<Option<(Recorder, Result<(), String>)>>);
+
+impl LastVerification {
+    /// Takes the recorded verification, if there was one.
+    pub fn take(&self) -> Option<(Recorder, Result<(), String>)> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
+impl VerificationSink for LastVerification {
+    fn record(&self, _: &ServerName<'_>, stages: &Recorder, verdict: Result<(), String>) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((stages.clone(), verdict));
+    }
+}
+
+#[derive(Debug)]
+enum Inner {
+    /// A rustls verifier whose insides cannot be seen: the whole call is `verify`.
+    Opaque(Arc<dyn ServerCertVerifier>),
+    /// A certbench method, recording its own stages.
+    Staged(Arc<MethodVerifier>),
+}
+
+impl Inner {
+    fn verifier(&self) -> &dyn ServerCertVerifier {
+        match self {
+            Inner::Opaque(v) => v.as_ref(),
+            Inner::Staged(v) => v.as_ref(),
+        }
+    }
+}
+
+/// A rustls `ServerCertVerifier` that times another (see the module documentation).
+///
+/// Invariant: every trait method returns exactly what the wrapped verifier returns, except
+/// that a panic in `verify_server_cert` becomes an error.
+#[derive(Debug)]
+pub struct TimedVerifier {
+    inner: Inner,
+    sink: Arc<dyn VerificationSink>,
+}
+
+impl TimedVerifier {
+    /// Times an opaque rustls verifier (e.g. Servo's): `verify` and `total-verification`.
+    pub fn new(inner: Arc<dyn ServerCertVerifier>, sink: Arc<dyn VerificationSink>) -> Self {
+        TimedVerifier {
+            inner: Inner::Opaque(inner),
+            sink,
+        }
+    }
+
+    /// Times a certbench method: its own rustls verifier if it is one (`webpki`,
+    /// `platform`), else the method through [`MethodVerifier`], with its own stages.
+    pub fn for_method(
+        verifier: Arc<dyn DynVerifier>,
+        roots: Arc<AnyRoots>,
+        sink: Arc<dyn VerificationSink>,
+    ) -> Self {
+        let inner = match verifier.rustls_verifier(&roots) {
+            Some(v) => Inner::Opaque(v),
+            None => Inner::Staged(Arc::new(MethodVerifier::new(verifier, roots))),
+        };
+        TimedVerifier { inner, sink }
+    }
+}
+
+impl ServerCertVerifier for TimedVerifier {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        let mut rec = Recorder::new();
+        let total = rec.start();
+        let result = match &self.inner {
+            Inner::Opaque(v) => {
+                let span = rec.start();
+                let r = fail_closed::run(|| {
+                    v.verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now)
+                })
+                .unwrap_or_else(|panic| Err(rejected(panic.reason)));
+                rec.stop(Stage::Verify, span);
+                r
+            }
+            Inner::Staged(m) => {
+                m.verify_staged(end_entity, intermediates, server_name, now, &mut rec)
+            }
+        };
+        rec.stop(Stage::TotalVerification, total);
+        let verdict = match &result {
+            Ok(_) => Ok(()),
+            Err(e) => Err(reason(e)),
+        };
+        self.sink.record(server_name, &rec, verdict);
+        result
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.inner
+            .verifier()
+            .verify_tls12_signature(message, cert, dss)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.inner
+            .verifier()
+            .verify_tls13_signature(message, cert, dss)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.inner.verifier().supported_verify_schemes()
+    }
+
+    fn requires_raw_public_keys(&self) -> bool {
+        self.inner.verifier().requires_raw_public_keys()
+    }
+
+    fn root_hint_subjects(&self) -> Option<&[DistinguishedName]> {
+        self.inner.verifier().root_hint_subjects()
+    }
+}

@@ -1,0 +1,84 @@
+//! Argument types shared by the commands. Method lists come from the one `methods!` list,
+//! so `--help` names every built-in method; every comma list is split by clap
+//! (`value_delimiter = ','`), one way.
+
+use std::sync::OnceLock;
+
+use clap::ValueEnum;
+use clap::builder::PossibleValue;
+
+use crate::methods::Method;
+
+/// One `--method` value: a method, or `all`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MethodArg {
+    /// Every built-in method, in `methods!` order.
+    All,
+    /// One method.
+    One(Method),
+}
+
+impl ValueEnum for MethodArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        static VARIANTS: OnceLock<Vec<MethodArg>> = OnceLock::new();
+        VARIANTS.get_or_init(|| {
+            let mut v: Vec<MethodArg> = Method::ALL.iter().map(|&m| MethodArg::One(m)).collect();
+            v.push(MethodArg::All);
+            v
+        })
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            MethodArg::All => PossibleValue::new("all").help("every method above"),
+            MethodArg::One(m) => PossibleValue::new(m.name()).help(m.about()),
+        })
+    }
+}
+
+/// The methods `args` name, `all` expanded, duplicates dropped, order kept.
+pub fn methods(args: &[MethodArg]) -> Vec<Method> {
+    let mut out: Vec<Method> = Vec::new();
+    for a in args {
+        let add: &[Method] = match a {
+            MethodArg::All => Method::ALL,
+            MethodArg::One(m) => std::slice::from_ref(m),
+        };
+        for &m in add {
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct T {
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "all")]
+        method: Vec<MethodArg>,
+    }
+
+    #[test]
+    fn comma_lists_and_all_expand_in_order_without_duplicates() {
+        let t = T::parse_from([
+            "t",
+            "--method",
+            "rustlsparallel,rustlsserial,rustlsparallel",
+        ]);
+        assert_eq!(
+            methods(&t.method),
+            [Method::RustlsParallel, Method::RustlsSerial]
+        );
+        let t = T::parse_from(["t", "--method", "webpki", "--method", "all"]);
+        assert_eq!(methods(&t.method)[0], Method::Webpki);
+        assert_eq!(methods(&t.method).len(), Method::ALL.len());
+        assert_eq!(methods(&T::parse_from(["t"]).method), Method::ALL);
+        assert!(T::try_parse_from(["t", "--method", "ring"]).is_err());
+    }
+}

@@ -1,0 +1,134 @@
+//! What the measuring commands write: progress and notes on standard error, the tables on
+//! standard output or `--output`, every sample to the raw JSONL file as it is taken.
+
+use std::fs::File;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use certbench_analysis::export::{Format, Report, render};
+use certbench_analysis::{Sample, Stage};
+use clap::Args;
+
+use crate::methods::Method;
+
+/// Output options of the measuring commands.
+#[derive(Args, Debug)]
+pub(super) struct OutputArgs {
+    /// Table format: md, csv or json.
+    #[arg(long, default_value = "md")]
+    pub(super) format: Format,
+    /// Write the tables to FILE instead of standard output.
+    #[arg(long)]
+    pub(super) output: Option<PathBuf>,
+    /// No progress or notes on standard error.
+    #[arg(long)]
+    pub(super) quiet: bool,
+}
+
+impl OutputArgs {
+    /// A note on standard error, unless `--quiet`.
+    pub(super) fn note(&self, msg: &str) {
+        if !self.quiet {
+            eprintln!("{msg}");
+        }
+    }
+
+    /// A progress bar on standard error when it is a terminal and not `--quiet`.
+    pub(super) fn progress(&self, total: u64) -> indicatif::ProgressBar {
+        if !self.quiet && std::io::stderr().is_terminal() {
+            indicatif::ProgressBar::new(total)
+        } else {
+            indicatif::ProgressBar::hidden()
+        }
+    }
+
+    /// Renders the tables of `samples` (tables in `methods` order; markdown starts with
+    /// `title`) and writes them to `--output` or standard output.
+    pub(super) fn emit(&self, title: &str, samples: &[Sample], methods: &[Method]) -> Result<()> {
+        self.write(&self.tables(title, samples, methods))
+    }
+
+    /// The tables of `samples` in the chosen format, under `title` in markdown.
+    pub(super) fn tables(&self, title: &str, samples: &[Sample], methods: &[Method]) -> String {
+        let order: Vec<&str> = methods.iter().map(|m| m.name()).collect();
+        let report = Report::from_samples(samples, Stage::TotalVerification, &order);
+        let mut text = String::new();
+        if self.format == Format::Markdown {
+            text.push_str(&format!("## {title}\n\n"));
+        }
+        text.push_str(&render(&report, self.format));
+        text
+    }
+
+    /// Writes `text` to `--output`, or to stdout.
+    pub(super) fn write(&self, text: &str) -> Result<()> {
+        match &self.output {
+            Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display())),
+            None => Ok(std::io::stdout().write_all(text.as_bytes())?),
+        }
+    }
+}
+
+/// The raw samples file: every sample appended as one JSON line, in one `write` call as it
+/// is taken (no buffer), so that a run cut short — even by a second Ctrl-C that exits at
+/// once — keeps every finished sample and never a half line.
+pub(super) struct RawSink {
+    path: PathBuf,
+    writer: Option<File>,
+    error: Option<std::io::Error>,
+}
+
+impl RawSink {
+    /// Opens `path` for appending (creating its folder); `None` writes nothing.
+    pub(super) fn open(path: Option<&std::path::Path>) -> Result<RawSink> {
+        let Some(path) = path else {
+            return Ok(RawSink {
+                path: PathBuf::new(),
+                writer: None,
+                error: None,
+            });
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        let file = File::options()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        // The run's header for reports (machine, versions, command), beside the samples; a
+        // resumed run keeps the first one.
+        let info = certbench_analysis::schema::run_info_path(path);
+        if !info.exists() {
+            let json = serde_json::to_string_pretty(&crate::versions::run_info())?;
+            std::fs::write(&info, json).with_context(|| format!("writing {}", info.display()))?;
+        }
+        Ok(RawSink {
+            path: path.to_owned(),
+            writer: Some(file),
+            error: None,
+        })
+    }
+
+    /// Appends one sample; after a write error, writes nothing more (see [`RawSink::report`]).
+    pub(super) fn write(&mut self, sample: &Sample) {
+        if let (Some(w), None) = (self.writer.as_mut(), self.error.as_ref()) {
+            let mut line = serde_json::to_string(sample).expect("samples serialize");
+            line.push('\n');
+            if let Err(e) = w.write_all(line.as_bytes()) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    /// Tells of a write error, if there was one.
+    pub(super) fn report(&self, out: &OutputArgs) {
+        if let Some(e) = &self.error {
+            out.note(&format!(
+                "certbench: error: writing {}: {e}",
+                self.path.display()
+            ));
+        }
+    }
+}

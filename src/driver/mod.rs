@@ -1,0 +1,233 @@
+//! The site driver: real connections (or the loopback mirror), one fresh connection per
+//! sample, methods interleaved, stages recorded where they happen.
+//!
+//! One sample = one method connecting to one site over one [`Transport`], through one
+//! pipeline ([`sample::measure`]): `roots-creation` (the stores the transport needs for the
+//! method), `http-connector-creation` (the transport's connector with the method inside),
+//! `connection` (name resolution, TCP connect with TCP_NODELAY, TLS handshake, HTTP/1.1
+//! request to the response head), and, measured inside the handshake by the transport's
+//! hooks, `openssl-verify`, `chain-creation`, `verify`, `verify-hostname` and
+//! `total-verification`; all inside `total`. Disjoint: roots-creation +
+//! http-connector-creation + connection ≤ total.
+//!
+//! The schedule ([`run_with`]): warm-up runs, then measured runs; in each run every site
+//! (up to `concurrency` at once), each site's methods in a rotating permutation.
+
+mod sample;
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use certbench_analysis::Sample;
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
+
+use crate::methods::{DynVerifier, Method};
+use crate::roots::RootSet;
+use crate::sites::Site;
+use crate::transport::openssl::{HookMode, OpensslTransport};
+use crate::transport::rustls::RustlsTransport;
+use crate::transport::{Failure, Transport, TransportKind};
+use crate::verify::permutation;
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct DriverOptions {
+    /// Methods, in the order of the first run.
+    pub methods: Vec<Method>,
+    /// Measured runs.
+    pub runs: u32,
+    /// Warm-up runs (recorded with `warmup: true`).
+    pub warmup: u32,
+    /// The TLS stack.
+    pub transport: TransportKind,
+    /// How webpki methods are hooked into OpenSSL (OpenSSL transport).
+    pub hook: HookMode,
+    /// Bound on one sample's connection (resolution + connect + handshake + response head).
+    pub timeout: Duration,
+    /// Build each store once and reuse it.
+    pub cache_roots: bool,
+    /// `(host, port)` → address, used instead of DNS (`--resolve`, and every site with
+    /// `--mirror`).
+    pub resolve: HashMap<(String, u16), SocketAddr>,
+    /// Offer each (site, method)'s previous TLS session for resumption (`--tls-resumption`);
+    /// otherwise every sample is a full handshake.
+    pub resumption: bool,
+    /// Sites measured at once (`--concurrency`; 1 = one sample at a time, the default).
+    pub concurrency: usize,
+}
+
+/// Identifies one sample of a run: (host, method, warm-up, run index). Two samples of one
+/// run never share a key (sites are deduplicated), so a run can be resumed by key.
+pub type SampleKey = (String, String, bool, u32);
+
+/// The key of `sample`.
+pub fn sample_key(sample: &Sample) -> SampleKey {
+    (
+        sample.site.clone(),
+        sample.method.clone(),
+        sample.warmup,
+        sample.run,
+    )
+}
+
+/// Steering a run from outside: stop it between samples, and skip samples already taken.
+#[derive(Clone, Debug, Default)]
+pub struct RunControl {
+    /// Set (e.g. on SIGINT) to stop before the next sample; the current one finishes.
+    pub stop: Arc<AtomicBool>,
+    /// Samples already taken (`--resume`): not measured again.
+    pub done: HashSet<SampleKey>,
+}
+
+/// Measures every site with every method, `warmup + runs` times, handing each sample to
+/// `sink` as soon as it is taken.
+pub async fn run(sites: &[Site], roots: &RootSet, opts: &DriverOptions, sink: impl FnMut(Sample)) {
+    run_with(sites, roots, opts, &RunControl::default(), sink).await;
+}
+
+/// [`run`], steered by `control`; returns `false` when stopped before the end.
+pub async fn run_with(
+    sites: &[Site],
+    roots: &RootSet,
+    opts: &DriverOptions,
+    control: &RunControl,
+    sink: impl FnMut(Sample),
+) -> bool {
+    match opts.transport {
+        TransportKind::Openssl => {
+            let t = OpensslTransport {
+                hook: opts.hook,
+                resumption: opts.resumption,
+            };
+            schedule(&t, sites, roots, opts, control, sink).await
+        }
+        TransportKind::Rustls => {
+            let t = RustlsTransport {
+                resumption: opts.resumption,
+            };
+            schedule(&t, sites, roots, opts, control, sink).await
+        }
+    }
+}
+
+/// One method of a run: its verifier, and its stores when they are built once.
+struct Entry<T: Transport> {
+    method: Method,
+    verifier: Arc<dyn DynVerifier>,
+    cached: Option<Result<T::Stores, Failure>>,
+}
+
+/// Everything a run's samples share.
+struct Ctx<'a, T: Transport> {
+    transport: &'a T,
+    entries: &'a [Entry<T>],
+    roots: &'a RootSet,
+    opts: &'a DriverOptions,
+    control: &'a RunControl,
+}
+
+async fn schedule<T: Transport>(
+    transport: &T,
+    sites: &[Site],
+    roots: &RootSet,
+    opts: &DriverOptions,
+    control: &RunControl,
+    mut sink: impl FnMut(Sample),
+) -> bool {
+    let entries: Vec<Entry<T>> = opts
+        .methods
+        .iter()
+        .map(|&method| {
+            let verifier: Arc<dyn DynVerifier> = Arc::from(method.verifier());
+            let cached = opts
+                .cache_roots
+                .then(|| transport.stores(method, verifier.as_ref(), roots));
+            Entry {
+                method,
+                verifier,
+                cached,
+            }
+        })
+        .collect();
+    let ctx = Ctx {
+        transport,
+        entries: &entries,
+        roots,
+        opts,
+        control,
+    };
+    let states: Vec<RefCell<HashMap<Method, T::Reuse>>> =
+        sites.iter().map(|_| RefCell::default()).collect();
+    let sink: RefCell<&mut dyn FnMut(Sample)> = RefCell::new(&mut sink);
+    let concurrency = opts.concurrency.max(1);
+    let mut runs_before = 0usize;
+    for (warmup, runs) in [(true, opts.warmup), (false, opts.runs)] {
+        for run in 0..runs {
+            let order = runs_before + run as usize;
+            let one = |c: usize| ctx.site(&sites[c], warmup, run, order + c, &states[c], &sink);
+            // Up to `concurrency` sites at once (one sample at a time per site, its methods
+            // in their rotating order); every site of this run before the next run.
+            let mut pending = FuturesUnordered::new();
+            let mut next = 0;
+            let mut stopped = false;
+            loop {
+                while pending.len() < concurrency && next < sites.len() && !stopped {
+                    pending.push(one(next));
+                    next += 1;
+                }
+                match pending.next().await {
+                    Some(finished) => stopped |= !finished,
+                    None => break,
+                }
+            }
+            if stopped {
+                return false;
+            }
+        }
+        runs_before += runs as usize;
+    }
+    true
+}
+
+impl<T: Transport> Ctx<'_, T> {
+    /// One run of one site: each method once, in the rotation `order` picks, each sample
+    /// handed to `sink` as soon as it is taken. `false` when stopped (before a sample).
+    async fn site(
+        &self,
+        site: &Site,
+        warmup: bool,
+        run: u32,
+        order: usize,
+        state: &RefCell<HashMap<Method, T::Reuse>>,
+        sink: &RefCell<&mut dyn FnMut(Sample)>,
+    ) -> bool {
+        for k in permutation(self.entries.len(), order) {
+            let entry = &self.entries[k];
+            if self.control.stop.load(Ordering::SeqCst) {
+                return false;
+            }
+            let key = (
+                site.host.clone(),
+                entry.method.name().to_owned(),
+                warmup,
+                run,
+            );
+            if self.control.done.contains(&key) {
+                continue;
+            }
+            // Taken out of the site's state while the sample runs, put back after.
+            let mut reuse = state.borrow_mut().remove(&entry.method).unwrap_or_default();
+            let mut sample = sample::measure(self, entry, site, &mut reuse).await;
+            state.borrow_mut().insert(entry.method, reuse);
+            sample.run = run;
+            sample.warmup = warmup;
+            (sink.borrow_mut())(sample);
+        }
+        true
+    }
+}

@@ -1,0 +1,146 @@
+//! One sample, the same pipeline over every transport: stores → connector → connection →
+//! the verifier's stages → the sample.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use certbench_analysis::schema::SCHEMA_VERSION;
+use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
+
+use super::{Ctx, Entry};
+use crate::sites::Site;
+use crate::stages::Recorder;
+use crate::transport::{Failure, Transport, http_get};
+
+/// Measures `entry`'s method on `site` once, over `ctx`'s transport. `reuse` is what this
+/// (site, method) kept from its previous sample.
+pub(super) async fn measure<T: Transport>(
+    ctx: &Ctx<'_, T>,
+    entry: &Entry<T>,
+    site: &Site,
+    reuse: &mut T::Reuse,
+) -> Sample {
+    let (t, opts) = (ctx.transport, ctx.opts);
+    let time = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let reusing = t.reuses_stores(reuse);
+    let mut sample = Sample {
+        schema: SCHEMA_VERSION,
+        source: Source::Driver,
+        method: entry.method.name().to_owned(),
+        transport: Some(t.kind().name().to_owned()),
+        site: site.host.clone(),
+        chain: None,
+        run: 0,
+        warmup: false,
+        stages: Default::default(),
+        verdict: Verdict::Ok,
+        meta: SampleMeta {
+            roots: Some(ctx.roots.describe()),
+            roots_cached: reusing || entry.cached.is_some(),
+            validation_time: Some(time),
+            hook: t.hook(entry.method).map(str::to_owned),
+            ..SampleMeta::default()
+        },
+    };
+    let mut rec = Recorder::new();
+    let total = rec.start();
+
+    // roots-creation: built now, or 0 when built once for the run or kept by the transport.
+    let stores = if reusing {
+        rec.add(Stage::RootsCreation, 0);
+        Ok(None)
+    } else if let Some(cached) = &entry.cached {
+        rec.add(Stage::RootsCreation, 0);
+        cached.clone().map(Some)
+    } else {
+        rec.time(Stage::RootsCreation, || {
+            t.stores(entry.method, entry.verifier.as_ref(), ctx.roots)
+                .map(Some)
+        })
+    };
+    let stores = match stores {
+        Ok(s) => s,
+        Err(failure) => return failed(sample, rec, Stage::RootsCreation, failure),
+    };
+
+    // http-connector-creation
+    let addr = opts.resolve.get(&(site.host.clone(), site.port)).copied();
+    let connector = rec.time(Stage::HttpConnectorCreation, || {
+        t.connector(
+            entry.method,
+            &entry.verifier,
+            stores,
+            site,
+            addr,
+            time,
+            reuse,
+        )
+    });
+    let connector = match connector {
+        Ok(c) => c,
+        Err(failure) => return failed(sample, rec, Stage::HttpConnectorCreation, failure),
+    };
+
+    // connection: resolution, TCP, TLS (verification inside), HTTP to the response head.
+    let span = rec.start();
+    let connection = async {
+        let (io, info) = t.handshake(&connector, site).await?;
+        Ok::<_, Failure>((http_get(io, site).await?, info))
+    };
+    let result = match tokio::time::timeout(opts.timeout, connection).await {
+        Ok(r) => r,
+        Err(_) => Err(Failure::Timeout(opts.timeout)),
+    };
+    rec.stop(Stage::Connection, span);
+    // The sample ends here; what follows is bookkeeping, not part of `total`.
+    rec.stop(Stage::Total, total);
+
+    let verification = t.verification(&connector);
+    for (stage, ns) in verification.stages.to_map() {
+        rec.add(stage, ns);
+    }
+    match result {
+        Ok((open, info)) => {
+            // Closing is not part of the sample; it is bounded like the connection.
+            let _ = tokio::time::timeout(opts.timeout, open.close()).await;
+            t.keep(&connector, reuse);
+            sample.meta.tls_version = info.tls_version;
+            sample.meta.cipher = info.cipher;
+            sample.meta.chain_len = info.chain_len;
+            sample.meta.key_types = info.key_types;
+            if opts.resumption {
+                sample.meta.resumed = Some(info.resumed);
+            }
+            sample.stages = rec.to_map();
+            sample
+        }
+        Err(failure) => {
+            t.keep(&connector, reuse);
+            // A handshake that failed because the verifier said no is its rejection.
+            let failure = match (verification.rejection, failure) {
+                (_, timeout @ Failure::Timeout(_)) => timeout,
+                (Some(reason), _) => Failure::Rejected(reason),
+                (None, failure) => failure,
+            };
+            failed(sample, rec, Stage::Connection, failure)
+        }
+    }
+}
+
+/// A sample that failed in `stage`: the verdict and the kind of failure as data; the stage
+/// that did not complete, and `total`, leave the measured stages (into `failed_stage` /
+/// `failed_after_ns`). Stages that completed stay (a rejection's verification stages: the
+/// verifier ran and answered no).
+fn failed(mut sample: Sample, rec: Recorder, stage: Stage, failure: Failure) -> Sample {
+    sample.meta.error_kind = Some(failure.kind());
+    sample.verdict = match failure {
+        Failure::Rejected(reason) => Verdict::Rejected(reason),
+        other => Verdict::Error(other.to_string()),
+    };
+    sample.stages = rec.to_map();
+    sample.meta.failed_stage = Some(stage);
+    sample.meta.failed_after_ns = sample.stages.remove(&stage);
+    sample.stages.remove(&Stage::Total);
+    sample
+}

@@ -1,0 +1,449 @@
+//! The `certbench verify` command as a user runs it: offline, on the bundled corpus, and on
+//! bad input.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use certbench_analysis::schema::read_jsonl;
+use certbench_analysis::{Sample, Stage, Verdict};
+
+fn certbench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_certbench"))
+        .args(args)
+        .output()
+        .expect("run certbench")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn no_panic(o: &Output) {
+    let e = stderr(o);
+    assert!(!e.contains("panicked"), "{e}");
+}
+
+fn read_samples(path: &Path) -> Vec<Sample> {
+    let (samples, errors) = read_jsonl(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    assert!(errors.is_empty(), "{errors:?}");
+    samples
+}
+
+/// The acceptance run: `verify --method all --runs 5`, offline, on the bundled corpus.
+#[test]
+fn verify_all_methods_five_runs_records_consistent_nonzero_stages() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("samples.jsonl");
+    let out = certbench(&[
+        "verify",
+        "--method",
+        "all",
+        "--runs",
+        "5",
+        "--warmup",
+        "1",
+        "--format",
+        "json",
+        "--raw",
+        raw.to_str().unwrap(),
+    ]);
+    no_panic(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let samples = read_samples(&raw);
+    let n = certbench::Method::ALL.len();
+    assert_eq!(samples.len(), 34 * n * 6);
+    for s in samples.iter() {
+        assert!(!matches!(s.verdict, Verdict::Error(_)), "{s:?}");
+        let claimed: &[Stage] = match s.method.as_str() {
+            // OpenSSL checks the host inside X509_verify_cert: no separate stage.
+            "openssl" => &[
+                Stage::RootsCreation,
+                Stage::ChainCreation,
+                Stage::Verify,
+                Stage::TotalVerification,
+                Stage::Total,
+            ],
+            // rustls' own verifiers: one `verify_server_cert` call, the name checked inside.
+            "webpki" | "platform" => &[
+                Stage::RootsCreation,
+                Stage::Verify,
+                Stage::TotalVerification,
+                Stage::Total,
+            ],
+            _ => &[
+                Stage::RootsCreation,
+                Stage::ChainCreation,
+                Stage::Verify,
+                Stage::VerifyHostname,
+                Stage::TotalVerification,
+                Stage::Total,
+            ],
+        };
+        let mut keys: Vec<Stage> = s.stages.keys().copied().collect();
+        let host_apart = !matches!(s.method.as_str(), "openssl" | "webpki" | "platform");
+        if matches!(s.verdict, Verdict::Rejected(_)) && host_apart {
+            // webpki rejected the path in `verify`: the host was never checked, and the sample
+            // says so by not having the stage (rather than a made-up time).
+            assert!(!keys.contains(&Stage::VerifyHostname), "{s:?}");
+            keys.insert(3, Stage::VerifyHostname);
+        }
+        assert_eq!(keys, claimed, "{} {:?}", s.method, s.chain);
+        assert!(s.stages.values().all(|&ns| ns > 0), "{s:?}");
+        let st = |x| s.stage(x).unwrap_or(0);
+        assert!(
+            st(Stage::ChainCreation) + st(Stage::Verify) + st(Stage::VerifyHostname)
+                <= st(Stage::TotalVerification),
+            "{s:?}"
+        );
+        assert!(st(Stage::RootsCreation) + st(Stage::TotalVerification) <= st(Stage::Total));
+    }
+    // Interleaved: within one run and chain, the three methods are back to back.
+    let measured: Vec<&Sample> = samples.iter().filter(|s| !s.warmup).collect();
+    for w in measured.chunks(n) {
+        assert!(w.iter().all(|s| s.chain == w[0].chain && s.run == w[0].run));
+        let mut m: Vec<&str> = w.iter().map(|s| s.method.as_str()).collect();
+        m.sort();
+        let mut all: Vec<&str> = certbench::Method::ALL.iter().map(|m| m.name()).collect();
+        all.sort();
+        assert_eq!(m, all);
+    }
+
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tables = report["tables"].as_array().unwrap();
+    let methods: Vec<&str> = tables
+        .iter()
+        .map(|t| t["method"].as_str().unwrap())
+        .collect();
+    let all: Vec<&str> = certbench::Method::ALL.iter().map(|m| m.name()).collect();
+    assert_eq!(methods, all, "--method order");
+    for t in tables {
+        let rows = t["rows"].as_array().unwrap();
+        assert_eq!(rows.len(), 34);
+        assert!(rows.iter().all(|r| r["n"] == 5));
+    }
+    assert_eq!(report["comparison"]["rows"].as_array().unwrap().len(), 34);
+}
+
+#[test]
+fn markdown_and_csv_tables_have_every_site_and_verdicts() {
+    let out = certbench(&[
+        "verify", "--method", "openssl", "--runs", "2", "--warmup", "0",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(md.contains("### openssl"));
+    assert!(md.contains("| site "), "{md}");
+    assert!(md.contains("rejected: Missing Authority Key Identifier (depth 1)"));
+    assert_eq!(md.lines().filter(|l| l.starts_with("| ")).count(), 35);
+
+    let out = certbench(&[
+        "verify",
+        "--method",
+        "rustlsserial",
+        "--runs",
+        "2",
+        "--warmup",
+        "0",
+        "--format",
+        "csv",
+    ]);
+    assert!(out.status.success());
+    let csv = String::from_utf8(out.stdout).unwrap();
+    assert!(csv.starts_with("method,transport,site,chain,stage,n,mean_ns"));
+    // Six stages per chain, but udctest.ads.vt.edu is rejected in `verify` (webpki does not
+    // support its DirectoryName name constraint) so it has no `verify-hostname`.
+    assert_eq!(csv.lines().count(), 1 + 34 * 6 - 1);
+    assert!(csv.contains(",udctest.ads.vt.edu__go-x509,verify,2,"));
+    assert!(!csv.contains(",udctest.ads.vt.edu__go-x509,verify-hostname,"));
+}
+
+#[test]
+fn cached_roots_cost_zero_per_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("s.jsonl");
+    let out = certbench(&[
+        "verify",
+        "--method",
+        "openssl,rustlsserial",
+        "--runs",
+        "2",
+        "--warmup",
+        "0",
+        "--cache-roots",
+        "--raw",
+        raw.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("roots-creation, built once for openssl"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("0 (cached)"));
+    for s in read_samples(&raw) {
+        assert!(s.meta.roots_cached);
+        assert_eq!(s.stage(Stage::RootsCreation), Some(0));
+    }
+}
+
+fn copy_chain(from: &str, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    let src = certbench::corpus::bundled_dir().join(from);
+    for f in ["leaf.pem", "intermediates.pem", "root.pem"] {
+        std::fs::copy(src.join(f), to.join(f)).unwrap();
+    }
+}
+
+#[test]
+fn bad_chains_are_error_rows_and_the_rest_is_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_chain("reddit.com__rustls-bench", &d.join("reddit.com__good"));
+    copy_chain("reddit.com__rustls-bench", &d.join("garbage.example__pem"));
+    std::fs::write(d.join("garbage.example__pem/leaf.pem"), "this is not PEM\n").unwrap();
+    copy_chain("reddit.com__rustls-bench", &d.join("junk.example__der"));
+    std::fs::write(
+        d.join("junk.example__der/intermediates.pem"),
+        "-----BEGIN CERTIFICATE-----\nMIIBAAAA\n-----END CERTIFICATE-----\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(d.join("empty.example__none")).unwrap();
+
+    let raw = d.join("s.jsonl");
+    let out = certbench(&[
+        "verify",
+        "--chains",
+        d.to_str().unwrap(),
+        "--runs",
+        "2",
+        "--warmup",
+        "0",
+        "--raw",
+        raw.to_str().unwrap(),
+    ]);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("garbage.example__pem/leaf.pem: no certificate found"),
+        "{err}"
+    );
+    assert!(
+        err.contains("junk.example__der/intermediates.pem: certificate #1 is not DER X.509"),
+        "{err}"
+    );
+    assert!(
+        err.contains("empty.example__none: no leaf.pem or chain.pem"),
+        "{err}"
+    );
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        md.contains("| garbage.example") && md.contains("error: "),
+        "{md}"
+    );
+
+    let samples = read_samples(&raw);
+    // The good chain was measured by every method, twice. Without a manifest the host is the
+    // folder name up to `__` and the validation time is now, so the verdict may be an expiry:
+    // a measured rejection, not an error.
+    let good: Vec<&Sample> = samples.iter().filter(|s| s.site == "reddit.com").collect();
+    let n = certbench::Method::ALL.len();
+    assert_eq!(good.len(), n * 2);
+    assert!(good.iter().all(|s| !matches!(s.verdict, Verdict::Error(_))));
+    let errors = samples
+        .iter()
+        .filter(|s| matches!(s.verdict, Verdict::Error(_)))
+        .count();
+    assert_eq!(errors, 3 * n);
+}
+
+#[test]
+fn missing_inputs_exit_non_zero_naming_the_file() {
+    let out = certbench(&["verify", "--chains", "/nonexistent/chains"]);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("/nonexistent/chains"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = certbench(&["verify", "--roots", "/nonexistent/roots.pem", "--runs", "1"]);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("/nonexistent/roots.pem"),
+        "{}",
+        stderr(&out)
+    );
+
+    // A manifest naming a folder that is not there: an error row naming it, exit 3.
+    let dir = tempfile::tempdir().unwrap();
+    copy_chain(
+        "reddit.com__rustls-bench",
+        &dir.path().join("reddit.com__x"),
+    );
+    std::fs::write(
+        dir.path().join("manifest.json"),
+        r#"{"chains":[{"dir":"reddit.com__x","host":"reddit.com","validation_time_unix":1770205316},
+                      {"dir":"gone.example__x","host":"gone.example","validation_time_unix":1770205316}]}"#,
+    )
+    .unwrap();
+    let out = certbench(&[
+        "verify",
+        "--chains",
+        dir.path().to_str().unwrap(),
+        "--runs",
+        "1",
+        "--warmup",
+        "0",
+        "--method",
+        "rustlsserial",
+    ]);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(
+        stderr(&out).contains("gone.example__x: chain folder not found"),
+        "{}",
+        stderr(&out)
+    );
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(md.contains("| reddit.com") && md.contains("| ok"), "{md}");
+
+    let out = certbench(&["verify", "--method", "nonsense"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("invalid value 'nonsense'"), "{err}");
+    assert!(
+        certbench::Method::ALL
+            .iter()
+            .all(|m| err.contains(m.name())),
+        "the error lists every method: {err}"
+    );
+}
+
+/// Every command that takes `--method` names every method in its `--help`, from the one
+/// `methods!` list.
+#[test]
+fn help_names_every_method() {
+    for args in [
+        &["--help"][..],
+        &["verify", "--help"],
+        &["limbo", "--help"],
+        &["icount", "--help"],
+    ] {
+        let out = certbench(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let help = String::from_utf8(out.stdout).unwrap();
+        for m in certbench::Method::ALL {
+            assert!(
+                help.contains(m.name()),
+                "{args:?} --help lacks {m}:\n{help}"
+            );
+            assert!(
+                help.contains(m.about()),
+                "{args:?} --help lacks what {m} is:\n{help}"
+            );
+        }
+    }
+}
+
+/// The four bad cases through the command line: each method's own reason is in the table.
+#[test]
+fn rejections_show_each_verifiers_reason_in_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for name in ["expired", "wronghost", "nointer"] {
+        copy_chain("reddit.com__rustls-bench", &d.join(format!("{name}__case")));
+    }
+    std::fs::write(d.join("nointer__case/intermediates.pem"), "").unwrap();
+    // The store (below) holds only reddit's root: github's chain has no trusted root.
+    copy_chain("github.com__rustls-bench", &d.join("untrusted__case"));
+    let t = 1_770_205_316u64; // inside both chains' validity
+    let expired = 1_779_494_399u64 + 86_400; // a day after the leaf's notAfter
+    let entry = |dir: &str, host: &str, time: u64| {
+        format!(r#"{{"dir":"{dir}","host":"{host}","validation_time_unix":{time}}}"#)
+    };
+    std::fs::write(
+        d.join("manifest.json"),
+        format!(
+            r#"{{"chains":[{},{},{},{}]}}"#,
+            entry("expired__case", "reddit.com", expired),
+            entry("wronghost__case", "www.example.org", t),
+            entry("untrusted__case", "github.com", t),
+            entry("nointer__case", "reddit.com", t),
+        ),
+    )
+    .unwrap();
+    // Only the chains' own roots, so that the untrusted case has no path to a trusted root.
+    let roots = d.join("roots.pem");
+    std::fs::copy(
+        certbench::corpus::bundled_dir().join("reddit.com__rustls-bench/root.pem"),
+        &roots,
+    )
+    .unwrap();
+    let out = certbench(&[
+        "verify",
+        "--chains",
+        d.to_str().unwrap(),
+        "--roots",
+        roots.to_str().unwrap(),
+        "--no-corpus-roots",
+        "--runs",
+        "1",
+        "--warmup",
+        "0",
+        "--format",
+        "json",
+    ]);
+    no_panic(&out);
+    assert!(
+        out.status.success(),
+        "rejections are verdicts: {}",
+        stderr(&out)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for t in report["tables"].as_array().unwrap() {
+        let method = t["method"].as_str().unwrap();
+        let verdicts: Vec<&str> = t["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["verdict"].as_str().unwrap())
+            .collect();
+        let want: [&str; 4] = if method == "openssl" {
+            [
+                "rejected: certificate has expired (depth 0)",
+                "rejected: hostname mismatch (depth 0)",
+                "rejected: unable to get local issuer certificate (depth ",
+                "rejected: unable to get local issuer certificate (depth 0)",
+            ]
+        } else if method == "webpki" || method == "platform" {
+            // rustls' verifiers, in rustls' words.
+            [
+                "rejected: invalid peer certificate: certificate expired",
+                "rejected: invalid peer certificate: certificate not valid for name",
+                "rejected: invalid peer certificate: UnknownIssuer",
+                "rejected: invalid peer certificate: UnknownIssuer",
+            ]
+        } else {
+            [
+                "rejected: CertExpired",
+                "rejected: CertNotValidForName",
+                "rejected: UnknownIssuer",
+                "rejected: UnknownIssuer",
+            ]
+        };
+        for (i, (got, want)) in verdicts.iter().zip(want).enumerate() {
+            if method == "platform" && i == 2 {
+                // `platform` also trusts the system store, which may hold github's root.
+                let github = certbench::chain::read_pem_certs(
+                    &certbench::corpus::bundled_dir().join("github.com__rustls-bench/root.pem"),
+                )
+                .unwrap();
+                let system = rustls_native_certs::load_native_certs().certs;
+                let trusted = system.iter().any(|c| c.as_ref() == github[0].as_ref());
+                assert_eq!(*got == "ok", trusted, "{method}: {got}");
+                continue;
+            }
+            assert!(got.starts_with(want), "{method}: {got} (want {want})");
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use certbench::Method;
+use certbench::chain::Chain;
+use certbench::corpus::{Corpus, CorpusChain};
+use certbench::methods::rustls_parallel::{Paths, paths_on_this_thread};
+use certbench::methods::{DynVerifier, Target};
+use certbench::stages::Recorder;
+use rustls_pki_types::CertificateDer;
+
+pub fn corpus() -> Corpus {
+    let c = Corpus::bundled().expect("bundled corpus");
+    assert!(c.failures.is_empty(), "{:?}", c.failures);
+    c
+}
+
+pub fn chain<'a>(corpus: &'a Corpus, id: &str) -> &'a CorpusChain {
+    corpus
+        .chains
+        .iter()
+        .find(|c| c.id == id)
+        .unwrap_or_else(|| panic!("no chain {id}"))
+}
+
+/// The verdict of `verifier` on `chain` for `host` at `time`, trusting `roots`.
+pub fn verdict_with(
+    verifier: &dyn DynVerifier,
+    roots: &[CertificateDer<'static>],
+    chain: &Chain,
+    host: &str,
+    time: u64,
+) -> Result<(), String> {
+    let store = verifier.build_roots(roots).expect("roots build");
+    let mut rec = Recorder::new();
+    verifier
+        .verify(&store, chain, Target::server(host, time), &mut rec)
+        .map_err(|r| r.reason)
+}
+
+/// The verdict of `method` on a corpus chain as stored (its own root, host and time).
+pub fn verdict(method: Method, c: &CorpusChain) -> Result<(), String> {
+    verdict_with(
+        method.verifier().as_ref(),
+        &c.roots,
+        &c.chain,
+        &c.host,
+        c.validation_time,
+    )
+}
+
+/// Whether the operating system's trust store (what `platform` adds to any roots it is
+/// given) holds `root`.
+pub fn system_trusts(root: &CertificateDer<'_>) -> bool {
+    rustls_native_certs::load_native_certs()
+        .certs
+        .iter()
+        .any(|c| c.as_ref() == root.as_ref())
+}
+
+/// Whether the method is one of rustls' own verifiers, which speak rustls' error messages.
+pub fn speaks_rustls(method: Method) -> bool {
+    matches!(method, Method::Webpki | Method::Platform)
+}
+
+/// Forces `rustlsparallel`'s overlapped path for the rest of this process (it changes which
+/// path runs, never a verdict) and returns this thread's path counts now, for
+/// [`assert_overlapped_since`].
+pub fn force_overlap() -> Paths {
+    certbench::methods::rustls_parallel::force_overlap(true);
+    paths_on_this_thread()
+}
+
+/// Asserts that since `before`, every `rustlsparallel` verification on this thread that
+/// reached path building took the overlapped path (but those with more candidate checks than
+/// `MAX_PRECHECKS`), that at least `min` did, and that `overlapped_calls()` rose with them.
+pub fn assert_overlapped_since(before: Paths, min: u64, what: &str) -> Paths {
+    let global = certbench::methods::rustls_parallel::overlapped_calls();
+    let d = paths_on_this_thread().since(before);
+    assert_eq!(
+        d.overlapped + d.too_many,
+        d.walked,
+        "{what}: some verifications took rustlsparallel's serial walk although overlap was forced: {d:?}"
+    );
+    assert!(
+        d.overlapped >= min,
+        "{what}: only {} verifications took rustlsparallel's overlapped path (expected ≥ {min}): the test compared the serial path with itself",
+        d.overlapped
+    );
+    assert!(global >= d.overlapped, "overlapped_calls() counts them");
+    d
+}
+
+/// The mirror's certificates, generated once for this test binary (generating them is most of
+/// what a driver test would otherwise spend), with the folder they are cached in.
+pub fn mirror() -> &'static (certbench::mirror::MirrorSet, tempfile::TempDir) {
+    static M: std::sync::OnceLock<(certbench::mirror::MirrorSet, tempfile::TempDir)> =
+        std::sync::OnceLock::new();
+    M.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let set = certbench::mirror::MirrorSet::load_or_generate(&corpus(), &dir.path().join("m"))
+            .unwrap();
+        (set, dir)
+    })
+}

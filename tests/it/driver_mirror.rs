@@ -1,0 +1,472 @@
+//! The site driver against a loopback mirror the test starts itself: stages, the in-handshake
+//! OpenSSL verification, both hooks, and the fault hosts.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use certbench::Method;
+use certbench::driver::{DriverOptions, run};
+use certbench::mirror::server::MirrorServer;
+use certbench::mirror::{EXPIRED_HOST, UNTRUSTED_HOST, WRONG_HOST};
+use certbench::roots::RootSet;
+use certbench::sites::parse_sites;
+use certbench::transport::TransportKind;
+use certbench::transport::openssl::HookMode;
+use certbench_analysis::{Sample, Stage, Verdict};
+
+use crate::common::mirror;
+
+fn drive(sites: &str, hook: HookMode, runs: u32) -> Vec<Sample> {
+    drive_with(sites, hook, runs, false)
+}
+
+fn drive_with(sites: &str, hook: HookMode, runs: u32, resumption: bool) -> Vec<Sample> {
+    drive_opts(sites, hook, runs, resumption, false)
+}
+
+fn drive_opts(
+    sites: &str,
+    hook: HookMode,
+    runs: u32,
+    resumption: bool,
+    cache_roots: bool,
+) -> Vec<Sample> {
+    drive_over(
+        TransportKind::Openssl,
+        sites,
+        hook,
+        runs,
+        resumption,
+        cache_roots,
+    )
+}
+
+fn drive_over(
+    transport: TransportKind,
+    sites: &str,
+    hook: HookMode,
+    runs: u32,
+    resumption: bool,
+    cache_roots: bool,
+) -> Vec<Sample> {
+    let (set, _) = mirror();
+    let (sites, errors) = parse_sites(sites);
+    assert!(errors.is_empty());
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let server = MirrorServer::start(set, listener).unwrap();
+        let resolve: HashMap<_, _> = sites
+            .iter()
+            .map(|s| ((s.host.clone(), s.port), server.addr))
+            .collect();
+        let roots = RootSet::from_certs("mirror", set.roots.clone());
+        let opts = DriverOptions {
+            methods: Method::ALL.to_vec(),
+            runs,
+            warmup: 0,
+            transport,
+            hook,
+            timeout: Duration::from_secs(10),
+            cache_roots,
+            resolve,
+            resumption,
+            concurrency: 1,
+        };
+        let mut out = Vec::new();
+        run(&sites, &roots, &opts, |s| out.push(s)).await;
+        out
+    })
+}
+
+#[test]
+fn stages_are_recorded_where_they_happen_in_both_hooks() {
+    for hook in [HookMode::Callback, HookMode::Replace] {
+        let samples = drive("reddit.com\nwww.washingtonpost.com\ncnn.com\n", hook, 2);
+        assert_eq!(samples.len(), 3 * Method::ALL.len() * 2);
+        for s in &samples {
+            assert_eq!(s.verdict, Verdict::Ok, "{hook:?} {} {}", s.method, s.site);
+            assert!(s.stages.values().all(|&ns| ns > 0), "{s:?}");
+            let st = |x| s.stage(x).unwrap_or(0);
+            let disjoint =
+                st(Stage::RootsCreation) + st(Stage::HttpConnectorCreation) + st(Stage::Connection);
+            assert!(disjoint <= st(Stage::Total), "{s:?}");
+            assert!(
+                st(Stage::TotalVerification) <= st(Stage::Connection),
+                "{s:?}"
+            );
+            let inner = st(Stage::OpenSslVerify)
+                + st(Stage::ChainCreation)
+                + st(Stage::Verify)
+                + st(Stage::VerifyHostname);
+            assert!(inner <= st(Stage::TotalVerification), "{s:?}");
+            assert!(s.meta.chain_len.is_some());
+            let has = |x| s.stages.contains_key(&x);
+            match (s.method.as_str(), hook) {
+                // OpenSSL's in-handshake verification, timed where it happens.
+                ("openssl", _) => {
+                    assert!(st(Stage::Verify) > 0);
+                    assert!(!has(Stage::OpenSslVerify) && !has(Stage::ChainCreation));
+                }
+                // The seed's way pays for OpenSSL's verification too.
+                (m, HookMode::Callback) => {
+                    assert!(has(Stage::OpenSslVerify) && has(Stage::ChainCreation));
+                    assert!(has(Stage::Verify));
+                    assert_eq!(has(Stage::VerifyHostname), checks_host_apart(m), "{m}");
+                }
+                (m, HookMode::Replace) => {
+                    assert!(
+                        !has(Stage::OpenSslVerify),
+                        "replace: OpenSSL verifies nothing"
+                    );
+                    assert!(has(Stage::Verify));
+                    assert_eq!(has(Stage::VerifyHostname), checks_host_apart(m), "{m}");
+                }
+            }
+        }
+    }
+}
+
+/// Whether a method checks the host name apart from `verify` (rustls' own verifiers check it
+/// inside their one call; OpenSSL inside `X509_verify_cert`).
+fn checks_host_apart(method: &str) -> bool {
+    !matches!(method, "openssl" | "webpki" | "platform")
+}
+
+/// What each method says about each fault host, in its own words.
+fn expected_reason(method: &str, site: &str) -> &'static str {
+    match (method, site) {
+        ("openssl", EXPIRED_HOST) => "certificate has expired",
+        ("openssl", WRONG_HOST) => "hostname mismatch",
+        ("openssl", UNTRUSTED_HOST) => "unable to get local issuer certificate",
+        // rustls' verifiers, through rustls' error type.
+        ("webpki" | "platform", EXPIRED_HOST) => "invalid peer certificate: certificate expired",
+        ("webpki" | "platform", WRONG_HOST) => "certificate not valid for name",
+        ("webpki" | "platform", UNTRUSTED_HOST) => "invalid peer certificate: UnknownIssuer",
+        (_, EXPIRED_HOST) => "CertExpired",
+        (_, WRONG_HOST) => "CertNotValidForName",
+        (_, UNTRUSTED_HOST) => "UnknownIssuer",
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn fault_hosts_are_rejected_by_every_method_with_its_reason() {
+    for hook in [HookMode::Callback, HookMode::Replace] {
+        let samples = drive(
+            &format!("{EXPIRED_HOST}\n{WRONG_HOST}\n{UNTRUSTED_HOST}\nreddit.com\n"),
+            hook,
+            1,
+        );
+        for s in &samples {
+            let reason = match &s.verdict {
+                Verdict::Rejected(r) => r.as_str(),
+                Verdict::Ok if s.site == "reddit.com" => continue,
+                other => panic!("{hook:?} {} {}: {other:?}", s.method, s.site),
+            };
+            let want = expected_reason(&s.method, &s.site);
+            assert!(
+                reason.contains(want),
+                "{hook:?} {} {}: {reason}",
+                s.method,
+                s.site
+            );
+            assert!(s.stage(Stage::TotalVerification).unwrap_or(0) > 0, "{s:?}");
+        }
+    }
+}
+
+#[test]
+fn tls_resumption_really_resumes_and_skips_verification() {
+    for hook in [HookMode::Callback, HookMode::Replace] {
+        let samples = drive_with("reddit.com\ncnn.com\n", hook, 3, true);
+        assert_eq!(samples.len(), 2 * Method::ALL.len() * 3);
+        for s in &samples {
+            assert_eq!(s.verdict, Verdict::Ok, "{s:?}");
+            let resumed = s.meta.resumed.expect("resumption runs record the flag");
+            // The first connection of each (site, method) is full; every later one is resumed,
+            // as OpenSSL itself reports (SSL_session_reused).
+            assert_eq!(
+                resumed,
+                s.run > 0,
+                "{hook:?} {} {} run {}",
+                s.method,
+                s.site,
+                s.run
+            );
+            let verified = s.stages.contains_key(&Stage::TotalVerification);
+            assert_eq!(
+                verified, !resumed,
+                "a resumed handshake has no certificate to verify"
+            );
+        }
+    }
+    // Without the flag, nothing is resumed and nothing is recorded about it.
+    for s in drive("reddit.com\n", HookMode::Callback, 2) {
+        assert_eq!(s.meta.resumed, None);
+        assert!(s.stages.contains_key(&Stage::TotalVerification));
+    }
+}
+
+/// Wraps a real method but panics when asked to verify.
+struct Panicking(Box<dyn certbench::methods::DynVerifier>);
+
+impl certbench::methods::DynVerifier for Panicking {
+    fn capabilities(&self) -> certbench::methods::Capabilities {
+        self.0.capabilities()
+    }
+
+    fn library(&self) -> certbench::methods::Library {
+        self.0.library()
+    }
+
+    fn rustls_verifier(
+        &self,
+        _: &certbench::methods::AnyRoots,
+    ) -> Option<std::sync::Arc<dyn rustls::client::danger::ServerCertVerifier>> {
+        None // so that the rustls transport calls `verify`, which panics
+    }
+
+    fn build_roots(
+        &self,
+        roots: &[rustls_pki_types::CertificateDer<'static>],
+    ) -> Result<certbench::methods::AnyRoots, certbench_core::Error> {
+        self.0.build_roots(roots)
+    }
+
+    fn verify(
+        &self,
+        _: &certbench::methods::AnyRoots,
+        _: &certbench::chain::Chain,
+        _: certbench::methods::Target<'_>,
+        _: &mut certbench::stages::Recorder,
+    ) -> Result<(), certbench::methods::Rejection> {
+        panic!("injected panic")
+    }
+}
+
+/// Fail closed: a verifier that panics inside the handshake is a rejection with a reason, in
+/// both hooks; no unwinding reaches OpenSSL, and the process goes on to verify normally.
+#[test]
+fn a_panicking_verifier_is_a_rejection_and_the_process_lives() {
+    use certbench::transport::openssl::{Hook, HookState, connector};
+    use std::pin::Pin;
+    use std::sync::{Arc, Mutex};
+
+    let (set, _) = mirror();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let store = || {
+        let mut b = openssl::x509::store::X509StoreBuilder::new().unwrap();
+        for r in &set.roots {
+            b.add_cert(openssl::x509::X509::from_der(r).unwrap())
+                .unwrap();
+        }
+        b.build()
+    };
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let server = MirrorServer::start(set, listener).unwrap();
+        let handshake = |hook: Hook| {
+            let state = Arc::new(Mutex::new(HookState::default()));
+            let c =
+                connector(hook, Some(store()), "reddit.com", now, false, state.clone()).unwrap();
+            async move {
+                let tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+                let ssl = c
+                    .configure()
+                    .unwrap()
+                    .verify_hostname(false)
+                    .into_ssl("reddit.com")
+                    .unwrap();
+                let mut tls = tokio_openssl::SslStream::new(ssl, tcp).unwrap();
+                let result = Pin::new(&mut tls).connect().await;
+                let rejection = state
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .rejection
+                    .clone();
+                (result.is_ok(), rejection)
+            }
+        };
+        for panicking in [true, false] {
+            let v: Arc<dyn certbench::methods::DynVerifier> = if panicking {
+                Arc::new(Panicking(Method::RustlsSerial.verifier()))
+            } else {
+                Arc::from(Method::RustlsSerial.verifier())
+            };
+            let roots = Arc::new(v.build_roots(&set.roots).unwrap());
+            for hook in [
+                Hook::Callback(v.clone(), roots.clone()),
+                Hook::Replace(v.clone(), roots.clone()),
+            ] {
+                let (ok, rejection) = handshake(hook).await;
+                if panicking {
+                    assert!(!ok, "a panic never accepts");
+                    assert_eq!(
+                        rejection.as_deref(),
+                        Some("verifier panicked (rejected): injected panic")
+                    );
+                } else {
+                    assert!(
+                        ok,
+                        "after the panics, verification works as before: {rejection:?}"
+                    );
+                }
+            }
+        }
+    });
+}
+
+/// `--cache-roots`: one store per method, shared by every connector (OpenSSL's through
+/// `X509_STORE_up_ref`), recorded as 0 per use; verdicts unchanged.
+#[test]
+fn cached_stores_are_shared_across_connections() {
+    for hook in [HookMode::Callback, HookMode::Replace] {
+        let samples = drive_opts("reddit.com\ncnn.com\n", hook, 3, false, true);
+        assert_eq!(samples.len(), 2 * Method::ALL.len() * 3);
+        for s in &samples {
+            assert_eq!(s.verdict, Verdict::Ok, "{s:?}");
+            assert_eq!(s.stage(Stage::RootsCreation), Some(0));
+            assert!(s.meta.roots_cached);
+            assert!(s.stage(Stage::TotalVerification).unwrap() > 0);
+        }
+    }
+}
+
+/// Over rustls, each method sits inside a `TimedVerifier`: every handshake records
+/// `total-verification` and `verify` (and the method's own `chain-creation` and
+/// `verify-hostname` when certbench runs it), nested inside `connection`, inside `total`.
+#[test]
+fn rustls_transport_records_timed_verifier_stages_for_every_method() {
+    let samples = drive_over(
+        TransportKind::Rustls,
+        "reddit.com\nwww.washingtonpost.com\ncnn.com\n",
+        HookMode::Callback,
+        2,
+        false,
+        false,
+    );
+    assert_eq!(samples.len(), 3 * Method::ALL.len() * 2);
+    for s in &samples {
+        assert_eq!(s.verdict, Verdict::Ok, "{} {}", s.method, s.site);
+        assert_eq!(s.transport.as_deref(), Some("rustls"));
+        assert!(s.stages.values().all(|&ns| ns > 0), "{s:?}");
+        let st = |x| s.stage(x).unwrap_or(0);
+        let has = |x| s.stages.contains_key(&x);
+        assert!(has(Stage::TotalVerification) && has(Stage::Verify), "{s:?}");
+        assert!(!has(Stage::OpenSslVerify), "no OpenSSL handshake here");
+        let staged = !matches!(s.method.as_str(), "webpki" | "platform");
+        assert_eq!(has(Stage::ChainCreation), staged, "{}", s.method);
+        assert_eq!(
+            has(Stage::VerifyHostname),
+            checks_host_apart(&s.method),
+            "{}",
+            s.method
+        );
+        let inner = st(Stage::ChainCreation) + st(Stage::Verify) + st(Stage::VerifyHostname);
+        assert!(inner <= st(Stage::TotalVerification), "{s:?}");
+        assert!(
+            st(Stage::TotalVerification) <= st(Stage::Connection),
+            "{s:?}"
+        );
+        let disjoint =
+            st(Stage::RootsCreation) + st(Stage::HttpConnectorCreation) + st(Stage::Connection);
+        assert!(disjoint <= st(Stage::Total), "{s:?}");
+        assert!(s.meta.chain_len.is_some() && s.meta.tls_version.is_some());
+    }
+}
+
+#[test]
+fn rustls_transport_rejects_fault_hosts_with_each_methods_reason() {
+    let samples = drive_over(
+        TransportKind::Rustls,
+        &format!("{EXPIRED_HOST}\n{WRONG_HOST}\n{UNTRUSTED_HOST}\n"),
+        HookMode::Callback,
+        1,
+        false,
+        false,
+    );
+    assert_eq!(samples.len(), 3 * Method::ALL.len());
+    for s in &samples {
+        match &s.verdict {
+            Verdict::Rejected(reason) => {
+                let want = expected_reason(&s.method, &s.site);
+                assert!(reason.contains(want), "{} {}: {reason}", s.method, s.site);
+            }
+            other => panic!("{} {}: {other:?}", s.method, s.site),
+        }
+        assert!(s.stage(Stage::TotalVerification).unwrap_or(0) > 0, "{s:?}");
+    }
+}
+
+#[test]
+fn rustls_transport_resumes_with_tickets_and_skips_verification() {
+    let samples = drive_over(
+        TransportKind::Rustls,
+        "reddit.com\n",
+        HookMode::Callback,
+        3,
+        true,
+        false,
+    );
+    for s in &samples {
+        assert_eq!(s.verdict, Verdict::Ok, "{s:?}");
+        let resumed = s.meta.resumed.expect("resumption runs record the flag");
+        assert_eq!(resumed, s.run > 0, "{} run {}", s.method, s.run);
+        assert_eq!(s.stages.contains_key(&Stage::TotalVerification), !resumed);
+    }
+}
+
+/// Fail closed over rustls: a panicking method inside the `TimedVerifier` fails the handshake
+/// with the panic as the reason; the same runtime then verifies normally.
+#[test]
+fn rustls_transport_turns_a_panicking_verifier_into_a_rejection() {
+    use certbench::transport::rustls::{LastVerification, TcpConnector, TimedVerifier};
+    use certbench::transport::rustls::{client_config, connector};
+    use std::sync::Arc;
+    use tower_service::Service;
+
+    let (set, _) = mirror();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let server = MirrorServer::start(set, listener).unwrap();
+        for panicking in [true, false] {
+            let v: Arc<dyn certbench::methods::DynVerifier> = if panicking {
+                Arc::new(Panicking(Method::RustlsSerial.verifier()))
+            } else {
+                Arc::from(Method::RustlsSerial.verifier())
+            };
+            let roots = Arc::new(v.build_roots(&set.roots).unwrap());
+            let last = Arc::new(LastVerification::default());
+            let timed = TimedVerifier::for_method(v, roots, last.clone());
+            let config = client_config(Arc::new(timed), None).unwrap();
+            let mut c = connector(
+                config,
+                TcpConnector {
+                    addr: Some(server.addr),
+                },
+            );
+            let result = c.call("https://reddit.com/".parse().unwrap()).await;
+            let (stages, verdict) = last.take().expect("the verifier ran");
+            assert!(stages.get(Stage::TotalVerification).unwrap_or(0) > 0);
+            if panicking {
+                assert!(result.is_err(), "a panic never accepts");
+                let reason = verdict.unwrap_err();
+                assert!(
+                    reason.contains("verifier panicked (rejected): injected panic"),
+                    "{reason}"
+                );
+            } else {
+                assert!(
+                    result.is_ok(),
+                    "after the panic, verification works: {verdict:?}"
+                );
+            }
+        }
+    });
+}

@@ -1,0 +1,171 @@
+//! Every method's verdict on the 34 bundled real chains, against what the manifest recorded.
+
+use crate::common::{chain, corpus, verdict, verdict_with};
+use certbench::Method;
+use certbench::methods::rustls_serial::{RustlsSerial, signature_algorithms};
+use certbench::methods::{DynVerifier, Verifier};
+use rustls_pki_types::SignatureVerificationAlgorithm;
+
+/// Chains each method rejects on this build, with the start of its reason.
+fn rejected_here(method: Method) -> Vec<(&'static str, &'static str)> {
+    match method {
+        Method::OpenSsl => vec![(
+            "netflix.com__webpki-tests",
+            "Missing Authority Key Identifier (depth 1)",
+        )],
+        // rustls' own verifiers say it through rustls' error type, which names webpki's.
+        Method::RustlsSerial | Method::RustlsParallel | Method::Webpki | Method::Platform => {
+            vec![("udctest.ads.vt.edu__go-x509", "NameConstraintViolation")]
+        }
+        // webpki 0.22 knows neither the absent-parameters RSA identifier nor DirectoryName
+        // name constraints, and says so as UnknownIssuer (no path found).
+        Method::WebpkiLegacy => vec![
+            ("irelease-dev.sanofi.com__webpki-tests", "UnknownIssuer"),
+            ("udctest.ads.vt.edu__go-x509", "UnknownIssuer"),
+        ],
+    }
+}
+
+#[test]
+fn every_method_gives_the_recorded_verdict_on_every_chain() {
+    let corpus = corpus();
+    assert_eq!(corpus.chains.len(), 34);
+    for &method in Method::ALL {
+        let rejected = rejected_here(method);
+        for c in &corpus.chains {
+            let got = verdict(method, c);
+            match rejected.iter().find(|(id, _)| *id == c.id) {
+                Some((_, reason)) => {
+                    let e = got
+                        .clone()
+                        .expect_err(&format!("{method} must reject {}", c.id));
+                    assert!(e.contains(reason), "{method} on {}: {e}", c.id);
+                }
+                None => assert_eq!(got.clone(), Ok(()), "{method} on {}", c.id),
+            }
+            // The manifest agrees, chain by chain, except the one documented below.
+            let recorded = match method {
+                Method::OpenSsl => c.expected.openssl_strict,
+                Method::RustlsSerial
+                | Method::RustlsParallel
+                | Method::Webpki
+                | Method::Platform => c.expected.rustls_webpki,
+                Method::WebpkiLegacy => c.expected.webpki_legacy,
+            }
+            .expect("manifest records a verdict");
+            let rustls = !matches!(method, Method::OpenSsl | Method::WebpkiLegacy);
+            if c.id != "irelease-dev.sanofi.com__webpki-tests" || !rustls {
+                assert_eq!(recorded, got.is_ok(), "{method} on {}: manifest", c.id);
+            }
+        }
+    }
+}
+
+/// The manifest's rustls-webpki 0.103.13 (ring harness) rejected sanofi: its leaf is signed
+/// with an RSA AlgorithmIdentifier without NULL parameters. The rustls-webpki 0.103 and rustls
+/// 0.23 resolved today list `RSA_PKCS1_2048_8192_SHA*_ABSENT_PARAMS`, so a browser on rustls
+/// accepts it. With those algorithms taken out, the same verifier gives the recorded verdict.
+#[test]
+fn sanofi_differs_from_the_manifest_only_by_the_absent_params_algorithms() {
+    let corpus = corpus();
+    let c = chain(&corpus, "irelease-dev.sanofi.com__webpki-tests");
+    assert_eq!(c.expected.rustls_webpki, Some(false));
+    assert_eq!(verdict(Method::RustlsSerial, c), Ok(()));
+
+    let absent_params = |a: &&dyn SignatureVerificationAlgorithm| {
+        // sha{256,384,512}WithRSAEncryption OID with no parameters: the whole identifier is
+        // the 11-byte OID TLV.
+        let id = a.signature_alg_id();
+        id.as_ref().len() == 11 && id.as_ref().starts_with(&[0x06, 0x09, 0x2a, 0x86, 0x48])
+    };
+    assert!(signature_algorithms().iter().any(absent_params));
+    let older: Vec<&'static dyn SignatureVerificationAlgorithm> = signature_algorithms()
+        .iter()
+        .copied()
+        .filter(|a| !absent_params(a))
+        .collect();
+    let older = RustlsSerial::with_algorithms(Vec::leak(older));
+    let roots = older.build_roots(&c.roots).unwrap();
+    let mut rec = certbench::stages::Recorder::new();
+    let e = older
+        .verify(
+            &roots,
+            &c.chain,
+            certbench::methods::Target::server(&c.host, c.validation_time),
+            &mut rec,
+        )
+        .unwrap_err();
+    assert!(e.reason.starts_with("UnsupportedSignatureAlgorithm"), "{e}");
+}
+
+#[test]
+fn rustlsparallel_gives_exactly_the_serial_verdicts() {
+    let before = crate::common::force_overlap();
+    let mut compared = 0;
+    let corpus = corpus();
+    let serial = Method::RustlsSerial.verifier();
+    let parallel = Method::RustlsParallel.verifier();
+    let mut all_roots = corpus.roots();
+    all_roots.extend(webpki_root_certs::TLS_SERVER_ROOT_CERTS.iter().cloned());
+    for c in &corpus.chains {
+        // Own root, all roots, wrong host, far future, no intermediates: same words each time.
+        let cases: [(&[_], &str, u64, bool); 5] = [
+            (&c.roots, &c.host, c.validation_time, true),
+            (&all_roots, &c.host, c.validation_time, true),
+            (&c.roots, "wrong.example", c.validation_time, true),
+            (&c.roots, &c.host, 4_102_444_800, true),
+            (&c.roots, &c.host, c.validation_time, false),
+        ];
+        for (roots, host, time, with_intermediates) in cases {
+            let mut ch = c.chain.clone();
+            if !with_intermediates {
+                ch.intermediates.clear();
+            }
+            let a = verdict_with(serial.as_ref(), roots, &ch, host, time);
+            let b = verdict_with(parallel.as_ref(), roots, &ch, host, time);
+            assert_eq!(a, b, "{} host={host} time={time}", c.id);
+            compared += 1;
+        }
+    }
+    crate::common::assert_overlapped_since(before, compared, "corpus verdicts");
+}
+
+#[test]
+fn key_types_read_from_the_certificates_match_the_manifest() {
+    let text =
+        std::fs::read_to_string(certbench::corpus::bundled_dir().join("manifest.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let corpus = corpus();
+    for (c, m) in corpus
+        .chains
+        .iter()
+        .zip(manifest["chains"].as_array().unwrap())
+    {
+        let recorded: Vec<&str> = m["certs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["role"] != "root")
+            .map(|x| x["key"].as_str().unwrap())
+            .collect();
+        assert_eq!(c.key_types, recorded, "{}", c.id);
+    }
+}
+
+#[test]
+fn a_store_from_another_method_is_a_rejection_not_a_panic() {
+    let corpus = corpus();
+    let c = chain(&corpus, "reddit.com__rustls-bench");
+    let openssl_store = Method::OpenSsl.verifier().build_roots(&c.roots).unwrap();
+    let v: Box<dyn DynVerifier> = Method::RustlsSerial.verifier();
+    let mut rec = certbench::stages::Recorder::new();
+    let e = v
+        .verify(
+            &openssl_store,
+            &c.chain,
+            certbench::methods::Target::server(&c.host, c.validation_time),
+            &mut rec,
+        )
+        .unwrap_err();
+    assert!(e.reason.contains("built by `openssl`"), "{e}");
+}

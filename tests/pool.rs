@@ -1,0 +1,138 @@
+//! What the whole process does while `rustlsparallel` verifies, so this binary holds only
+//! these tests, one at a time (`ONE_AT_A_TIME`):
+//! - it allocates nothing on its hot path beyond what `rustlsserial` does: the candidate
+//!   checks, the cached algorithms and the hand-off to the pool live on the stack (a counting
+//!   allocator; the count covers every thread, the pool's workers included);
+//! - it runs on a persistent pool: verifications start no threads.
+
+#[path = "it/common.rs"]
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use certbench::Method;
+use certbench::methods::Target;
+use certbench::methods::rustls_parallel::overlapped_calls;
+use certbench::pool::{SignaturePool, threads_started};
+use certbench::stages::Recorder;
+use common::{corpus, verdict};
+
+/// Each test holds it for its whole run: the counts are the process's.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: delegates to the system allocator unchanged; only counts calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::SeqCst);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::SeqCst);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn the_parallel_path_allocates_no_more_than_the_serial_one() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let corpus = corpus();
+    let serial = Method::RustlsSerial.verifier();
+    let parallel = Method::RustlsParallel.verifier();
+    let mut overlapped = 0;
+    for c in &corpus.chains {
+        let sroots = serial.build_roots(&c.roots).unwrap();
+        let proots = parallel.build_roots(&c.roots).unwrap();
+        let target = Target::server(&c.host, c.validation_time);
+        let mut rec = Recorder::new();
+        // Warm up: first use builds the pool, the algorithm table and lazy statics.
+        for _ in 0..3 {
+            let _ = serial.verify(&sroots, &c.chain, target, &mut rec);
+            let _ = parallel.verify(&proots, &c.chain, target, &mut rec);
+        }
+        let count = |f: &mut dyn FnMut()| {
+            let before = ALLOCS.load(Ordering::SeqCst);
+            f();
+            ALLOCS.load(Ordering::SeqCst) - before
+        };
+        let mut s_verdict = None;
+        let s = count(&mut || {
+            s_verdict = Some(serial.verify(&sroots, &c.chain, target, &mut Recorder::new()))
+        });
+        // Wake the pool's worker (it spins a while after a job), so that the verification
+        // below takes the pool path wherever there are two checks to overlap.
+        let pool = SignaturePool::global();
+        pool.for_each(&[0u8, 1], |_| {});
+        let t = std::time::Instant::now();
+        while !pool.awake() && t.elapsed() < std::time::Duration::from_millis(20) {
+            std::hint::spin_loop();
+        }
+        let mut p_verdict = None;
+        let before = overlapped_calls();
+        let p = count(&mut || {
+            p_verdict = Some(parallel.verify(&proots, &c.chain, target, &mut Recorder::new()))
+        });
+        overlapped += (overlapped_calls() - before) as usize;
+        assert_eq!(
+            p_verdict.unwrap().map_err(|r| r.reason),
+            s_verdict.unwrap().map_err(|r| r.reason),
+            "{}",
+            c.id
+        );
+        assert!(
+            p <= s,
+            "{}: rustlsparallel made {p} allocations, rustlsserial {s}",
+            c.id
+        );
+    }
+    assert!(
+        overlapped >= 10,
+        "only {overlapped} chains took the pool path: the test would prove little"
+    );
+}
+
+fn os_threads() -> usize {
+    std::fs::read_dir("/proc/self/task").unwrap().count()
+}
+
+#[test]
+fn the_pool_does_not_grow_with_calls() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let corpus = corpus();
+    // First use builds the pool.
+    for c in &corpus.chains {
+        let _ = verdict(Method::RustlsParallel, c);
+    }
+    let workers = SignaturePool::global().workers();
+    assert!(workers >= 1);
+    assert_eq!(threads_started(), workers);
+    let before = os_threads();
+
+    for _ in 0..20 {
+        for c in &corpus.chains {
+            let serial = verdict(Method::RustlsSerial, c);
+            assert_eq!(verdict(Method::RustlsParallel, c), serial, "{}", c.id);
+        }
+    }
+    assert_eq!(
+        threads_started(),
+        workers,
+        "no pool thread started per call"
+    );
+    // (The other test's thread may end meanwhile: fewer threads, never more.)
+    assert!(
+        os_threads() <= before,
+        "no thread of any kind started per call"
+    );
+}
