@@ -23,7 +23,7 @@ use certbench_core::fail_closed;
 use certbench_core::methods::openssl::OpenSslRoots;
 use certbench_core::ossl;
 use hyper_util::rt::TokioIo;
-use openssl::ssl::{SslConnector, SslMethod, SslSession, SslVerifyMode};
+use openssl::ssl::{SslConnector, SslConnectorBuilder, SslMethod, SslSession, SslVerifyMode};
 use openssl::x509::X509StoreContextRef;
 use openssl::x509::store::X509Store;
 use rustls_pki_types::CertificateDer;
@@ -154,102 +154,126 @@ pub fn connector(
     if let Some(store) = store {
         b.set_cert_store(store);
     }
-    let host = host.to_owned();
     match hook {
-        Hook::Native => {
-            let st = state.clone();
-            ossl::set_cert_verify_callback(
-                &mut b,
-                Box::new(move |ctx| {
-                    let mut s = lock(&st);
-                    let span = s.rec.start();
-                    let ok = ctx.verify_cert().unwrap_or(false);
-                    let ns = s.rec.stop(Stage::Verify, span);
-                    s.rec.add(Stage::TotalVerification, ns);
-                    if !ok {
-                        s.rejection = Some(format!(
-                            "{} (depth {})",
-                            ctx.error().error_string(),
-                            ctx.error_depth()
-                        ));
-                    }
-                    ok
-                }),
-            );
-        }
+        Hook::Native => install_native(&mut b, state),
         Hook::Callback(verifier, roots) => {
-            let (st, h) = (state.clone(), host.clone());
-            b.set_verify_callback(SslVerifyMode::PEER, move |_preverify_ok, ctx| {
-                fail_closed::run(|| {
-                    if ctx.error_depth() != 0 {
-                        return true; // webpki decides for the whole chain at depth 0
-                    }
-                    let mut s = lock(&st);
-                    if let Some(done) = s.webpki {
-                        return done;
-                    }
-                    let span = s.rec.start();
-                    let target = Target::server(&h, time);
-                    let result = webpki(verifier.as_ref(), &roots, ctx, target, &mut s.rec);
-                    s.inner_ns += span.elapsed_ns();
-                    let ok = result.is_ok();
-                    if let Err(r) = result {
-                        s.rejection = Some(r.reason);
-                    }
-                    s.webpki = Some(ok);
-                    ok
-                })
-                .unwrap_or_else(|panic| {
-                    lock(&st).rejection = Some(panic.reason);
-                    false
-                })
-            });
-            let st = state.clone();
-            ossl::set_cert_verify_callback(
-                &mut b,
-                Box::new(move |ctx| {
-                    let span = lock(&st).rec.start();
-                    let ok = ctx.verify_cert().unwrap_or(false);
-                    let outer = span.elapsed_ns();
-                    let mut s = lock(&st);
-                    let own = outer.saturating_sub(s.inner_ns);
-                    s.rec.add(Stage::OpenSslVerify, own);
-                    s.rec.add(Stage::TotalVerification, outer);
-                    match s.webpki {
-                        Some(webpki_ok) => ok && webpki_ok,
-                        None => {
-                            s.rejection = Some(format!(
-                                "webpki was not consulted (OpenSSL: {})",
-                                ctx.error().error_string()
-                            ));
-                            false
-                        }
-                    }
-                }),
-            );
+            install_callback(&mut b, verifier, roots, host.to_owned(), time, state)
         }
         Hook::Replace(verifier, roots) => {
-            let (st, h) = (state.clone(), host.clone());
-            ossl::set_cert_verify_callback(
-                &mut b,
-                Box::new(move |ctx| {
-                    let mut s = lock(&st);
-                    let span = s.rec.start();
-                    let target = Target::server(&h, time);
-                    let result = webpki(verifier.as_ref(), &roots, ctx, target, &mut s.rec);
-                    s.rec.stop(Stage::TotalVerification, span);
-                    match result {
-                        Ok(()) => true,
-                        Err(r) => {
-                            s.rejection = Some(r.reason);
-                            false
-                        }
-                    }
-                }),
-            );
+            install_replace(&mut b, verifier, roots, host.to_owned(), time, state)
         }
     }
     Ok(b.build())
+}
+
+/// `openssl` itself: libssl's own `X509_verify_cert`, timed where it runs.
+fn install_native(b: &mut SslConnectorBuilder, state: Arc<Mutex<HookState>>) {
+    ossl::set_cert_verify_callback(
+        b,
+        Box::new(move |ctx| {
+            let mut s = lock(&state);
+            let span = s.rec.start();
+            let ok = ctx.verify_cert().unwrap_or(false);
+            let ns = s.rec.stop(Stage::Verify, span);
+            s.rec.add(Stage::TotalVerification, ns);
+            if !ok {
+                s.rejection = Some(format!(
+                    "{} (depth {})",
+                    ctx.error().error_string(),
+                    ctx.error_depth()
+                ));
+            }
+            ok
+        }),
+    );
+}
+
+/// The seed's way: OpenSSL verifies (`openssl-verify`), then at depth 0 the verify callback
+/// runs the method, whose verdict decides.
+fn install_callback(
+    b: &mut SslConnectorBuilder,
+    verifier: Arc<dyn DynVerifier>,
+    roots: Arc<AnyRoots>,
+    host: String,
+    time: u64,
+    state: Arc<Mutex<HookState>>,
+) {
+    let st = state.clone();
+    b.set_verify_callback(SslVerifyMode::PEER, move |_preverify_ok, ctx| {
+        fail_closed::run(|| {
+            if ctx.error_depth() != 0 {
+                return true; // webpki decides for the whole chain at depth 0
+            }
+            let mut s = lock(&st);
+            if let Some(done) = s.webpki {
+                return done;
+            }
+            let span = s.rec.start();
+            let target = Target::server(&host, time);
+            let result = webpki(verifier.as_ref(), &roots, ctx, target, &mut s.rec);
+            s.inner_ns += span.elapsed_ns();
+            let ok = result.is_ok();
+            if let Err(r) = result {
+                s.rejection = Some(r.reason);
+            }
+            s.webpki = Some(ok);
+            ok
+        })
+        .unwrap_or_else(|panic| {
+            lock(&st).rejection = Some(panic.reason);
+            false
+        })
+    });
+    ossl::set_cert_verify_callback(
+        b,
+        Box::new(move |ctx| {
+            let span = lock(&state).rec.start();
+            let ok = ctx.verify_cert().unwrap_or(false);
+            let outer = span.elapsed_ns();
+            let mut s = lock(&state);
+            let own = outer.saturating_sub(s.inner_ns);
+            s.rec.add(Stage::OpenSslVerify, own);
+            s.rec.add(Stage::TotalVerification, outer);
+            match s.webpki {
+                Some(webpki_ok) => ok && webpki_ok,
+                None => {
+                    s.rejection = Some(format!(
+                        "webpki was not consulted (OpenSSL: {})",
+                        ctx.error().error_string()
+                    ));
+                    false
+                }
+            }
+        }),
+    );
+}
+
+/// What a browser should do: the method instead of `X509_verify_cert`.
+fn install_replace(
+    b: &mut SslConnectorBuilder,
+    verifier: Arc<dyn DynVerifier>,
+    roots: Arc<AnyRoots>,
+    host: String,
+    time: u64,
+    state: Arc<Mutex<HookState>>,
+) {
+    ossl::set_cert_verify_callback(
+        b,
+        Box::new(move |ctx| {
+            let mut s = lock(&state);
+            let span = s.rec.start();
+            let target = Target::server(&host, time);
+            let result = webpki(verifier.as_ref(), &roots, ctx, target, &mut s.rec);
+            s.rec.stop(Stage::TotalVerification, span);
+            match result {
+                Ok(()) => true,
+                Err(r) => {
+                    s.rejection = Some(r.reason);
+                    false
+                }
+            }
+        }),
+    );
 }
 
 /// The OpenSSL stack as a [`Transport`]: `openssl` runs natively; every other method is put

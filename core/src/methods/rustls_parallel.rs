@@ -434,7 +434,7 @@ mod tests {
     #[test]
     fn candidates_cover_the_path_of_a_two_certificate_chain() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("corpus/real-chains/reddit.com__rustls-bench");
+            .join("../corpus/real-chains/reddit.com__rustls-bench");
         let chain = load_chain_dir(&dir).unwrap();
         let root = crate::chain::read_pem_certs(&dir.join("root.pem")).unwrap();
         let roots = RustlsParallel::new().build_roots(&root).unwrap();
