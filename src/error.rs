@@ -1,5 +1,5 @@
 //! The certbench crate's errors: the core's, and those of inputs only certbench reads
-//! (corpus manifests, x509-limbo files, instruction counts). Every error that concerns one
+//! (x509-limbo files, instruction counts). Every error that concerns one
 //! input names it (file, chain, host), so a run can report it per item and go on.
 
 use std::path::PathBuf;
@@ -10,14 +10,6 @@ pub enum Error {
     /// An error of the verifier core (files, PEM, DER, roots, OpenSSL).
     #[error(transparent)]
     Core(#[from] certbench_core::Error),
-    /// The corpus manifest could not be understood.
-    #[error("{path}: bad manifest: {message}")]
-    Manifest {
-        /// The manifest file.
-        path: PathBuf,
-        /// What was wrong.
-        message: String,
-    },
     /// An instruction count could not be taken (valgrind missing or failing, bad output).
     #[error("instruction count: {0}")]
     Icount(String),

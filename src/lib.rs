@@ -7,20 +7,17 @@
 //! - [`driver`]: the site driver — one sample pipeline over any [`transport::Transport`];
 //! - [`transport`]: the TLS stacks (one file each: OpenSSL with its hooks, rustls);
 //! - [`verify`]: `certbench verify`, verification alone on stored chains;
-//! - [`corpus`]: the bundled real-chain corpus; [`sites`]: the sites file;
+//! - [`sites`]: the sites file;
 //! - [`mirror`]: the loopback mirror of real sites' chains;
 //! - [`limbo`]: x509-limbo testcases through every method (`certbench limbo`);
 //! - [`handshake`]: handshakes per second and memory per connection (`certbench handshake`);
 //! - [`bench`]: what `cargo bench` and `certbench icount` measure;
-//! - [`fuzzing`]: the fuzz target's body (invariants checked on arbitrary chains);
 //! - [`cli`]: the command line (args → options → run).
 
 pub mod bench;
 pub mod cli;
-pub mod corpus;
 pub mod driver;
 pub mod error;
-pub mod fuzzing;
 pub mod handshake;
 pub mod limbo;
 pub mod mirror;
@@ -31,7 +28,7 @@ pub mod verify;
 
 pub use certbench_analysis as analysis;
 pub use certbench_core::{
-    chain, fail_closed, methods, pool, roots, servo, stages, timed, versions,
+    chain, corpus, fail_closed, fuzzing, methods, pool, roots, servo, stages, timed, versions,
 };
 pub use error::Error;
 pub use methods::Method;

@@ -53,6 +53,14 @@ pub enum Error {
         /// The folder.
         dir: PathBuf,
     },
+    /// The corpus manifest could not be understood.
+    #[error("{path}: bad manifest: {message}")]
+    Manifest {
+        /// The manifest file.
+        path: PathBuf,
+        /// What was wrong.
+        message: String,
+    },
     /// A roots source gave no usable root.
     #[error("roots `{origin}`: {message}")]
     Roots {

@@ -11,15 +11,22 @@
 //! - [`timed`]: [`timed::TimedVerifier`], a rustls `ServerCertVerifier` that records stages;
 //! - [`servo`]: what the Servo patch calls;
 //! - [`versions`]: the versions of the libraries measured;
+//! - `corpus` and `fuzzing` (feature `corpus`): the bundled real-chain corpus, and the fuzz
+//!   target's body (so that `fuzz/` builds on this crate alone, not on the CLI);
 //! - [`ossl`] (feature `openssl`): every `unsafe` OpenSSL call, with its SAFETY argument.
 //!
-//! Features (all on by default; off, the crate links neither OpenSSL nor ring):
-//! `openssl` (the `openssl` method), `webpki-legacy` (`webpkilegacy`, webpki 0.22 + ring),
-//! `platform` (`platform`, rustls-platform-verifier).
+//! Features: `openssl` (the `openssl` method), `webpki-legacy` (`webpkilegacy`, webpki 0.22
+//! and ring) and `platform` (`platform`, rustls-platform-verifier) are on by default; without
+//! them the crate links neither OpenSSL nor ring. `corpus` (off by default) adds the corpus
+//! loader and the fuzz harness.
 
 pub mod chain;
+#[cfg(feature = "corpus")]
+pub mod corpus;
 pub mod error;
 pub mod fail_closed;
+#[cfg(feature = "corpus")]
+pub mod fuzzing;
 pub mod methods;
 #[cfg(feature = "openssl")]
 pub mod ossl;

@@ -1,10 +1,10 @@
 //! Chain parsing and every method's verification on arbitrary chains; `rustlsparallel` must
-//! give `rustlsserial`'s verdict. Input format and invariants: `certbench::fuzzing`.
+//! give `rustlsserial`'s verdict. Input format and invariants: `certbench_core::fuzzing`.
 #![no_main]
 
 use std::sync::OnceLock;
 
-use certbench::fuzzing::Harness;
+use certbench_core::fuzzing::Harness;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -15,9 +15,9 @@ use serde::Deserialize;
 use crate::chain::{Chain, load_chain_dir, read_pem_certs};
 use crate::error::Error;
 
-/// The corpus bundled with certbench (`corpus/real-chains` in the source tree).
+/// The corpus bundled with certbench (`corpus/real-chains` in the source tree, beside `core/`).
 pub fn bundled_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/real-chains")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/real-chains")
 }
 
 /// Verdicts recorded in the manifest for a chain.
@@ -119,8 +119,10 @@ impl Corpus {
     pub fn load(dir: &Path) -> Result<Corpus, Error> {
         let manifest_path = dir.join("manifest.json");
         let entries: Vec<(String, String, u64, Expected)> = if manifest_path.exists() {
-            let text = std::fs::read_to_string(&manifest_path)
-                .map_err(|cause| Error::io(manifest_path.clone(), cause))?;
+            let text = std::fs::read_to_string(&manifest_path).map_err(|cause| Error::Io {
+                path: manifest_path.clone(),
+                cause,
+            })?;
             let m: Manifest = serde_json::from_str(&text).map_err(|e| Error::Manifest {
                 path: manifest_path.clone(),
                 message: e.to_string(),
@@ -136,7 +138,10 @@ impl Corpus {
             let now = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs());
-            let read = std::fs::read_dir(dir).map_err(|cause| Error::io(dir.to_owned(), cause))?;
+            let read = std::fs::read_dir(dir).map_err(|cause| Error::Io {
+                path: dir.to_owned(),
+                cause,
+            })?;
             let mut names: Vec<String> = read
                 .filter_map(|e| e.ok())
                 .filter(|e| e.path().is_dir())
@@ -192,10 +197,10 @@ impl Corpus {
 
 fn load_one(dir: &Path) -> Result<(Chain, Vec<CertificateDer<'static>>), Error> {
     if !dir.is_dir() {
-        return Err(Error::io(
-            dir.to_owned(),
-            std::io::Error::new(std::io::ErrorKind::NotFound, "chain folder not found"),
-        ));
+        return Err(Error::Io {
+            path: dir.to_owned(),
+            cause: std::io::Error::new(std::io::ErrorKind::NotFound, "chain folder not found"),
+        });
     }
     let chain = load_chain_dir(dir)?;
     let root_path = dir.join("root.pem");
