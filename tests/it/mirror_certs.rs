@@ -2,7 +2,6 @@
 //! named; a second load reuses the cache.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 use crate::common::{corpus, verdict, verdict_with};
 use certbench::Method;
@@ -11,19 +10,11 @@ use certbench::mirror::clone::CA_SUFFIX;
 use certbench::mirror::{EXPIRED_HOST, MirrorSet, UNTRUSTED_HOST, WRONG_HOST};
 use x509_parser::prelude::{FromDer, X509Certificate};
 
-struct Fixture {
-    set: MirrorSet,
-    _dir: tempfile::TempDir,
-}
-
-fn fixture() -> &'static Fixture {
-    static F: OnceLock<Fixture> = OnceLock::new();
-    F.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let set = MirrorSet::load_or_generate(&corpus(), &dir.path().join("mirror")).unwrap();
-        assert!(!set.from_cache, "a new folder has no cache");
-        Fixture { set, _dir: dir }
-    })
+/// The binary's mirror set (generated once, in a new folder: see `common::mirror`).
+fn set() -> &'static MirrorSet {
+    let set = &crate::common::mirror().0;
+    assert!(!set.from_cache, "a new folder has no cache");
+    set
 }
 
 fn now() -> u64 {
@@ -56,7 +47,7 @@ fn has(x: &X509Certificate<'_>, oid: &str) -> bool {
 #[test]
 fn every_clone_has_its_real_chains_shape() {
     let corpus = corpus();
-    let set = &fixture().set;
+    let set = set();
     let mut checked = 0;
     for (host, served) in &set.hosts {
         let Some(original) = corpus.chains.iter().find(|c| c.id == served.source) else {
@@ -117,7 +108,7 @@ fn every_clone_has_its_real_chains_shape() {
 #[test]
 fn clones_get_the_verdicts_their_originals_get() {
     let corpus = corpus();
-    let set = &fixture().set;
+    let set = set();
     for &method in Method::ALL {
         for (host, served) in &set.hosts {
             let Some(original) = corpus.chains.iter().find(|c| c.id == served.source) else {
@@ -164,7 +155,7 @@ fn clones_get_the_verdicts_their_originals_get() {
 
 #[test]
 fn fault_hosts_are_rejected_for_their_reason() {
-    let set = &fixture().set;
+    let set = set();
     for &method in Method::ALL {
         let v = method.verifier();
         let run = |host: &str| {
@@ -199,7 +190,7 @@ fn fault_hosts_are_rejected_for_their_reason() {
 
 #[test]
 fn a_second_load_reuses_the_cached_clones() {
-    let set = &fixture().set;
+    let set = set();
     let again = MirrorSet::load_or_generate(&corpus(), &set.dir).unwrap();
     assert!(again.from_cache, "no key generation the second time");
     assert_eq!(again.hosts.len(), set.hosts.len());
@@ -215,7 +206,7 @@ fn a_second_load_reuses_the_cached_clones() {
 
 #[test]
 fn a_damaged_cache_is_made_anew_not_an_error() {
-    let set = &fixture().set;
+    let set = set();
     let dir = tempfile::tempdir().unwrap();
     let copy = dir.path().join("m");
     std::fs::create_dir_all(&copy).unwrap();
