@@ -1,7 +1,7 @@
 //! certbench's integration tests, one binary (each test binary links the whole crate, so one
-//! binary instead of twenty saves most of the build): one module per concern. The pool's
-//! allocation and thread counts have their own binary (`tests/pool.rs`), since they count
-//! what the whole process does.
+//! binary instead of twenty saves most of the build): one module per concern. Tests that
+//! count what the whole process does (allocations, threads, open files, memory) have their
+//! own binary, `tests/process`, where they run one at a time.
 
 mod common;
 
@@ -11,12 +11,10 @@ mod driver_mirror;
 mod faults;
 mod fuzz_harness;
 mod handshake;
-mod handshake_counts;
 mod hostile;
 mod icount;
 mod interrupt;
 mod limbo;
-mod load;
 mod mirror_certs;
 mod parallel_equiv;
 mod rejections;

@@ -25,6 +25,7 @@ fn config(client: Stack, tls: TlsVersion, resumption: Resumption, clients: usize
 
 #[test]
 fn counts_resumption_flags_and_a_clean_shutdown() {
+    let _alone = crate::alone();
     let cert = certs::generate(KeyType::P256).unwrap();
     // A first run builds lazy process-wide state (OpenSSL's, the runtime's) before counting fds.
     run_with_cert(

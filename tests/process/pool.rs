@@ -1,26 +1,17 @@
-//! What the whole process does while `rustlsparallel` verifies, so this binary holds only
-//! these tests, one at a time (`ONE_AT_A_TIME`):
-//! - it allocates nothing on its hot path beyond what `rustlsserial` does: the candidate
-//!   checks, the cached algorithms and the hand-off to the pool live on the stack (a counting
-//!   allocator; the count covers every thread, the pool's workers included);
-//! - it runs on a persistent pool: verifications start no threads.
-
-#[path = "it/common.rs"]
-mod common;
+//! `rustlsparallel` on its pool: it allocates nothing on its hot path beyond what
+//! `rustlsserial` does (the candidate checks, the cached algorithms and the hand-off to the
+//! pool live on the stack; the counting allocator counts every thread, the pool's workers
+//! included), and verifications start no threads.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::common::{corpus, verdict};
 use certbench::Method;
 use certbench::methods::Target;
 use certbench::methods::rustls_parallel::overlapped_calls;
 use certbench::pool::{SignaturePool, threads_started};
 use certbench::stages::Recorder;
-use common::{corpus, verdict};
-
-/// Each test holds it for its whole run: the counts are the process's.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 struct Counting;
 
@@ -46,7 +37,7 @@ static GLOBAL: Counting = Counting;
 
 #[test]
 fn the_parallel_path_allocates_no_more_than_the_serial_one() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _alone = crate::alone();
     let corpus = corpus();
     let serial = Method::RustlsSerial.verifier();
     let parallel = Method::RustlsParallel.verifier();
@@ -108,7 +99,7 @@ fn os_threads() -> usize {
 
 #[test]
 fn the_pool_does_not_grow_with_calls() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _alone = crate::alone();
     let corpus = corpus();
     // First use builds the pool.
     for c in &corpus.chains {

@@ -20,6 +20,7 @@ const SITES: usize = 400;
 
 #[test]
 fn four_hundred_sites_sixteen_at_a_time_hold_no_fds_or_memory_per_site() {
+    let _alone = crate::alone();
     let set = &crate::common::mirror().0;
     let list: String = (0..SITES)
         .map(|i| format!("site-{i:04}.load.mirror.test\n"))
