@@ -157,10 +157,12 @@ pub fn connector(
     match hook {
         Hook::Native => install_native(&mut b, state),
         Hook::Callback(verifier, roots) => {
-            install_callback(&mut b, verifier, roots, host.to_owned(), time, state)
+            let method = HookedMethod::new(verifier, roots, host, time);
+            install_callback(&mut b, method, state)
         }
         Hook::Replace(verifier, roots) => {
-            install_replace(&mut b, verifier, roots, host.to_owned(), time, state)
+            let method = HookedMethod::new(verifier, roots, host, time);
+            install_replace(&mut b, method, state)
         }
     }
     Ok(b.build())
@@ -188,14 +190,36 @@ fn install_native(b: &mut SslConnectorBuilder, state: Arc<Mutex<HookState>>) {
     );
 }
 
-/// The seed's way: OpenSSL verifies (`openssl-verify`), then at depth 0 the verify callback
-/// runs the method, whose verdict decides.
-fn install_callback(
-    b: &mut SslConnectorBuilder,
+/// A method put into OpenSSL's handshake, with what it verifies for.
+struct HookedMethod {
     verifier: Arc<dyn DynVerifier>,
     roots: Arc<AnyRoots>,
     host: String,
     time: u64,
+}
+
+impl HookedMethod {
+    fn new(verifier: Arc<dyn DynVerifier>, roots: Arc<AnyRoots>, host: &str, time: u64) -> Self {
+        HookedMethod {
+            verifier,
+            roots,
+            host: host.to_owned(),
+            time,
+        }
+    }
+
+    /// Runs the method on the chain in `ctx` (see [`webpki`]).
+    fn verify(&self, ctx: &mut X509StoreContextRef, rec: &mut Recorder) -> Result<(), Rejection> {
+        let target = Target::server(&self.host, self.time);
+        webpki(self.verifier.as_ref(), &self.roots, ctx, target, rec)
+    }
+}
+
+/// The seed's way: OpenSSL verifies (`openssl-verify`), then at depth 0 the verify callback
+/// runs the method, whose verdict decides.
+fn install_callback(
+    b: &mut SslConnectorBuilder,
+    method: HookedMethod,
     state: Arc<Mutex<HookState>>,
 ) {
     let st = state.clone();
@@ -209,8 +233,7 @@ fn install_callback(
                 return done;
             }
             let span = s.rec.start();
-            let target = Target::server(&host, time);
-            let result = webpki(verifier.as_ref(), &roots, ctx, target, &mut s.rec);
+            let result = method.verify(ctx, &mut s.rec);
             s.inner_ns += span.elapsed_ns();
             let ok = result.is_ok();
             if let Err(r) = result {
@@ -251,10 +274,7 @@ fn install_callback(
 /// What a browser should do: the method instead of `X509_verify_cert`.
 fn install_replace(
     b: &mut SslConnectorBuilder,
-    verifier: Arc<dyn DynVerifier>,
-    roots: Arc<AnyRoots>,
-    host: String,
-    time: u64,
+    method: HookedMethod,
     state: Arc<Mutex<HookState>>,
 ) {
     ossl::set_cert_verify_callback(
@@ -262,8 +282,7 @@ fn install_replace(
         Box::new(move |ctx| {
             let mut s = lock(&state);
             let span = s.rec.start();
-            let target = Target::server(&host, time);
-            let result = webpki(verifier.as_ref(), &roots, ctx, target, &mut s.rec);
+            let result = method.verify(ctx, &mut s.rec);
             s.rec.stop(Stage::TotalVerification, span);
             match result {
                 Ok(()) => true,
