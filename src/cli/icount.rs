@@ -19,8 +19,8 @@ pub(super) struct IcountArgs {
     #[arg(long, value_enum, value_delimiter = ',', default_value = "all")]
     method: Vec<MethodArg>,
     /// Key types: rsa2048, p256, p384 (comma-separated) or all.
-    #[arg(long, default_value = "all")]
-    key: String,
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    key: Vec<String>,
     /// Verifications counted per measurement.
     #[arg(long, default_value_t = 10)]
     iterations: u32,
@@ -49,10 +49,10 @@ pub(super) fn run(args: IcountArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let methods = methods(&args.method);
-    let keys: Vec<&str> = if args.key == "all" {
+    let keys: Vec<&str> = if args.key.iter().any(|k| k == "all") {
         KEY_CHAINS.iter().map(|(k, _)| *k).collect()
     } else {
-        args.key.split(',').map(str::trim).collect()
+        args.key.iter().map(|k| k.trim()).collect()
     };
     for k in &keys {
         if !KEY_CHAINS.iter().any(|(known, _)| known == k) {
