@@ -93,7 +93,14 @@ impl Verifier for RustlsParallel {
     ) -> Result<(), Rejection> {
         let algs = signature_algorithms();
         verify_with(chain, target, rec, |ee, path| {
-            HERE.with(|h| h.set(h.get().walked()));
+            // Path counts only while forced (tests): nothing extra in an ordinary timed call.
+            let forced = FORCE_OVERLAP.load(Ordering::Relaxed);
+            let count = |step: fn(Paths) -> Paths| {
+                if forced {
+                    HERE.with(|h| h.set(step(h.get())));
+                }
+            };
+            count(Paths::walked);
             let walk = |algs: &[&dyn SignatureVerificationAlgorithm]| {
                 ee.verify_for_usage(
                     algs,
@@ -108,17 +115,16 @@ impl Verifier for RustlsParallel {
             };
             // Everything below lives on the stack: no allocation on this path.
             let Some(jobs) = candidate_checks(chain, roots, algs) else {
-                HERE.with(|h| h.set(h.get().too_many()));
+                count(Paths::too_many);
                 return walk(algs);
             };
-            let forced = FORCE_OVERLAP.load(Ordering::Relaxed);
             if !(forced || worth_overlapping(&jobs, self.pool.awake()))
                 || algs.len() > MAX_ALGORITHMS
             {
                 return walk(algs);
             }
             OVERLAPPED.fetch_add(1, Ordering::Relaxed);
-            HERE.with(|h| h.set(h.get().overlapped()));
+            count(Paths::overlapped);
             self.pool.for_each(&jobs, |job| {
                 let ok = algs[job.alg]
                     .verify_signature(job.key, job.msg, job.sig)
@@ -191,8 +197,9 @@ thread_local! {
     static HERE: std::cell::Cell<Paths> = const { std::cell::Cell::new(Paths { walked: 0, overlapped: 0, too_many: 0 }) };
 }
 
-/// The paths this thread's verifications took so far: lets a test that runs beside others
-/// see exactly which path its own verifications ran.
+/// The paths this thread's verifications took so far, counted while the overlapped path is
+/// forced ([`force_overlap`]): lets a test that runs beside others see exactly which path its
+/// own verifications ran.
 pub fn paths_on_this_thread() -> Paths {
     HERE.with(|h| h.get())
 }
