@@ -22,6 +22,11 @@ pub struct Site {
 }
 
 impl Site {
+    /// The site as its samples name it ([`certbench_analysis::schema::site_id`]).
+    pub fn id(&self) -> String {
+        certbench_analysis::schema::site_id(&self.host, Some(self.port), Some(&self.path))
+    }
+
     /// The URL authority: the host (an IPv6 literal in brackets), and the port unless 443.
     pub fn authority(&self) -> String {
         let host = if self.host.contains(':') {
@@ -168,16 +173,39 @@ fn dns_name(name: &str) -> Result<(), String> {
         .map_err(|_| format!("`{name}` is not a valid DNS name"))
 }
 
-/// Reads and parses a sites file. A missing or non-UTF-8 file is an error naming it.
+/// Reads and parses a sites file. A missing or unreadable file is an error naming it; a line
+/// that is not UTF-8 is a bad line like any other (named, skipped), and the others are read.
 pub fn read_sites(path: &Path) -> Result<(Vec<Site>, Vec<SiteError>), Error> {
     let bytes = std::fs::read(path).map_err(|cause| Error::io(path.to_owned(), cause))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        Error::io(
-            path.to_owned(),
-            std::io::Error::new(std::io::ErrorKind::InvalidData, format!("not UTF-8: {e}")),
-        )
-    })?;
-    Ok(parse_sites(&text))
+    Ok(parse_site_bytes(&bytes))
+}
+
+/// [`parse_sites`] over bytes: each line that is not UTF-8 is an error naming the line and
+/// the first bad byte's column, and is skipped.
+pub fn parse_site_bytes(bytes: &[u8]) -> (Vec<Site>, Vec<SiteError>) {
+    let mut text = String::with_capacity(bytes.len());
+    let mut bad = Vec::new();
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        match std::str::from_utf8(line) {
+            Ok(l) => text.push_str(l),
+            // An empty line in its place keeps the line numbers of the others.
+            Err(e) => bad.push(SiteError {
+                line: i + 1,
+                message: format!(
+                    "not UTF-8 (byte 0x{:02X} at column {})",
+                    line[e.valid_up_to()],
+                    e.valid_up_to() + 1
+                ),
+            }),
+        }
+    }
+    let (sites, mut errors) = parse_sites(&text);
+    errors.extend(bad);
+    errors.sort_by_key(|e| e.line);
+    (sites, errors)
 }
 
 #[cfg(test)]
@@ -214,5 +242,21 @@ mod tests {
         let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
         assert_eq!(lines, [6, 7, 8]);
         assert!(errors[0].message.contains("scheme `http` is not https"));
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_named_and_the_others_are_read() {
+        let bytes = b"a.example\nb\xff\xfe.example\r\nc.example:8443\n\xc3\n";
+        let (sites, errors) = parse_site_bytes(bytes);
+        let hosts: Vec<(&str, usize)> = sites.iter().map(|s| (s.host.as_str(), s.line)).collect();
+        assert_eq!(hosts, [("a.example", 1), ("c.example", 3)]);
+        let bad: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        assert_eq!(
+            bad,
+            [
+                "line 2: not UTF-8 (byte 0xFF at column 2)",
+                "line 4: not UTF-8 (byte 0xC3 at column 1)"
+            ]
+        );
     }
 }

@@ -11,7 +11,7 @@
 //! previous sample left in the caches and the allocator (OpenSSL's store of ~120 roots, built
 //! and freed) then lands on the same method every time.
 
-use certbench_analysis::schema::SCHEMA_VERSION;
+use certbench_analysis::schema::{Config, SCHEMA_VERSION};
 use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
 
 use crate::corpus::{Corpus, CorpusChain};
@@ -40,6 +40,25 @@ pub struct CachedRoots {
     pub roots: Result<AnyRoots, String>,
     /// Nanoseconds the one build took.
     pub build_ns: u64,
+}
+
+/// The configuration of `method`'s samples: no transport, the roots, `--cache-roots`,
+/// OpenSSL's policy for `openssl`, the verifier's library.
+fn config(method: Method, opts: &VerifyOptions, roots: &RootSet) -> Config {
+    let library = method.verifier().library();
+    Config {
+        cache_roots: opts.cache_roots,
+        roots: Some(roots.describe()),
+        openssl_policy: openssl_policy(method),
+        versions: [(library.name.to_owned(), library.version)].into(),
+        ..Config::default()
+    }
+}
+
+/// OpenSSL's policy, for the methods that are OpenSSL.
+fn openssl_policy(method: Method) -> Option<String> {
+    (method == Method::OpenSsl)
+        .then(|| certbench_core::methods::openssl::OpenSslVerifier::default().policy())
 }
 
 /// Runs the measurement, handing every sample to `sink` as soon as it is taken (so a raw file
@@ -78,8 +97,10 @@ pub fn run(
                 schema: SCHEMA_VERSION,
                 source: Source::Verify,
                 method: m.name().to_owned(),
-                transport: None,
+                config: config(*m, opts, roots),
                 site: failure.host.clone(),
+                port: None,
+                path: None,
                 chain: Some(failure.id.clone()),
                 run: 0,
                 warmup: false,
@@ -107,8 +128,10 @@ pub fn run(
                         schema: SCHEMA_VERSION,
                         source: Source::Verify,
                         method: method.name().to_owned(),
-                        transport: None,
+                        config: config(*method, opts, roots),
                         site: item.host.clone(),
+                        port: None,
+                        path: None,
                         chain: Some(item.id.clone()),
                         run,
                         warmup,
@@ -117,7 +140,6 @@ pub fn run(
                         meta: SampleMeta {
                             key_types: item.key_types.clone(),
                             chain_len: Some(item.chain.len() as u32),
-                            roots: Some(roots.describe()),
                             roots_cached: cache.is_some(),
                             validation_time: Some(item.validation_time),
                             ..SampleMeta::default()

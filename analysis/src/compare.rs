@@ -47,7 +47,7 @@ impl Change {
 pub struct AbRow {
     /// Row label (site, or site [chain source]).
     pub site: String,
-    /// Method, prefixed `transport/` when the samples name a transport.
+    /// The method, with what tells its configuration apart in brackets ([`SeedTable::name`](crate::table::SeedTable::name)).
     pub method: String,
     /// Stage.
     pub stage: Stage,
@@ -65,23 +65,38 @@ pub struct AbRow {
     pub change: Change,
 }
 
-/// Compares every (site, method, stage) cell present in both sets. Warm-up samples are left
-/// out. `min_change` is the smallest relative change reported (0.02 = 2 %).
+/// Compares every (site, method, stage) cell present in both sets under the same
+/// configuration (library versions apart: those may differ, and the row names them).
+/// Warm-up samples are left out. `min_change` is the smallest relative change reported (0.02 = 2 %).
 pub fn compare(baseline: &[Sample], candidate: &[Sample], min_change: f64) -> Vec<AbRow> {
     let a = build_seed_tables(baseline);
     let b = build_seed_tables(candidate);
     let mut rows = Vec::new();
     for ta in &a {
+        // Only the same method under the same configuration is compared; the library
+        // versions may differ (comparing two builds is what A/B is for), and the row says so.
+        let unversioned = |t: &crate::table::SeedTable| {
+            let mut c = t.config.clone();
+            c.versions.clear();
+            c
+        };
         let Some(tb) = b
             .iter()
-            .find(|t| t.method == ta.method && t.transport == ta.transport)
+            .find(|t| t.method == ta.method && unversioned(t) == unversioned(ta))
         else {
             continue;
         };
-        let method = match &ta.transport {
-            Some(tr) => format!("{tr}/{}", ta.method),
-            None => ta.method.clone(),
-        };
+        let mut method = ta.name();
+        if tb.config.versions != ta.config.versions {
+            let show = |c: &crate::schema::Config| {
+                c.versions
+                    .iter()
+                    .map(|(k, v)| format!("{k} {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            method.push_str(&format!(" ({} → {})", show(&ta.config), show(&tb.config)));
+        }
         for ra in &ta.rows {
             let Some(rb) = tb.rows.iter().find(|r| r.label == ra.label) else {
                 continue;
@@ -152,7 +167,9 @@ mod tests {
                 schema: SCHEMA_VERSION,
                 source: Source::Verify,
                 method: "rustlsserial".into(),
-                transport: None,
+                config: Default::default(),
+                port: None,
+                path: None,
                 site: "example.com".into(),
                 chain: None,
                 run: i as u32,

@@ -12,6 +12,8 @@
 #[cfg(feature = "report")]
 pub mod compare;
 #[cfg(feature = "report")]
+pub mod comparison;
+#[cfg(feature = "report")]
 pub mod export;
 #[cfg(feature = "report")]
 pub mod handshake;

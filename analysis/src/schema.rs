@@ -15,8 +15,9 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-/// Version of the sample schema written in every sample.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Version of the sample schema written in every sample. Version 1 (no `config`, `transport`
+/// at the top, `hook` and `roots` in `meta`) is still read: [`read_jsonl`] upgrades it.
+pub const SCHEMA_VERSION: u32 = 2;
 
 macro_rules! stages {
     ($( $(#[$doc:meta])* $variant:ident => $name:literal, )*) => {
@@ -191,18 +192,12 @@ pub struct SampleMeta {
     /// Number of certificates the server sent (leaf + intermediates).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain_len: Option<u32>,
-    /// Where the trust store came from, e.g. `mozilla+corpus (152)`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub roots: Option<String>,
     /// True when `roots-creation` is 0 because a store built earlier was reused.
     #[serde(default)]
     pub roots_cached: bool,
     /// Validation time (Unix seconds) the verifier was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validation_time: Option<u64>,
-    /// How the verifier was put into the TLS stack (`native`, `callback`, `replace`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hook: Option<String>,
     /// Negotiated TLS version (e.g. `TLSv1.3`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tls_version: Option<String>,
@@ -226,6 +221,168 @@ pub struct SampleMeta {
     pub failed_after_ns: Option<u64>,
 }
 
+/// The configuration a sample was measured under: everything besides the method and the site
+/// that decides what its figures mean. Samples of different configurations are never
+/// averaged together: every table, comparison, A/B pair and `--resume` keys on it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Config {
+    /// TLS stack, where one was used (`openssl`, `rustls`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transport: Option<String>,
+    /// How the verifier was put into the TLS stack (`native`, `callback`, `replace`, or
+    /// `timed-verifier` inside rustls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook: Option<String>,
+    /// The previous TLS session was offered again (`--tls-resumption`).
+    #[serde(default)]
+    pub resumption: bool,
+    /// Each trust store was built once for the run (`--cache-roots`).
+    #[serde(default)]
+    pub cache_roots: bool,
+    /// Where the trust store came from, e.g. `mozilla+mirror (152)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roots: Option<String>,
+    /// OpenSSL's verification policy, where OpenSSL verified in the sample (the `openssl`
+    /// method, or OpenSSL's own verification under the callback hook).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openssl_policy: Option<String>,
+    /// Library → version, of the verifier and of the TLS stack, as run.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub versions: BTreeMap<String, String>,
+}
+
+/// How one [`Config`] field is shown, and whether it belongs to the run (the same for every
+/// method of a run) or to the method (hook, policy and versions differ by method within one
+/// run: `openssl` is `native`, a webpki method `callback`).
+struct Field {
+    of_run: bool,
+    show: fn(&Config) -> String,
+}
+
+const FIELDS: [Field; 7] = [
+    Field {
+        of_run: true,
+        show: |c| {
+            c.transport
+                .as_ref()
+                .map_or("no transport".into(), |t| format!("over {t}"))
+        },
+    },
+    Field {
+        of_run: false,
+        show: |c| {
+            c.hook
+                .as_ref()
+                .map_or(String::new(), |h| format!("hook {h}"))
+        },
+    },
+    Field {
+        of_run: true,
+        show: |c| {
+            if c.resumption {
+                "resumption"
+            } else {
+                "full handshakes"
+            }
+            .into()
+        },
+    },
+    Field {
+        of_run: true,
+        show: |c| {
+            if c.cache_roots {
+                "cached roots"
+            } else {
+                "roots per use"
+            }
+            .into()
+        },
+    },
+    Field {
+        of_run: true,
+        show: |c| {
+            c.roots
+                .as_ref()
+                .map_or("roots —".into(), |r| format!("roots {r}"))
+        },
+    },
+    Field {
+        of_run: false,
+        show: |c| {
+            c.openssl_policy
+                .as_ref()
+                .map_or("no OpenSSL policy".into(), |p| {
+                    format!("OpenSSL policy {p}")
+                })
+        },
+    },
+    Field {
+        of_run: false,
+        show: |c| {
+            c.versions
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        },
+    },
+];
+
+impl Config {
+    /// What tells this configuration (of a table of `method`) apart from the others shown
+    /// with it, e.g. `hook replace` or `over rustls`; empty when nothing does. `all` holds
+    /// every (method, configuration) shown. The run's fields (transport, resumption, roots)
+    /// are compared with every table; the method's own (hook, OpenSSL policy, versions) only
+    /// with the tables of the same method, since they differ by method within one run.
+    pub fn distinguishing(&self, method: &str, all: &[(&str, &Config)]) -> String {
+        // The method's fields, in order, until the label tells this configuration apart from
+        // every other of the same method (the policy follows from the hook, say).
+        let mut rivals: Vec<&Config> = all
+            .iter()
+            .filter(|(m, _)| *m == method)
+            .map(|(_, c)| *c)
+            .collect();
+        let mut parts = Vec::new();
+        for f in &FIELDS {
+            let mine = (f.show)(self);
+            let differs = if f.of_run {
+                all.iter().any(|(_, c)| (f.show)(c) != mine)
+            } else {
+                rivals.iter().any(|c| (f.show)(c) != mine)
+            };
+            if differs {
+                if !f.of_run {
+                    rivals.retain(|c| (f.show)(c) == mine);
+                }
+                if !mine.is_empty() {
+                    parts.push(mine);
+                }
+            }
+        }
+        parts.join(", ")
+    }
+
+    /// The run's fields (transport, resumption, cached roots, roots), for a report's header.
+    pub fn describe_run(&self) -> String {
+        self.describe(true)
+    }
+
+    /// The method's fields (hook, OpenSSL policy, versions), for a table's title.
+    pub fn describe_method(&self) -> String {
+        self.describe(false)
+    }
+
+    fn describe(&self, of_run: bool) -> String {
+        FIELDS
+            .iter()
+            .filter(|f| f.of_run == of_run)
+            .map(|f| (f.show)(self))
+            .filter(|v| !v.is_empty())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 /// One measurement.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sample {
@@ -235,11 +392,17 @@ pub struct Sample {
     pub source: Source,
     /// Verifier method name (`openssl`, `rustlsserial`, …).
     pub method: String,
-    /// TLS stack, where one was used (`openssl`, `rustls`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub transport: Option<String>,
+    /// The configuration it was measured under.
+    #[serde(default)]
+    pub config: Config,
     /// Host name the chain was verified for.
     pub site: String,
+    /// The site's port, when it was connected to (driver, Servo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<u16>,
+    /// The request path, when a request was made (driver).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
     /// Identifier of the stored chain, when there is one (e.g. `reddit.com__rustls-bench`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chain: Option<String>,
@@ -263,6 +426,61 @@ impl Sample {
     pub fn stage(&self, stage: Stage) -> Option<u64> {
         self.stages.get(&stage).copied()
     }
+
+    /// The site as one string: the host, `:port` unless 443 (or unknown), the path unless `/`
+    /// (or unknown). Two samples with different site ids never share it.
+    pub fn site_id(&self) -> String {
+        site_id(&self.site, self.port, self.path.as_deref())
+    }
+
+    /// What the verifier itself spent: `total-verification` without what OpenSSL's own
+    /// verification took around it (`openssl-verify`, under the callback hook). `None`
+    /// without `total-verification`.
+    pub fn own_cost(&self) -> Option<u64> {
+        let total = self.stage(Stage::TotalVerification)?;
+        Some(total.saturating_sub(self.stage(Stage::OpenSslVerify).unwrap_or(0)))
+    }
+}
+
+/// A site as one string (see [`Sample::site_id`]): `host[:port][path]`, an IPv6 host in
+/// brackets.
+pub fn site_id(host: &str, port: Option<u16>, path: Option<&str>) -> String {
+    let mut id = if host.contains(':') {
+        format!("[{host}]")
+    } else {
+        host.to_owned()
+    };
+    if let Some(p) = port.filter(|p| *p != 443) {
+        id.push_str(&format!(":{p}"));
+    }
+    if let Some(path) = path.filter(|p| *p != "/") {
+        id.push_str(path);
+    }
+    id
+}
+
+/// Upgrades a version-1 sample (JSON) to the current schema: `transport` moves into
+/// `config`, as do `meta.hook` and `meta.roots`.
+fn upgrade(mut v: serde_json::Value) -> serde_json::Value {
+    let Some(obj) = v.as_object_mut() else {
+        return v;
+    };
+    if obj.get("schema").and_then(|s| s.as_u64()) != Some(1) {
+        return v;
+    }
+    let mut config = serde_json::Map::new();
+    if let Some(t) = obj.remove("transport") {
+        config.insert("transport".into(), t);
+    }
+    if let Some(meta) = obj.get_mut("meta").and_then(|m| m.as_object_mut()) {
+        for k in ["hook", "roots"] {
+            if let Some(x) = meta.remove(k) {
+                config.insert(k.into(), x);
+            }
+        }
+    }
+    obj.insert("config".into(), config.into());
+    v
 }
 
 /// Errors reading samples.
@@ -289,7 +507,10 @@ pub fn read_jsonl(reader: impl std::io::BufRead) -> (Vec<Sample>, Vec<ReadError>
     for (i, line) in reader.lines().enumerate() {
         match line {
             Ok(l) if l.trim().is_empty() => {}
-            Ok(l) => match serde_json::from_str::<Sample>(&l) {
+            Ok(l) => match serde_json::from_str(&l)
+                .map(upgrade)
+                .and_then(serde_json::from_value::<Sample>)
+            {
                 Ok(s) => samples.push(s),
                 Err(e) => errors.push(ReadError::BadLine {
                     line: i + 1,
@@ -314,7 +535,9 @@ mod tests {
             schema: SCHEMA_VERSION,
             source: Source::Verify,
             method: "openssl".into(),
-            transport: None,
+            config: Default::default(),
+            port: None,
+            path: None,
             site: "example.com".into(),
             chain: Some("example.com__test".into()),
             run: 0,
@@ -344,6 +567,32 @@ mod tests {
         );
         assert!(json.contains(r#""outcome":"rejected","reason":"certificate has expired""#));
         assert_eq!(serde_json::from_str::<Sample>(&json).unwrap(), s);
+    }
+
+    #[test]
+    fn version_1_samples_are_read_with_their_configuration() {
+        let v1 = r#"{"schema":1,"source":"driver","method":"rustlsserial","transport":"openssl","site":"a.test","run":0,"stages":{"verify":5},"outcome":"ok","meta":{"hook":"callback","roots":"mozilla (150)","roots_cached":true}}"#;
+        let (samples, errors) = read_jsonl(v1.as_bytes());
+        assert!(errors.is_empty(), "{errors:?}");
+        let c = &samples[0].config;
+        assert_eq!(c.transport.as_deref(), Some("openssl"));
+        assert_eq!(c.hook.as_deref(), Some("callback"));
+        assert_eq!(c.roots.as_deref(), Some("mozilla (150)"));
+        assert!(samples[0].meta.roots_cached);
+        assert_eq!(samples[0].site_id(), "a.test");
+    }
+
+    #[test]
+    fn site_ids_tell_ports_and_paths_apart() {
+        let mut s = sample();
+        s.port = Some(443);
+        s.path = Some("/".into());
+        assert_eq!(s.site_id(), "example.com");
+        s.port = Some(8443);
+        s.path = Some("/a?b".into());
+        assert_eq!(s.site_id(), "example.com:8443/a?b");
+        s.site = "::1".into();
+        assert_eq!(s.site_id(), "[::1]:8443/a?b");
     }
 
     #[test]

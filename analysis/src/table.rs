@@ -8,15 +8,16 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::schema::{Sample, Stage, Verdict};
+use crate::schema::{Config, Sample, Stage, Verdict};
 use crate::stats::Summary;
 
 /// One row of a [`SeedTable`]: one site (one stored chain) under one method.
 #[derive(Clone, Debug, Serialize)]
 pub struct SeedRow {
-    /// Row label: the site, with the chain's source added when a site has several chains.
+    /// Row label: the site id ([`Sample::site_id`]), with the chain's source added when a
+    /// site has several chains.
     pub label: String,
-    /// Host name.
+    /// The site id: host, with the port and path when not the default.
     pub site: String,
     /// Stored chain identifier, when there is one.
     pub chain: Option<String>,
@@ -30,49 +31,68 @@ pub struct SeedRow {
     pub roots_cached: bool,
     /// Statistics per stage the samples recorded.
     pub cells: BTreeMap<Stage, Summary>,
+    /// Statistics of the verifier's own cost ([`Sample::own_cost`]), where the samples have
+    /// `total-verification`.
+    pub own_cost: Option<Summary>,
 }
 
-/// The seed's table for one method (and transport): rows = sites, columns = stages.
+/// The seed's table for one method under one configuration: rows = sites, columns = stages.
 #[derive(Clone, Debug, Serialize)]
 pub struct SeedTable {
     /// Method name.
     pub method: String,
-    /// Transport, where the samples name one.
-    pub transport: Option<String>,
+    /// The configuration every sample of the table was measured under.
+    pub config: Config,
+    /// What tells this table's configuration apart from the others' of the same report
+    /// ([`Config::distinguishing`]); empty when the report has one configuration.
+    pub config_label: String,
     /// Stages present in at least one row, in [`Stage::ALL`] order.
     pub stages: Vec<Stage>,
     /// Rows, in order of first appearance.
     pub rows: Vec<SeedRow>,
 }
 
-type RowKey = (String, Option<String>);
-/// (method, transport, rows with their samples), while grouping.
-type Grouping<'a> = (String, Option<String>, Vec<(RowKey, Vec<&'a Sample>)>);
+impl SeedTable {
+    /// The table's name: the method, with what tells its configuration apart in brackets.
+    pub fn name(&self) -> String {
+        if self.config_label.is_empty() {
+            self.method.clone()
+        } else {
+            format!("{} [{}]", self.method, self.config_label)
+        }
+    }
+}
 
-/// Groups samples into one [`SeedTable`] per (method, transport).
+type RowKey = (String, Option<String>);
+/// (method, configuration, rows with their samples), while grouping.
+type Grouping<'a> = (String, &'a Config, Vec<(RowKey, Vec<&'a Sample>)>);
+
+/// Groups samples into one [`SeedTable`] per (method, configuration); rows per (site id,
+/// chain).
 pub fn build_seed_tables(samples: &[Sample]) -> Vec<SeedTable> {
     let mut tables: Vec<Grouping<'_>> = Vec::new();
     for s in samples.iter().filter(|s| !s.warmup) {
         let t = match tables
             .iter()
-            .position(|(m, tr, _)| *m == s.method && *tr == s.transport)
+            .position(|(m, c, _)| *m == s.method && **c == s.config)
         {
             Some(i) => i,
             None => {
-                tables.push((s.method.clone(), s.transport.clone(), Vec::new()));
+                tables.push((s.method.clone(), &s.config, Vec::new()));
                 tables.len() - 1
             }
         };
         let rows = &mut tables[t].2;
-        let key = (s.site.clone(), s.chain.clone());
+        let key = (s.site_id(), s.chain.clone());
         match rows.iter_mut().find(|(k, _)| *k == key) {
             Some((_, v)) => v.push(s),
             None => rows.push((key, vec![s])),
         }
     }
+    let configs: Vec<(&str, &Config)> = tables.iter().map(|(m, c, _)| (m.as_str(), *c)).collect();
     tables
-        .into_iter()
-        .map(|(method, transport, rows)| {
+        .iter()
+        .map(|(method, config, rows)| {
             let rows: Vec<SeedRow> = rows
                 .iter()
                 .map(|((site, chain), group)| {
@@ -86,8 +106,9 @@ pub fn build_seed_tables(samples: &[Sample]) -> Vec<SeedTable> {
                 .filter(|st| rows.iter().any(|r| r.cells.contains_key(st)))
                 .collect();
             SeedTable {
-                method,
-                transport,
+                method: method.clone(),
+                config: (*config).clone(),
+                config_label: config.distinguishing(method, &configs),
                 stages,
                 rows,
             }
@@ -124,7 +145,9 @@ fn seed_row(label: String, site: &str, chain: &Option<String>, group: &[&Sample]
             cells.insert(stage, summary);
         }
     }
+    let own: Vec<u64> = measured.iter().filter_map(|s| s.own_cost()).collect();
     SeedRow {
+        own_cost: Summary::of(&own),
         label,
         site: site.to_owned(),
         chain: chain.clone(),
@@ -156,118 +179,6 @@ fn verdict_label(group: &[&Sample]) -> String {
     format!("mixed: {}", parts.join(", "))
 }
 
-/// One cell of a [`Comparison`]: one method's figure for one site.
-#[derive(Clone, Debug, Serialize)]
-pub struct ComparisonCell {
-    /// Method name.
-    pub method: String,
-    /// Statistics of the compared stage.
-    pub summary: Summary,
-    /// Mean divided by the fastest method's mean for this site (1.0 for the fastest).
-    pub ratio_to_fastest: f64,
-    /// Mean divided by the baseline method's mean for this site, when the baseline has one.
-    pub ratio_to_baseline: Option<f64>,
-}
-
-/// One site of a [`Comparison`].
-#[derive(Clone, Debug, Serialize)]
-pub struct ComparisonRow {
-    /// Row label, as in the seed tables.
-    pub label: String,
-    /// Cells in method order; methods without the stage for this site are absent.
-    pub cells: Vec<ComparisonCell>,
-    /// Method with the lowest mean.
-    pub fastest: String,
-}
-
-/// Per site, one stage (by default `total-verification`) across methods.
-#[derive(Clone, Debug, Serialize)]
-pub struct Comparison {
-    /// The compared stage.
-    pub stage: Stage,
-    /// The method the others are divided by (`openssl` when present, else the first).
-    pub baseline: String,
-    /// Methods, in table order.
-    pub methods: Vec<String>,
-    /// Rows, in table order.
-    pub rows: Vec<ComparisonRow>,
-}
-
-/// Compares methods per site on `stage`, with ratios to the fastest method and to a baseline
-/// (the method named `openssl` when present, else the first). `None` when fewer than two
-/// methods have the stage.
-pub fn build_comparison(tables: &[SeedTable], stage: Stage) -> Option<Comparison> {
-    let with_stage: Vec<&SeedTable> = tables
-        .iter()
-        .filter(|t| t.stages.contains(&stage))
-        .collect();
-    if with_stage.len() < 2 {
-        return None;
-    }
-    // Name columns `transport/method` only when the tables differ in transport.
-    let one_transport = with_stage
-        .iter()
-        .all(|t| t.transport == with_stage[0].transport);
-    let method_name = |t: &SeedTable| match &t.transport {
-        Some(tr) if !one_transport => format!("{}/{}", tr, t.method),
-        _ => t.method.clone(),
-    };
-    let methods: Vec<String> = with_stage.iter().map(|t| method_name(t)).collect();
-    let baseline = methods
-        .iter()
-        .find(|m| *m == "openssl" || m.ends_with("/openssl"))
-        .unwrap_or(&methods[0])
-        .clone();
-    let mut labels: Vec<String> = Vec::new();
-    for t in &with_stage {
-        for r in &t.rows {
-            if !labels.contains(&r.label) {
-                labels.push(r.label.clone());
-            }
-        }
-    }
-    let rows = labels
-        .into_iter()
-        .filter_map(|label| {
-            let mut cells: Vec<ComparisonCell> = with_stage
-                .iter()
-                .filter_map(|t| {
-                    let row = t.rows.iter().find(|r| r.label == label)?;
-                    Some(ComparisonCell {
-                        method: method_name(t),
-                        summary: row.cells.get(&stage)?.clone(),
-                        ratio_to_fastest: 0.0,
-                        ratio_to_baseline: None,
-                    })
-                })
-                .collect();
-            let fastest = cells
-                .iter()
-                .min_by(|a, b| a.summary.mean.total_cmp(&b.summary.mean))?;
-            let (fastest_name, best) = (fastest.method.clone(), fastest.summary.mean);
-            let base = cells
-                .iter()
-                .find(|c| c.method == baseline)
-                .map(|c| c.summary.mean);
-            for c in &mut cells {
-                c.ratio_to_fastest = c.summary.mean / best;
-                c.ratio_to_baseline = base.map(|b| c.summary.mean / b);
-            }
-            Some(ComparisonRow {
-                label,
-                cells,
-                fastest: fastest_name,
-            })
-        })
-        .collect();
-    Some(Comparison {
-        stage,
-        baseline,
-        methods,
-        rows,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,7 +189,9 @@ mod tests {
             schema: 1,
             source: Source::Verify,
             method: method.into(),
-            transport: None,
+            config: Default::default(),
+            port: None,
+            path: None,
             site: site.into(),
             chain: Some(chain.into()),
             run: 0,
@@ -323,27 +236,59 @@ mod tests {
             "one chain for the site: plain label"
         );
 
-        // Comparison across tables only uses labels both methods have.
-        let cmp = build_comparison(&tables, Stage::Verify).unwrap();
+        // The comparison joins rows by site and chain, whatever their labels.
+        let cmp = crate::comparison::build_comparison(&tables).unwrap();
         assert_eq!(cmp.methods, vec!["a", "b"]);
         let row = cmp.rows.iter().find(|r| r.label == "x.com [one]").unwrap();
-        assert_eq!(row.cells.len(), 1, "table b labels its row `x.com`");
+        assert_eq!(row.cells.len(), 2, "{row:?}");
+        assert_eq!(row.fastest_own, "b");
     }
 
     #[test]
-    fn comparison_picks_fastest_and_ratios() {
-        let samples = vec![
-            s("slow", "y.org", "y.org__c", false, 400, true),
-            s("fast", "y.org", "y.org__c", false, 100, true),
-        ];
+    fn configurations_are_tables_of_their_own_and_sites_differ_by_port_and_path() {
+        let mut samples = Vec::new();
+        for (hook, ns) in [("callback", 100), ("replace", 10_000)] {
+            for port in [443, 8443] {
+                let mut x = s(
+                    "rustlsserial",
+                    "x.com",
+                    "",
+                    false,
+                    ns + u64::from(port),
+                    true,
+                );
+                x.chain = None;
+                x.port = Some(port);
+                x.path = Some("/".into());
+                x.config.transport = Some("openssl".into());
+                x.config.hook = Some(hook.into());
+                samples.push(x);
+            }
+        }
+        let mut o = samples[0].clone();
+        o.method = "openssl".into();
+        o.config.hook = Some("native".into());
+        samples.push(o);
         let tables = build_seed_tables(&samples);
-        let cmp = build_comparison(&tables, Stage::Verify).unwrap();
-        assert_eq!(cmp.rows[0].fastest, "fast");
-        assert_eq!(cmp.rows[0].cells[0].ratio_to_fastest, 4.0);
-        assert_eq!(cmp.rows[0].cells[1].ratio_to_fastest, 1.0);
-        assert_eq!(cmp.baseline, "slow", "no openssl: the first method");
-        assert_eq!(cmp.rows[0].cells[1].ratio_to_baseline, Some(0.25));
-        assert!(build_comparison(&tables[..1], Stage::Verify).is_none());
+        let names: Vec<String> = tables.iter().map(|t| t.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "rustlsserial [hook callback]",
+                "rustlsserial [hook replace]",
+                "openssl"
+            ],
+            "hooks apart; openssl's own hook is not a difference to name"
+        );
+        let labels: Vec<&str> = tables[0].rows.iter().map(|r| r.label.as_str()).collect();
+        assert_eq!(labels, ["x.com", "x.com:8443"]);
+        assert_eq!(tables[0].rows[0].cells[&Stage::Verify].mean, 543.0);
+        assert_eq!(tables[1].rows[1].cells[&Stage::Verify].mean, 18_443.0);
+        // A different run-level configuration (roots) is named even across methods.
+        samples[4].config.roots = Some("system (140)".into());
+        let tables = build_seed_tables(&samples);
+        assert_eq!(tables[2].name(), "openssl [roots system (140)]");
+        assert_eq!(tables[0].name(), "rustlsserial [hook callback, roots —]");
     }
 
     #[test]

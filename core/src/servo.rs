@@ -114,8 +114,19 @@ fn sample(method: &str, site: String, rec: &Recorder, verdict: Verdict) -> Sampl
         schema: SCHEMA_VERSION,
         source: Source::Servo,
         method: method.to_owned(),
-        transport: Some("rustls".to_owned()),
+        config: certbench_analysis::schema::Config {
+            transport: Some("rustls".to_owned()),
+            hook: Some("timed-verifier".to_owned()),
+            versions: [(
+                "rustls".to_owned(),
+                crate::versions::locked("rustls").to_owned(),
+            )]
+            .into(),
+            ..Default::default()
+        },
         site,
+        port: None,
+        path: None,
         chain: None,
         run: 0,
         warmup: false,

@@ -122,7 +122,7 @@ impl DriveArgs {
         let (sites, bad_lines) = read_sites(&self.sites)
             .with_context(|| format!("reading sites from {}", self.sites.display()))?;
         for e in &bad_lines {
-            out.note(&format!(
+            out.error(&format!(
                 "certbench: error: {}: {e} (skipped)",
                 self.sites.display()
             ));
@@ -221,7 +221,13 @@ pub(super) fn run(args: DriveArgs) -> Result<ExitCode> {
     })?;
     bar.finish_and_clear();
     raw.report(out);
-    out.emit(&args.title(&plan), &samples, &plan.opts.methods)?;
+    let command: Vec<String> = std::env::args().collect();
+    out.emit(
+        &args.title(&plan),
+        &samples,
+        &plan.opts.methods,
+        other_hook_command(&command).as_deref(),
+    )?;
     if let (Some(peak), Some(fds)) = (crate::procstat::peak_rss(), crate::procstat::open_fds()) {
         out.note(&format!(
             "certbench: {} samples; peak RSS {:.0} MB; {fds} open file descriptors at the end",
@@ -253,8 +259,8 @@ fn resume(args: &DriveArgs, path: &Path) -> Result<(Vec<Sample>, RunControl)> {
     let bytes = std::fs::read(path).with_context(|| format!("--resume {}", path.display()))?;
     let (previous, errors) = certbench_analysis::schema::read_jsonl(bytes.as_slice());
     for e in &errors {
-        out.note(&format!(
-            "certbench: {}: {e} (skipped; measured again)",
+        out.error(&format!(
+            "certbench: error: {}: {e} (skipped; measured again)",
             path.display()
         ));
     }
@@ -269,7 +275,7 @@ fn resume(args: &DriveArgs, path: &Path) -> Result<(Vec<Sample>, RunControl)> {
     }
     match certbench_analysis::schema::read_run_info(path) {
         Some(info) => check_resumed_options(args, path, &info.command, out)?,
-        None => out.note(&format!(
+        None => out.error(&format!(
             "certbench: warning: no run header beside {} ({}): cannot check that this run's options match the first part's",
             path.display(),
             certbench_analysis::schema::run_info_path(path).display()
@@ -381,7 +387,7 @@ fn check_resumed_options(
             first_command.join(" ")
         ),
         Err(_) => {
-            out.note(&format!(
+            out.error(&format!(
                 "certbench: warning: --resume {}: cannot read the first part's command line ({}); not checking that the options match",
                 path.display(),
                 first_command.join(" ")
@@ -416,6 +422,61 @@ fn check_resumed_options(
         );
     }
     Ok(())
+}
+
+/// The command that measures the driver run of `command` (program first) under the other
+/// hook: `--hook replace` for a callback run and back; for a rustls-transport run, the
+/// OpenSSL transport with the seed's callback hook. Its raw-file options are left out (a new
+/// run, a new file). `None` when `command` is not a driver run.
+pub(super) fn other_hook_command(command: &[String]) -> Option<String> {
+    let Ok(Cli {
+        command: None,
+        drive,
+    }) = Cli::try_parse_from(command)
+    else {
+        return None;
+    };
+    let program = match command.first().map(String::as_str) {
+        Some(p) if p.ends_with("target/release/certbench") => "cargo run --release --",
+        Some(p) if p.ends_with("target/debug/certbench") => "cargo run --",
+        _ => "certbench",
+    };
+    let mut words = vec![program.to_owned()];
+    // Leave out the options this function sets, and the raw file's.
+    let dropped = ["--hook", "--transport", "--raw", "--resume"];
+    let mut args = command.iter().skip(1);
+    while let Some(a) = args.next() {
+        let flag = a.split_once('=').map_or(a.as_str(), |(f, _)| f);
+        if dropped.contains(&flag) {
+            if !a.contains('=') {
+                args.next();
+            }
+            continue;
+        }
+        words.push(quote(a));
+    }
+    match (drive.transport, drive.hook) {
+        (TransportKind::Rustls, _) => {
+            words.extend(["--transport", "openssl", "--hook", "callback"].map(str::to_owned))
+        }
+        (TransportKind::Openssl, HookMode::Callback) => {
+            words.extend(["--hook", "replace"].map(str::to_owned))
+        }
+        (TransportKind::Openssl, HookMode::Replace) => {
+            words.extend(["--hook", "callback"].map(str::to_owned))
+        }
+    }
+    Some(words.join(" "))
+}
+
+/// `word`, single-quoted for a POSIX shell when it holds anything but plain characters.
+fn quote(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./:=,@+%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// The TLS stack of a driver run, for titles: `openssl transport, webpki hook `callback``.

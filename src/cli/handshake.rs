@@ -193,7 +193,7 @@ pub(super) fn run(args: HandshakeArgs) -> Result<ExitCode> {
                     let o = crate::handshake::run_with_cert(&cfg, &cert)?;
                     if o.failed > 0 {
                         partial = true;
-                        args.out.note(&format!(
+                        args.out.error(&format!(
                             "certbench: error: {} handshake(s) failed; first: {}",
                             o.failed,
                             o.first_error.as_deref().unwrap_or("?")

@@ -68,7 +68,7 @@ struct JsonSummary<'a> {
 }
 
 /// Loads every `*.json` file of `dir` that is a limbo result document, in name order.
-fn load_upstream(dir: &Path, quiet: bool) -> Result<Vec<LimboResult>> {
+fn load_upstream(dir: &Path) -> Result<Vec<LimboResult>> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("reading {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -82,11 +82,11 @@ fn load_upstream(dir: &Path, quiet: bool) -> Result<Vec<LimboResult>> {
             .and_then(|t| serde_json::from_str::<LimboResult>(&t).map_err(|e| e.to_string()));
         match parsed {
             Ok(r) => out.push(r),
-            Err(e) if !quiet => eprintln!(
+            // A warning: shown even with --quiet.
+            Err(e) => eprintln!(
                 "certbench: warning: {}: not a limbo result file, ignored: {e}",
                 p.display()
             ),
-            Err(_) => {}
         }
     }
     if out.is_empty() {
@@ -128,17 +128,18 @@ pub(super) fn run(args: LimboArgs) -> Result<ExitCode> {
     };
     let file = LimboFile::load(&args.file)?;
     let upstream = match &args.upstream {
-        Some(dir) => load_upstream(dir, args.quiet)?,
+        Some(dir) => load_upstream(dir)?,
         None => Vec::new(),
     };
     let bad: Vec<_> = file.cases.iter().filter_map(|c| c.as_ref().err()).collect();
     for b in &bad {
-        note(&format!(
+        // An error: shown even with --quiet.
+        eprintln!(
             "certbench: error: {}: testcase {}: {}",
             args.file.display(),
             b.id,
             b.message
-        ));
+        );
     }
     note(&format!(
         "certbench limbo: {} testcases × {} method(s) from {}",

@@ -6,8 +6,8 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
+use certbench_analysis::Sample;
 use certbench_analysis::export::{Format, Report, render};
-use certbench_analysis::{Sample, Stage};
 use clap::Args;
 
 use crate::methods::Method;
@@ -21,7 +21,7 @@ pub(super) struct OutputArgs {
     /// Write the tables to FILE instead of standard output.
     #[arg(long)]
     pub(super) output: Option<PathBuf>,
-    /// No progress or notes on standard error.
+    /// No progress or notes on standard error (errors and warnings are still shown).
     #[arg(long)]
     pub(super) quiet: bool,
 }
@@ -34,6 +34,12 @@ impl OutputArgs {
         }
     }
 
+    /// An error or a warning on standard error, even with `--quiet` (which silences
+    /// progress, never errors).
+    pub(super) fn error(&self, msg: &str) {
+        eprintln!("{msg}");
+    }
+
     /// A progress bar on standard error when it is a terminal and not `--quiet`.
     pub(super) fn progress(&self, total: u64) -> indicatif::ProgressBar {
         if !self.quiet && std::io::stderr().is_terminal() {
@@ -44,15 +50,28 @@ impl OutputArgs {
     }
 
     /// Renders the tables of `samples` (tables in `methods` order; markdown starts with
-    /// `title`) and writes them to `--output` or standard output.
-    pub(super) fn emit(&self, title: &str, samples: &[Sample], methods: &[Method]) -> Result<()> {
-        self.write(&self.tables(title, samples, methods))
+    /// `title`; `other_hook` for the answer) and writes them to `--output` or standard output.
+    pub(super) fn emit(
+        &self,
+        title: &str,
+        samples: &[Sample],
+        methods: &[Method],
+        other_hook: Option<&str>,
+    ) -> Result<()> {
+        self.write(&self.tables(title, samples, methods, other_hook))
     }
 
-    /// The tables of `samples` in the chosen format, under `title` in markdown.
-    pub(super) fn tables(&self, title: &str, samples: &[Sample], methods: &[Method]) -> String {
+    /// The tables of `samples` in the chosen format, under `title` in markdown; `other_hook`
+    /// is the command that measures the other hook, for the answer's last line.
+    pub(super) fn tables(
+        &self,
+        title: &str,
+        samples: &[Sample],
+        methods: &[Method],
+        other_hook: Option<&str>,
+    ) -> String {
         let order: Vec<&str> = methods.iter().map(|m| m.name()).collect();
-        let report = Report::from_samples(samples, Stage::TotalVerification, &order);
+        let report = Report::from_samples(samples, &order, other_hook);
         let mut text = String::new();
         if self.format == Format::Markdown {
             text.push_str(&format!("## {title}\n\n"));
@@ -125,7 +144,7 @@ impl RawSink {
     /// Tells of a write error, if there was one.
     pub(super) fn report(&self, out: &OutputArgs) {
         if let Some(e) = &self.error {
-            out.note(&format!(
+            out.error(&format!(
                 "certbench: error: writing {}: {e}",
                 self.path.display()
             ));

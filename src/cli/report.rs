@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
+use certbench_analysis::Sample;
 use certbench_analysis::compare::compare;
 use certbench_analysis::export::html::{self, Input};
 use certbench_analysis::export::{Format, Report, render_ab};
 use certbench_analysis::handshake::{Results, render as render_handshakes, render_memory};
 use certbench_analysis::schema::read_run_info;
-use certbench_analysis::{Sample, Stage};
 use clap::Args;
 
 use super::EXIT_PARTIAL;
@@ -54,7 +54,7 @@ fn read(path: &Path, out: &OutputArgs) -> Result<(Vec<Sample>, usize)> {
 fn samples_of(path: &Path, bytes: &[u8], out: &OutputArgs) -> (Vec<Sample>, usize) {
     let (samples, errors) = certbench_analysis::schema::read_jsonl(bytes);
     for e in &errors {
-        out.note(&format!("certbench: error: {}: {e}", path.display()));
+        out.error(&format!("certbench: error: {}: {e}", path.display()));
     }
     (samples, errors.len())
 }
@@ -79,7 +79,7 @@ fn read_any(path: &Path, out: &OutputArgs) -> Result<Contents> {
     match certbench_analysis::handshake::parse(&text) {
         Ok(r) => Ok(Contents::Handshakes(r)),
         Err(e) => {
-            out.note(&format!(
+            out.error(&format!(
                 "certbench: error: {}: not `certbench handshake --format json` results: {e}",
                 path.display()
             ));
@@ -135,6 +135,7 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
             }
         );
     }
+    let other_hook = other_hook(&samples, &inputs);
     let mut text = String::new();
     if !samples.is_empty() || handshakes.is_empty() {
         text.push_str(&args.out.tables(
@@ -145,6 +146,7 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
             ),
             &samples,
             Method::ALL,
+            other_hook.as_deref(),
         ));
     }
     if !handshakes.is_empty() {
@@ -170,7 +172,7 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
     args.out.write(&text)?;
     if let Some(path) = &args.html {
         let order: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
-        let report = Report::from_samples(&samples, Stage::TotalVerification, &order);
+        let report = Report::from_samples(&samples, &order, other_hook.as_deref());
         let command: Vec<String> = std::env::args().collect();
         let page = html::render(&report, &samples, &handshakes, &inputs, &command.join(" "));
         std::fs::write(path, page).with_context(|| format!("writing {}", path.display()))?;
@@ -182,6 +184,20 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
     } else {
         ExitCode::from(EXIT_PARTIAL)
     })
+}
+
+/// The command that measures the other hook, for the answer: `None` when the samples
+/// already hold both the callback and the replace hook, else that of the first input whose
+/// run header names a driver run.
+fn other_hook(samples: &[Sample], inputs: &[Input]) -> Option<String> {
+    let has = |h: &str| samples.iter().any(|s| s.config.hook.as_deref() == Some(h));
+    if has("callback") && has("replace") {
+        return None;
+    }
+    inputs
+        .iter()
+        .filter_map(|i| i.run.as_ref())
+        .find_map(|r| super::drive::other_hook_command(&r.command))
 }
 
 /// `--baseline A --candidate B`.

@@ -60,7 +60,7 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode> {
     }
     let out = &args.out;
     for f in &corpus.failures {
-        out.note(&format!("certbench: error: chain {}: {}", f.id, f.error));
+        out.error(&format!("certbench: error: chain {}: {}", f.id, f.error));
     }
     out.note(&format!(
         "certbench verify: {} chains × {} methods × {} runs (+{} warm-up), roots {}{}",
@@ -117,6 +117,7 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode> {
         ),
         &samples,
         &methods,
+        None,
     )?;
 
     let failed = samples

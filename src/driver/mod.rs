@@ -61,14 +61,15 @@ pub struct DriverOptions {
     pub concurrency: usize,
 }
 
-/// Identifies one sample of a run: (host, method, warm-up, run index). Two samples of one
-/// run never share a key (sites are deduplicated), so a run can be resumed by key.
+/// Identifies one sample of a run: (site id — host, port and path —, method, warm-up, run
+/// index). Two samples of one run never share a key (sites are deduplicated by host, port
+/// and path), so a run can be resumed by key.
 pub type SampleKey = (String, String, bool, u32);
 
 /// The key of `sample`.
 pub fn sample_key(sample: &Sample) -> SampleKey {
     (
-        sample.site.clone(),
+        sample.site_id(),
         sample.method.clone(),
         sample.warmup,
         sample.run,
@@ -211,12 +212,7 @@ impl<T: Transport> Ctx<'_, T> {
             if self.control.stop.load(Ordering::SeqCst) {
                 return false;
             }
-            let key = (
-                site.host.clone(),
-                entry.method.name().to_owned(),
-                warmup,
-                run,
-            );
+            let key = (site.id(), entry.method.name().to_owned(), warmup, run);
             if self.control.done.contains(&key) {
                 continue;
             }

@@ -3,8 +3,10 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use certbench_analysis::schema::Config;
 use certbench_analysis::schema::SCHEMA_VERSION;
 use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
+use certbench_core::methods::openssl::OpenSslVerifier;
 
 use super::{Ctx, Entry};
 use crate::sites::Site;
@@ -28,18 +30,18 @@ pub(super) async fn measure<T: Transport>(
         schema: SCHEMA_VERSION,
         source: Source::Driver,
         method: entry.method.name().to_owned(),
-        transport: Some(t.kind().name().to_owned()),
+        config: config(ctx, entry),
         site: site.host.clone(),
+        port: Some(site.port),
+        path: Some(site.path.clone()),
         chain: None,
         run: 0,
         warmup: false,
         stages: Default::default(),
         verdict: Verdict::Ok,
         meta: SampleMeta {
-            roots: Some(ctx.roots.describe()),
             roots_cached: reusing || entry.cached.is_some(),
             validation_time: Some(time),
-            hook: t.hook(entry.method).map(str::to_owned),
             ..SampleMeta::default()
         },
     };
@@ -125,6 +127,28 @@ pub(super) async fn measure<T: Transport>(
             };
             failed(sample, rec, Stage::Connection, failure)
         }
+    }
+}
+
+/// The configuration of `entry`'s samples over `ctx`'s transport.
+fn config<T: Transport>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
+    let (t, opts) = (ctx.transport, ctx.opts);
+    let library = entry.verifier.library();
+    let (stack, stack_version) = t.library();
+    Config {
+        transport: Some(t.kind().name().to_owned()),
+        hook: t.hook(entry.method).map(str::to_owned),
+        resumption: opts.resumption,
+        cache_roots: opts.cache_roots,
+        roots: Some(ctx.roots.describe()),
+        openssl_policy: t
+            .openssl_verifies(entry.method)
+            .then(|| OpenSslVerifier::default().policy()),
+        versions: [
+            (library.name.to_owned(), library.version),
+            (stack.to_owned(), stack_version),
+        ]
+        .into(),
     }
 }
 

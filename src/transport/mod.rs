@@ -142,6 +142,15 @@ pub trait Transport: Sync {
     /// has a choice.
     fn hook(&self, method: Method) -> Option<&'static str>;
 
+    /// The TLS library and its version as run, e.g. `("OpenSSL", "3.0.19")`.
+    fn library(&self) -> (&'static str, String);
+
+    /// Whether OpenSSL's `X509_verify_cert` runs in a sample of `method` (its policy is then
+    /// part of the sample's configuration).
+    fn openssl_verifies(&self, method: Method) -> bool {
+        method == Method::OpenSsl
+    }
+
     /// Builds the stores `method` needs from `roots`.
     fn stores(
         &self,

@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 
 use certbench_analysis::Stage;
 use certbench_core::fail_closed;
-use certbench_core::methods::openssl::OpenSslRoots;
+use certbench_core::methods::openssl::{OpenSslRoots, OpenSslVerifier};
 use certbench_core::ossl;
 use hyper_util::rt::TokioIo;
 use openssl::ssl::{SslConnector, SslConnectorBuilder, SslMethod, SslSession, SslVerifyMode};
@@ -155,7 +155,7 @@ pub fn connector(
         b.set_cert_store(store);
     }
     match hook {
-        Hook::Native => install_native(&mut b, state),
+        Hook::Native => install_native(&mut b, host, time, state),
         Hook::Callback(verifier, roots) => {
             let method = HookedMethod::new(verifier, roots, host, time);
             install_callback(&mut b, method, state)
@@ -168,17 +168,40 @@ pub fn connector(
     Ok(b.build())
 }
 
+/// OpenSSL's own `X509_verify_cert` on the chain in `ctx`, under the `openssl` method's
+/// policy ([`OpenSslVerifier::policy`]: the same flags as in `verify`, `limbo` and the rustls
+/// transport, not libssl's defaults). `false` when it rejects, or when the policy cannot be
+/// set (the reason then in `rejection`).
+fn openssl_verify(
+    ctx: &mut X509StoreContextRef,
+    host: &str,
+    time: u64,
+    rejection: &mut Option<String>,
+) -> bool {
+    if let Err(r) = OpenSslVerifier::default().configure(ctx, Target::server(host, time)) {
+        *rejection = Some(r.reason);
+        return false;
+    }
+    ctx.verify_cert().unwrap_or(false)
+}
+
 /// `openssl` itself: libssl's own `X509_verify_cert`, timed where it runs.
-fn install_native(b: &mut SslConnectorBuilder, state: Arc<Mutex<HookState>>) {
+fn install_native(
+    b: &mut SslConnectorBuilder,
+    host: &str,
+    time: u64,
+    state: Arc<Mutex<HookState>>,
+) {
+    let host = host.to_owned();
     ossl::set_cert_verify_callback(
         b,
         Box::new(move |ctx| {
             let mut s = lock(&state);
             let span = s.rec.start();
-            let ok = ctx.verify_cert().unwrap_or(false);
+            let ok = openssl_verify(ctx, &host, time, &mut s.rejection);
             let ns = s.rec.stop(Stage::Verify, span);
             s.rec.add(Stage::TotalVerification, ns);
-            if !ok {
+            if !ok && s.rejection.is_none() {
                 s.rejection = Some(format!(
                     "{} (depth {})",
                     ctx.error().error_string(),
@@ -222,6 +245,7 @@ fn install_callback(
     method: HookedMethod,
     state: Arc<Mutex<HookState>>,
 ) {
+    let (host, time) = (method.host.clone(), method.time);
     let st = state.clone();
     b.set_verify_callback(SslVerifyMode::PEER, move |_preverify_ok, ctx| {
         fail_closed::run(|| {
@@ -251,12 +275,17 @@ fn install_callback(
         b,
         Box::new(move |ctx| {
             let span = lock(&state).rec.start();
-            let ok = ctx.verify_cert().unwrap_or(false);
+            let mut policy_error = None;
+            let ok = openssl_verify(ctx, &host, time, &mut policy_error);
             let outer = span.elapsed_ns();
             let mut s = lock(&state);
             let own = outer.saturating_sub(s.inner_ns);
             s.rec.add(Stage::OpenSslVerify, own);
             s.rec.add(Stage::TotalVerification, outer);
+            if let Some(e) = policy_error {
+                s.rejection = Some(e);
+                return false;
+            }
             match s.webpki {
                 Some(webpki_ok) => ok && webpki_ok,
                 None => {
@@ -344,6 +373,14 @@ impl Transport for OpensslTransport {
         } else {
             self.hook.name()
         })
+    }
+
+    fn library(&self) -> (&'static str, String) {
+        ("OpenSSL", crate::versions::openssl())
+    }
+
+    fn openssl_verifies(&self, method: Method) -> bool {
+        Self::native(method) || self.hook == HookMode::Callback
     }
 
     fn stores(

@@ -131,7 +131,11 @@ impl Transport for RustlsTransport {
     }
 
     fn hook(&self, _: Method) -> Option<&'static str> {
-        None
+        Some("timed-verifier")
+    }
+
+    fn library(&self) -> (&'static str, String) {
+        ("rustls", crate::versions::locked("rustls").to_owned())
     }
 
     fn stores(

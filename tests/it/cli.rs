@@ -150,7 +150,7 @@ fn markdown_and_csv_tables_have_every_site_and_verdicts() {
     ]);
     assert!(out.status.success());
     let csv = String::from_utf8(out.stdout).unwrap();
-    assert!(csv.starts_with("method,transport,site,chain,stage,n,mean_ns"));
+    assert!(csv.starts_with("method,transport,hook,resumption,cache_roots,roots,openssl_policy,versions,site,chain,stage,n,mean_ns"));
     // Six stages per chain, but udctest.ads.vt.edu is rejected in `verify` (webpki does not
     // support its DirectoryName name constraint) so it has no `verify-hostname`.
     assert_eq!(csv.lines().count(), 1 + 34 * 6 - 1);

@@ -16,9 +16,10 @@ fn mirror_run_prints_tables_skips_bad_lines_and_reuses_cached_clones() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let sites = d.join("sites.txt");
+    // Two bad lines (one not UTF-8): each named and skipped, the others measured.
     std::fs::write(
         &sites,
-        "# test sites\nreddit.com\nftp://nope.example\ncnn.com\nexpired.mirror.test\n",
+        b"# test sites\nreddit.com\nftp://nope.example\ncnn.com\nb\xfccher.example\nexpired.mirror.test\n",
     )
     .unwrap();
     let cache = d.join("cache");
@@ -52,15 +53,38 @@ fn mirror_run_prints_tables_skips_bad_lines_and_reuses_cached_clones() {
         err.contains("line 3: `ftp://nope.example`: scheme `ftp` is not https"),
         "{err}"
     );
+    assert!(
+        err.contains("line 5: not UTF-8 (byte 0xFC at column 2) (skipped)"),
+        "{err}"
+    );
     assert!(err.contains("(generated)"), "{err}");
     let md = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        md.contains("Configuration: over openssl, full handshakes, roots per use"),
+        "{md}"
+    );
     for t in [
-        "### openssl over openssl",
-        "### rustlsserial over openssl",
-        "### rustlsparallel over openssl",
+        "### openssl — hook native, OpenSSL policy X509_STRICT",
+        "### rustlsserial — hook callback, OpenSSL policy X509_STRICT",
+        "### rustlsparallel — hook callback",
     ] {
         assert!(md.contains(t), "{md}");
     }
+    // Both views and the answer, which names what the callback hook adds.
+    assert!(md.contains("### own cost per site"), "{md}");
+    assert!(md.contains("### 2017 view per site"), "{md}");
+    assert!(
+        md.contains("### verification's share of the connection"),
+        "{md}"
+    );
+    let answer = md.split("### answer").nth(1).expect("an answer");
+    assert!(
+        answer.lines().filter(|l| l.starts_with("- ")).count() <= 8,
+        "{answer}"
+    );
+    assert!(answer.contains("By own cost"), "{answer}");
+    assert!(answer.contains("(`openssl-verify`: median"), "{answer}");
+    assert!(answer.contains(" --hook replace`"), "{answer}");
     assert!(
         md.contains("| reddit.com") && md.contains("| cnn.com"),
         "{md}"
@@ -96,13 +120,26 @@ fn mirror_run_prints_tables_skips_bad_lines_and_reuses_cached_clones() {
     assert_eq!(out.status.code(), Some(3), "{err}");
     let md = String::from_utf8(out.stdout).unwrap();
     assert!(md.contains("rustls transport (TimedVerifier)"), "{md}");
+    assert!(md.contains("Configuration: over rustls"), "{md}");
     for &m in certbench::Method::ALL {
-        assert!(md.contains(&format!("### {m} over rustls")), "{m}: {md}");
+        assert!(
+            md.contains(&format!("### {m} — hook timed-verifier")),
+            "{m}: {md}"
+        );
     }
-    assert!(md.contains("### comparison"), "{md}");
+    assert!(md.contains("### own cost per site"), "{md}");
     assert!(
-        !md.contains("openssl-verify"),
-        "no OpenSSL handshake over rustls"
+        !md.contains("### 2017 view"),
+        "one view without openssl-verify: {md}"
+    );
+    assert!(md.contains("the 2017 view is the own cost"), "{md}");
+    assert!(
+        md.contains(" --transport openssl --hook callback`"),
+        "the other hook is the seed's: {md}"
+    );
+    assert!(
+        !md.contains("| openssl-verify"),
+        "no OpenSSL handshake over rustls: {md}"
     );
     assert!(md.contains("rejected: CertExpired"), "{md}");
     let (samples, errors) =
@@ -110,10 +147,74 @@ fn mirror_run_prints_tables_skips_bad_lines_and_reuses_cached_clones() {
     assert!(errors.is_empty());
     assert_eq!(samples.len(), 3 * certbench::Method::ALL.len() * 2);
     for s in samples.iter().filter(|s| s.verdict == Verdict::Ok) {
-        assert_eq!(s.transport.as_deref(), Some("rustls"));
+        assert_eq!(s.config.transport.as_deref(), Some("rustls"));
         assert!(s.stage(Stage::TotalVerification).unwrap() > 0);
         assert_eq!(s.meta.tls_version.as_deref(), Some("TLSv1.3"));
     }
+
+    // The replace hook, under --quiet, which silences progress, never errors: the bad lines
+    // are still named.
+    let raw3 = d.join("s3.jsonl");
+    let out = args(&raw3)
+        .args(["--hook", "replace", "--quiet"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(lines[0].contains("line 3: `ftp://nope.example`"), "{err}");
+    assert!(lines[1].contains("line 5: not UTF-8"), "{err}");
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(md.contains("| cnn.com"), "{md}");
+    assert!(
+        md.contains("### rustlsserial — hook replace, no OpenSSL policy, "),
+        "{md}"
+    );
+
+    // A report over the callback run and the replace run: each hook its own table, named;
+    // openssl's samples are one configuration in both runs, so they are one table.
+    let report = |args: &[&str]| {
+        let out = bin().arg("report").args(args).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (a, b) = (raw.to_str().unwrap(), raw3.to_str().unwrap());
+    let md = report(&[a, b]);
+    for t in [
+        "### rustlsserial [hook callback] — hook callback",
+        "### rustlsserial [hook replace] — hook replace",
+        "### openssl — hook native",
+    ] {
+        assert_eq!(md.matches(t).count(), 1, "{t}: {md}");
+    }
+    let own = md.split("### own cost per site").nth(1).unwrap();
+    let header = own.lines().find(|l| l.starts_with("| site")).unwrap();
+    assert!(
+        header.contains("rustlsserial [hook callback]")
+            && header.contains("rustlsserial [hook replace]"),
+        "{header}"
+    );
+    let openssl = md.split("### openssl — hook native").nth(1).unwrap();
+    let cnn = openssl
+        .lines()
+        .find(|l| l.starts_with("| cnn.com"))
+        .unwrap();
+    let n = cnn.split('|').nth(2).unwrap().trim();
+    assert_eq!(n, "4", "both runs' samples, one configuration: {cnn}");
+    // A/B pairs the same configuration only: openssl's.
+    let ab = report(&["--baseline", a, "--candidate", b, "--format", "csv"]);
+    let methods: std::collections::BTreeSet<&str> = ab
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split(',').nth(1))
+        .collect();
+    assert_eq!(methods.into_iter().collect::<Vec<_>>(), ["openssl"], "{ab}");
 }
 
 #[test]

@@ -353,7 +353,7 @@ fn rustls_transport_records_timed_verifier_stages_for_every_method() {
     assert_eq!(samples.len(), 3 * Method::ALL.len() * 2);
     for s in &samples {
         assert_eq!(s.verdict, Verdict::Ok, "{} {}", s.method, s.site);
-        assert_eq!(s.transport.as_deref(), Some("rustls"));
+        assert_eq!(s.config.transport.as_deref(), Some("rustls"));
         assert!(s.stages.values().all(|&ns| ns > 0), "{s:?}");
         let st = |x| s.stage(x).unwrap_or(0);
         let has = |x| s.stages.contains_key(&x);

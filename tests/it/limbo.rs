@@ -434,7 +434,12 @@ fn the_cli_writes_limbo_results_tallies_and_names_bad_testcases() {
         stdout.contains("Verdicts that differ between methods"),
         "{stdout}"
     );
-    assert!(String::from_utf8_lossy(&o.stderr).is_empty(), "--quiet");
+    // --quiet: no progress or notes; the bad testcases are errors, and still named.
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.lines().all(|l| l.starts_with("certbench: error: ")),
+        "--quiet: {err}"
+    );
 
     // JSON summary; a file that is not limbo at all is a fatal error naming it.
     let o = certbench(&[

@@ -67,8 +67,8 @@ fn the_html_report_is_one_self_contained_file_with_charts_and_tables() {
     assert!(page.contains("distribution of total-verification"));
     // Tables below the charts, both sources merged: driver methods and Servo's rustls one.
     assert!(page.find("<h2>Charts</h2>") < page.find("<h2>Tables</h2>"));
-    assert!(page.contains("<h3>openssl over openssl</h3>"));
-    assert!(page.contains("<h3>rustlsparallel over rustls</h3>"));
+    assert!(page.contains("<h3>openssl [over openssl"), "{page}");
+    assert!(page.contains("<h3>rustlsparallel [over rustls"), "{page}");
     assert!(page.contains("(startup)"));
     // The run header: machine, versions, command line of the run that has one.
     assert!(page.contains("<dt>machine</dt>"));

@@ -78,7 +78,7 @@ fn the_patch_api_swaps_the_method_and_writes_driver_format_samples() {
     for s in &samples {
         assert_eq!(s.source, Source::Servo);
         assert_eq!(s.method, "rustlsparallel");
-        assert_eq!(s.transport.as_deref(), Some("rustls"));
+        assert_eq!(s.config.transport.as_deref(), Some("rustls"));
     }
     let startup: Vec<_> = samples.iter().filter(|s| s.site == "(startup)").collect();
     assert_eq!(startup.len(), 2);
@@ -108,7 +108,10 @@ fn the_patch_api_swaps_the_method_and_writes_driver_format_samples() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("### rustlsparallel over rustls"), "{text}");
+    assert!(
+        text.contains("### rustlsparallel — hook timed-verifier"),
+        "{text}"
+    );
     assert!(text.contains("| reddit.com"), "{text}");
     assert!(text.contains("(startup)"), "{text}");
 }

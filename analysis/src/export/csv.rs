@@ -7,6 +7,12 @@ pub(super) fn render(report: &Report) -> String {
     w.write_record([
         "method",
         "transport",
+        "hook",
+        "resumption",
+        "cache_roots",
+        "roots",
+        "openssl_policy",
+        "versions",
         "site",
         "chain",
         "stage",
@@ -26,9 +32,20 @@ pub(super) fn render(report: &Report) -> String {
     .expect("writing to memory");
     for table in &report.tables {
         for row in &table.rows {
+            let c = &table.config;
             let base = [
                 table.method.clone(),
-                table.transport.clone().unwrap_or_default(),
+                c.transport.clone().unwrap_or_default(),
+                c.hook.clone().unwrap_or_default(),
+                c.resumption.to_string(),
+                c.cache_roots.to_string(),
+                c.roots.clone().unwrap_or_default(),
+                c.openssl_policy.clone().unwrap_or_default(),
+                c.versions
+                    .iter()
+                    .map(|(k, v)| format!("{k} {v}"))
+                    .collect::<Vec<_>>()
+                    .join("; "),
                 row.site.clone(),
                 row.chain.clone().unwrap_or_default(),
             ];

@@ -3,6 +3,7 @@
 use comfy_table::{CellAlignment, Table, presets::ASCII_MARKDOWN};
 
 use super::Report;
+use crate::comparison::{Comparison, ComparisonCell, ComparisonRow};
 use crate::stats::Summary;
 use crate::units::{Unit, human, in_unit};
 
@@ -28,13 +29,18 @@ fn new_table(header: Vec<String>) -> Table {
 
 pub(super) fn render(report: &Report) -> String {
     let mut out = String::new();
+    for c in &report.configs {
+        out.push_str(&format!("Configuration: {c}.\n"));
+    }
     out.push_str(
         "Cells: mean (median / p90), in the mean's unit; n = samples per row (warm-up excluded).\n",
     );
     for table in &report.tables {
-        let title = match &table.transport {
-            Some(tr) => format!("{} over {}", table.method, tr),
-            None => table.method.clone(),
+        let method_part = table.config.describe_method();
+        let title = if method_part.is_empty() {
+            table.name()
+        } else {
+            format!("{} — {method_part}", table.name())
         };
         out.push_str(&format!("\n### {title}\n\n"));
         let mut header = vec!["site".to_owned(), "n".to_owned()];
@@ -62,44 +68,87 @@ pub(super) fn render(report: &Report) -> String {
         out.push_str(&outlier_note(table));
     }
     if let Some(cmp) = &report.comparison {
-        out.push_str(&format!(
-            "\n### comparison: {} per site (mean, n, ×ratio to the site's fastest; last columns: method ÷ {})\n\n",
-            cmp.stage, cmp.baseline
-        ));
-        let others: Vec<&String> = cmp.methods.iter().filter(|m| **m != cmp.baseline).collect();
+        out.push_str(&comparison(cmp, &report.answer));
+    }
+    out
+}
+
+/// The comparison's tables (own cost; the 2017 view when it differs; the share of the
+/// connection when there was one), then the answer.
+fn comparison(cmp: &Comparison, answer: &[String]) -> String {
+    let mut out = String::new();
+    let n = match cmp.n_range {
+        (a, b) if a == b => format!("n = {a} per cell"),
+        (a, b) => format!("n = {a}–{b} per cell"),
+    };
+    let views: [(&str, ViewFn, Option<FastestFn>); 3] = [
+        (
+            "own cost per site: what each verifier itself spent (total-verification − openssl-verify); median ×ratio to the site's fastest",
+            |c| Some(format!("{} ×{:.2}", human(c.own.median), c.own_ratio)),
+            Some(|r| &r.fastest_own),
+        ),
+        (
+            "2017 view per site: total-verification as the handshake paid it (under the callback hook: OpenSSL's X509_verify_cert + the method), what the seed timed; median ×ratio to the site's fastest",
+            |c| Some(format!("{} ×{:.2}", human(c.paid.median), c.paid_ratio)),
+            Some(|r| &r.fastest_paid),
+        ),
+        (
+            "verification's share of the connection: total-verification ÷ connection (medians)",
+            |c| c.share.map(|s| format!("{:.1} %", 100.0 * s)),
+            None,
+        ),
+    ];
+    let two_views = cmp
+        .rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .any(|c| !c.is_openssl && c.openssl_verify.is_some());
+    let has_share = cmp
+        .rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .any(|c| c.share.is_some());
+    for (i, (title, show, fastest)) in views.iter().enumerate() {
+        if (i == 1 && !two_views) || (i == 2 && !has_share) {
+            continue;
+        }
+        out.push_str(&format!("\n### {title} ({n})\n\n"));
         let mut header = vec!["site".to_owned()];
         header.extend(cmp.methods.iter().cloned());
-        header.push("fastest".to_owned());
-        header.extend(others.iter().map(|m| format!("{m} ÷ {}", cmp.baseline)));
+        if fastest.is_some() {
+            header.push("fastest".to_owned());
+        }
         let mut t = new_table(header);
         for row in &cmp.rows {
-            let cell = |m: &String| row.cells.iter().find(|c| &c.method == m);
             let mut cells = vec![row.label.clone()];
             for m in &cmp.methods {
-                cells.push(match cell(m) {
-                    Some(c) => format!(
-                        "{} (n={}, ×{:.2})",
-                        human(c.summary.mean),
-                        c.summary.n,
-                        c.ratio_to_fastest
-                    ),
-                    None => "—".to_owned(),
-                });
+                let c = row.cells.iter().find(|c| &c.method == m);
+                cells.push(c.and_then(show).unwrap_or_else(|| "—".to_owned()));
             }
-            cells.push(row.fastest.clone());
-            for m in &others {
-                cells.push(match cell(m).and_then(|c| c.ratio_to_baseline) {
-                    Some(r) => format!("×{r:.2}"),
-                    None => "—".to_owned(),
-                });
+            if let Some(f) = fastest {
+                cells.push(f(row).clone());
             }
             t.add_row(cells);
+        }
+        for i in 1..=cmp.methods.len() {
+            if let Some(c) = t.column_mut(i) {
+                c.set_cell_alignment(CellAlignment::Right);
+            }
         }
         out.push_str(&t.to_string());
         out.push('\n');
     }
+    if !answer.is_empty() {
+        out.push_str("\n### answer\n\n");
+        for l in answer {
+            out.push_str(&format!("- {l}\n"));
+        }
+    }
     out
 }
+
+type ViewFn = fn(&ComparisonCell) -> Option<String>;
+type FastestFn = fn(&ComparisonRow) -> &String;
 
 /// Outliers (Tukey's fences) in a table's cells, hyperfine-style: one line naming up to five
 /// cells, or nothing.

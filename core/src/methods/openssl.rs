@@ -153,7 +153,20 @@ impl OpenSslVerifier {
         .map_err(openssl_failure)?
     }
 
-    fn configure(
+    /// The verification policy, as samples record it: the flags and parameters
+    /// [`OpenSslVerifier::configure`] sets, wherever OpenSSL verifies (this method, the
+    /// driver's native and callback hooks, the rustls transport's `TimedVerifier`).
+    pub fn policy(&self) -> String {
+        format!(
+            "{}PARTIAL_CHAIN, auth level {AUTH_LEVEL}, purpose sslserver, NO_PARTIAL_WILDCARDS",
+            if self.strict { "X509_STRICT, " } else { "" }
+        )
+    }
+
+    /// Sets this verification's parameters on `ctx` (never on the shared store): the policy
+    /// ([`OpenSslVerifier::policy`]), the validation time, the purpose, the peer name, the
+    /// depth limit.
+    pub fn configure(
         &self,
         ctx: &mut X509StoreContextRef,
         target: Target<'_>,

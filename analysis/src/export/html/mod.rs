@@ -73,9 +73,9 @@ fn esc(s: &str) -> String {
 }
 
 fn table_title(t: &SeedTable) -> String {
-    match &t.transport {
-        Some(tr) => format!("{} over {}", t.method, tr),
-        None => t.method.clone(),
+    match t.config.describe_method() {
+        m if m.is_empty() => t.name(),
+        m => format!("{} — {m}", t.name()),
     }
 }
 
@@ -114,6 +114,9 @@ pub fn render(
         }
     );
     h.push_str("<h2>Runs</h2>\n");
+    for c in &report.configs {
+        let _ = writeln!(h, "<p>Configuration: {}.</p>", esc(c));
+    }
     for input in inputs {
         let what = if input.results > 0 {
             format!("{} handshake result(s)", input.results)
@@ -161,11 +164,7 @@ pub fn render(
         h.push_str("</body></html>\n");
         return h;
     }
-    let stage = report
-        .comparison
-        .as_ref()
-        .map(|c| c.stage)
-        .unwrap_or(Stage::TotalVerification);
+    let stage = Stage::TotalVerification;
     h.push_str("<h2>Charts</h2>\n");
     for svg in [
         bars(report, stage),
@@ -185,14 +184,13 @@ pub fn render(
     if let Some(cmp) = &report.comparison {
         let _ = writeln!(
             h,
-            "<h3>Comparison: {} per site (mean, n, × the site's fastest)</h3>",
-            cmp.stage
+            "<h3>Comparison per site: own cost (what the verifier itself spent) | 2017 view (what the handshake paid), medians, × the site's fastest</h3>"
         );
         h.push_str("<table><tr><th>site</th>");
         for m in &cmp.methods {
             let _ = write!(h, "<th>{}</th>", esc(m));
         }
-        h.push_str("<th>fastest</th></tr>\n");
+        h.push_str("<th>fastest (own)</th><th>fastest (2017 view)</th></tr>\n");
         for row in &cmp.rows {
             let _ = write!(h, "<tr><td>{}</td>", esc(&row.label));
             for m in &cmp.methods {
@@ -200,18 +198,32 @@ pub fn render(
                     Some(c) => {
                         let _ = write!(
                             h,
-                            "<td class=\"n\">{} (n={}, ×{:.2})</td>",
-                            human(c.summary.mean),
-                            c.summary.n,
-                            c.ratio_to_fastest
+                            "<td class=\"n\">{} ×{:.2} | {} ×{:.2} (n={})</td>",
+                            human(c.own.median),
+                            c.own_ratio,
+                            human(c.paid.median),
+                            c.paid_ratio,
+                            c.own.n
                         );
                     }
                     None => h.push_str("<td>—</td>"),
                 }
             }
-            let _ = writeln!(h, "<td>{}</td></tr>", esc(&row.fastest));
+            let _ = writeln!(
+                h,
+                "<td>{}</td><td>{}</td></tr>",
+                esc(&row.fastest_own),
+                esc(&row.fastest_paid)
+            );
         }
         h.push_str("</table>\n");
+        if !report.answer.is_empty() {
+            h.push_str("<h3>Answer</h3>\n<ul>\n");
+            for l in &report.answer {
+                let _ = writeln!(h, "<li>{}</li>", esc(l));
+            }
+            h.push_str("</ul>\n");
+        }
     }
     handshake::section(&mut h, handshakes);
     h.push_str("</body></html>\n");
@@ -257,18 +269,8 @@ fn seed_table_html(h: &mut String, t: &SeedTable) {
     h.push_str("</table>\n");
 }
 
-fn name(t: &SeedTable, several_transports: bool) -> String {
-    match &t.transport {
-        Some(tr) if several_transports => format!("{tr}/{}", t.method),
-        _ => t.method.clone(),
-    }
-}
-
-fn several_transports(report: &Report) -> bool {
-    report
-        .tables
-        .iter()
-        .any(|t| t.transport != report.tables[0].transport)
+fn name(t: &SeedTable) -> String {
+    t.name()
 }
 
 /// Sites in order of first appearance over the tables that have `stage`.
@@ -310,7 +312,6 @@ fn bars(report: &Report, stage: Stage) -> Option<String> {
     if sites.is_empty() || tables.is_empty() {
         return None;
     }
-    let several = several_transports(report);
     let cells: Vec<Vec<Option<&Summary>>> = sites
         .iter()
         .map(|s| {
@@ -372,7 +373,7 @@ fn bars(report: &Report, stage: Stage) -> Option<String> {
             chart
                 .draw_series(rects)
                 .ok()?
-                .label(name(t, several))
+                .label(name(t))
                 .legend(move |(x, y)| {
                     Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled())
                 });
@@ -405,7 +406,6 @@ fn bars(report: &Report, stage: Stage) -> Option<String> {
 /// Per method: the mean over sites of each leaf stage's mean, stacked; `connection` less the
 /// verification inside it on top when the samples have a connection.
 fn stacked(report: &Report) -> Option<String> {
-    let several = several_transports(report);
     let mut methods: Vec<(String, Vec<(String, f64)>)> = Vec::new();
     for t in &report.tables {
         let mut parts: BTreeMap<usize, (String, f64)> = BTreeMap::new();
@@ -435,7 +435,7 @@ fn stacked(report: &Report) -> Option<String> {
                 );
             }
         }
-        methods.push((name(t, several), parts.into_values().collect()));
+        methods.push((name(t), parts.into_values().collect()));
     }
     if methods.is_empty() {
         return None;
@@ -511,7 +511,6 @@ fn stacked(report: &Report) -> Option<String> {
 /// Box plots (quartiles, whiskers at 1.5 IQR) of `stage` per method for the three sites with
 /// the highest mean, one chart each.
 fn boxes(report: &Report, samples: &[Sample], stage: Stage) -> Option<String> {
-    let several = several_transports(report);
     let mut worst: Vec<(String, f64)> = sites(report, stage)
         .into_iter()
         .map(|site| {
@@ -544,15 +543,15 @@ fn boxes(report: &Report, samples: &[Sample], stage: Stage) -> Option<String> {
                 .filter(|s| {
                     !s.warmup
                         && s.method == t.method
-                        && s.transport == t.transport
-                        && s.site == row.site
+                        && s.config == t.config
+                        && s.site_id() == row.site
                         && s.chain == row.chain
                 })
                 .filter_map(|s| s.stage(stage))
                 .map(|v| v as f64 / UNIT_NS)
                 .collect();
             if !values.is_empty() {
-                series.push((name(t, several), values));
+                series.push((name(t), values));
             }
         }
         if series.is_empty() {

@@ -1,0 +1,420 @@
+//! The comparison a run ends with, and its answer: per site, every method side by side in two
+//! views.
+//!
+//! - **Own cost**: what the verifier itself spent ([`Sample::own_cost`](crate::Sample::own_cost)):
+//!   `total-verification` without `openssl-verify`. For `openssl` that is `X509_verify_cert`;
+//!   for a webpki method under the callback hook, its chain conversion, verify and hostname
+//!   check, without the OpenSSL verification the hook makes it wait for.
+//! - **The 2017 view**: `total-verification` as the handshake paid it, which is what the
+//!   Servo experiment's connection times held: under the callback hook a webpki method pays
+//!   OpenSSL's own verification *and* its own.
+//!
+//! Every figure is a median over the row's samples; columns are tables (method and, when a
+//! report holds several, configuration), so two configurations are never merged.
+
+use serde::Serialize;
+
+use crate::schema::Stage;
+use crate::stats::Summary;
+use crate::table::SeedTable;
+
+/// One method's figures for one site.
+#[derive(Clone, Debug, Serialize)]
+pub struct ComparisonCell {
+    /// The column: the table's name ([`SeedTable::name`]).
+    pub method: String,
+    /// The method itself is `openssl`.
+    pub is_openssl: bool,
+    /// Own cost.
+    pub own: Summary,
+    /// The 2017 view (`total-verification`).
+    pub paid: Summary,
+    /// `openssl-verify`, where OpenSSL verified around the method (callback hook).
+    pub openssl_verify: Option<Summary>,
+    /// Median `total-verification` ÷ median `connection`, where the sample connected.
+    pub share: Option<f64>,
+    /// Own-cost median ÷ the site's fastest own-cost median (1.0 for the fastest).
+    pub own_ratio: f64,
+    /// 2017-view median ÷ the site's fastest 2017-view median.
+    pub paid_ratio: f64,
+}
+
+/// One site.
+#[derive(Clone, Debug, Serialize)]
+pub struct ComparisonRow {
+    /// Row label, as in the first table that has the site.
+    pub label: String,
+    /// Cells in column order; a method without `total-verification` for the site is absent.
+    pub cells: Vec<ComparisonCell>,
+    /// The column with the lowest own-cost median.
+    pub fastest_own: String,
+    /// The column with the lowest 2017-view median.
+    pub fastest_paid: String,
+}
+
+/// Per site, every column's own cost and 2017 view.
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    /// Columns, in table order.
+    pub methods: Vec<String>,
+    /// Rows, in order of first appearance.
+    pub rows: Vec<ComparisonRow>,
+    /// Smallest and largest n of a cell.
+    pub n_range: (usize, usize),
+}
+
+fn median(s: &Summary) -> f64 {
+    s.median
+}
+
+/// Compares the tables that have `total-verification`; `None` when fewer than two do.
+pub fn build_comparison(tables: &[SeedTable]) -> Option<Comparison> {
+    let with: Vec<&SeedTable> = tables
+        .iter()
+        .filter(|t| t.rows.iter().any(|r| r.own_cost.is_some()))
+        .collect();
+    if with.len() < 2 {
+        return None;
+    }
+    let methods: Vec<String> = with.iter().map(|t| t.name()).collect();
+    // Rows are sites (and chains): keyed by (site, chain), labelled as the first table does.
+    let mut keys: Vec<(String, Option<String>, String)> = Vec::new();
+    for t in &with {
+        for r in &t.rows {
+            if !keys.iter().any(|(s, c, _)| *s == r.site && *c == r.chain) {
+                keys.push((r.site.clone(), r.chain.clone(), r.label.clone()));
+            }
+        }
+    }
+    let mut n_range = (usize::MAX, 0);
+    let rows: Vec<ComparisonRow> = keys
+        .into_iter()
+        .filter_map(|(site, chain, label)| {
+            let mut cells: Vec<ComparisonCell> = with
+                .iter()
+                .filter_map(|t| {
+                    let row = t.rows.iter().find(|r| r.site == site && r.chain == chain)?;
+                    let own = row.own_cost.clone()?;
+                    let paid = row.cells.get(&Stage::TotalVerification)?.clone();
+                    let share = row
+                        .cells
+                        .get(&Stage::Connection)
+                        .filter(|c| c.median > 0.0)
+                        .map(|c| paid.median / c.median);
+                    Some(ComparisonCell {
+                        method: t.name(),
+                        is_openssl: t.method == "openssl",
+                        openssl_verify: row.cells.get(&Stage::OpenSslVerify).cloned(),
+                        own,
+                        paid,
+                        share,
+                        own_ratio: 0.0,
+                        paid_ratio: 0.0,
+                    })
+                })
+                .collect();
+            let best = |f: fn(&ComparisonCell) -> f64| {
+                cells
+                    .iter()
+                    .min_by(|a, b| f(a).total_cmp(&f(b)))
+                    .map(|c| (c.method.clone(), f(c)))
+            };
+            let (fastest_own, best_own) = best(|c| median(&c.own))?;
+            let (fastest_paid, best_paid) = best(|c| median(&c.paid))?;
+            for c in &mut cells {
+                c.own_ratio = ratio(median(&c.own), best_own);
+                c.paid_ratio = ratio(median(&c.paid), best_paid);
+                n_range = (n_range.0.min(c.own.n), n_range.1.max(c.own.n));
+            }
+            Some(ComparisonRow {
+                label,
+                cells,
+                fastest_own,
+                fastest_paid,
+            })
+        })
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    Some(Comparison {
+        methods,
+        rows,
+        n_range,
+    })
+}
+
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 { a / b } else { 1.0 }
+}
+
+/// Median of `v` (not empty), by the middle element(s).
+fn median_of(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// On how many sites each column is fastest, most first: `[("rustlsserial", 9), …]`.
+fn tally(rows: &[ComparisonRow], pick: fn(&ComparisonRow) -> &String) -> Vec<(String, usize)> {
+    let mut t: Vec<(String, usize)> = Vec::new();
+    for r in rows {
+        match t.iter_mut().find(|(m, _)| m == pick(r)) {
+            Some((_, c)) => *c += 1,
+            None => t.push((pick(r).clone(), 1)),
+        }
+    }
+    t.sort_by_key(|e| std::cmp::Reverse(e.1));
+    t
+}
+
+fn tally_text(t: &[(String, usize)], of: usize) -> String {
+    let mut parts = t.iter().map(|(m, c)| format!("{m} on {c}"));
+    let first = parts
+        .next()
+        .map(|p| format!("{p} of {of} sites"))
+        .unwrap_or_default();
+    let rest: Vec<String> = parts.collect();
+    if rest.is_empty() {
+        first
+    } else {
+        format!("{first} ({})", rest.join(", "))
+    }
+}
+
+fn human(ns: f64) -> String {
+    crate::units::human(ns)
+}
+
+/// The plain answer to the run's question, at most six lines, every figure computed from
+/// `cmp`: who is fastest by own cost, on how many sites and by what median ratio; who is
+/// fastest in the 2017 view; what the callback hook adds (naming `openssl-verify`, and why
+/// OpenSSL then looks fastest); verification's share of the connection; and `other_hook`,
+/// the command that measures the other hook, when the caller knows it.
+pub fn answer(cmp: &Comparison, other_hook: Option<&str>) -> Vec<String> {
+    let sites = cmp.rows.len();
+    let mut lines = Vec::new();
+    let own = tally(&cmp.rows, |r| &r.fastest_own);
+    let paid = tally(&cmp.rows, |r| &r.fastest_paid);
+    let winner = own[0].0.clone();
+    // The winner against OpenSSL (or, when OpenSSL wins, the best other method against it).
+    let mut ratios: Vec<f64> = Vec::new();
+    let mut against = String::new();
+    for r in &cmp.rows {
+        let w = r.cells.iter().find(|c| c.method == winner);
+        let o = r.cells.iter().find(|c| c.is_openssl && c.method != winner);
+        match (w, o) {
+            (Some(w), Some(o)) => {
+                against = o.method.clone();
+                ratios.push(median(&o.own) / median(&w.own).max(1.0));
+            }
+            (Some(w), None) if w.is_openssl => {
+                if let Some(next) = r
+                    .cells
+                    .iter()
+                    .filter(|c| c.method != winner)
+                    .min_by(|a, b| median(&a.own).total_cmp(&median(&b.own)))
+                {
+                    against = "the fastest other method".to_owned();
+                    ratios.push(median(&next.own) / median(&w.own).max(1.0));
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut first = format!(
+        "By own cost (what each verifier itself spent), {}",
+        tally_text(&own, sites)
+    );
+    if !ratios.is_empty() {
+        let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = ratios.iter().copied().fold(0.0, f64::max);
+        first.push_str(&format!(
+            "; {against} needs ×{:.2} of {winner}'s time (median over {} sites, ×{lo:.2}–×{hi:.2})",
+            median_of(&mut ratios),
+            ratios.len()
+        ));
+    }
+    lines.push(first + ".");
+
+    let mut added: Vec<f64> = cmp
+        .rows
+        .iter()
+        .flat_map(|r| r.cells.iter())
+        .filter(|c| !c.is_openssl)
+        .filter_map(|c| c.openssl_verify.as_ref().map(median))
+        .collect();
+    let connected = cmp
+        .rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .any(|c| c.share.is_some());
+    if added.is_empty() && connected {
+        lines.push(format!(
+            "No method paid OpenSSL's verification on top of its own, so the 2017 view is the own cost: {}.",
+            tally_text(&paid, sites)
+        ));
+    } else if !added.is_empty() {
+        lines.push(format!(
+            "In the 2017 view (the verification the handshake paid, what the seed timed), {}.",
+            tally_text(&paid, sites)
+        ));
+        let lo = added.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = added.iter().copied().fold(0.0, f64::max);
+        let mut why = format!(
+            "The callback hook makes every webpki method wait for OpenSSL's own X509_verify_cert first (`openssl-verify`: median {} per connection, {}–{} over sites)",
+            human(median_of(&mut added)),
+            human(lo),
+            human(hi)
+        );
+        let openssl_wins_2017 = cmp
+            .rows
+            .iter()
+            .find(|r| r.fastest_paid == paid[0].0)
+            .and_then(|r| r.cells.iter().find(|c| c.method == paid[0].0))
+            .is_some_and(|c| c.is_openssl);
+        if openssl_wins_2017 && paid[0].0 != winner {
+            why.push_str(
+                ": that is why OpenSSL looks fastest in the 2017 view, as it did to Servo in 2017",
+            );
+        }
+        lines.push(why + ".");
+    }
+
+    let mut shares: Vec<f64> = cmp
+        .rows
+        .iter()
+        .filter_map(|r| r.cells.iter().find(|c| c.method == winner)?.share)
+        .collect();
+    if !shares.is_empty() {
+        let lo = shares.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = shares.iter().copied().fold(0.0, f64::max);
+        lines.push(format!(
+            "Verification is {:.0} % of the connection time with {winner} (median over sites, {:.0}–{:.0} %; connection = TCP + TLS + HTTP to the first byte).",
+            100.0 * median_of(&mut shares),
+            100.0 * lo,
+            100.0 * hi
+        ));
+    }
+    if let Some(cmd) = other_hook {
+        lines.push(format!("The other hook: `{cmd}`."));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{Config, Sample, SampleMeta, Source, Verdict};
+    use crate::table::build_seed_tables;
+
+    fn s(method: &str, hook: &str, site: &str, ossl: Option<u64>, own: u64, conn: u64) -> Sample {
+        let mut stages: std::collections::BTreeMap<Stage, u64> = [
+            (Stage::TotalVerification, own + ossl.unwrap_or(0)),
+            (Stage::Connection, conn),
+        ]
+        .into();
+        if let Some(o) = ossl {
+            stages.insert(Stage::OpenSslVerify, o);
+        }
+        Sample {
+            schema: crate::schema::SCHEMA_VERSION,
+            source: Source::Driver,
+            method: method.into(),
+            config: Config {
+                transport: Some("openssl".into()),
+                hook: Some(hook.into()),
+                ..Config::default()
+            },
+            site: site.into(),
+            port: Some(443),
+            path: Some("/".into()),
+            chain: None,
+            run: 0,
+            warmup: false,
+            stages,
+            verdict: Verdict::Ok,
+            meta: SampleMeta::default(),
+        }
+    }
+
+    /// The 2017 artifact in miniature: webpki's own work is cheaper on every site, but under
+    /// the callback hook it also pays OpenSSL's, so OpenSSL wins the 2017 view.
+    fn callback_run() -> Vec<Sample> {
+        let mut v = Vec::new();
+        for (site, ossl) in [
+            ("a.test", 300_000),
+            ("b.test", 500_000),
+            ("c.test", 1_000_000),
+        ] {
+            for k in 0..3 {
+                v.push(s("openssl", "native", site, None, ossl + k, 4_000_000));
+                v.push(s(
+                    "rustlsserial",
+                    "callback",
+                    site,
+                    Some(ossl),
+                    ossl / 2 + k,
+                    4_000_000,
+                ));
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn own_cost_and_the_2017_view_disagree_under_the_callback_hook_and_the_answer_says_why() {
+        let tables = build_seed_tables(&callback_run());
+        let cmp = build_comparison(&tables).unwrap();
+        assert_eq!(cmp.rows.len(), 3);
+        assert_eq!(cmp.n_range, (3, 3));
+        for r in &cmp.rows {
+            assert!(r.fastest_own.starts_with("rustlsserial"), "{r:?}");
+            assert!(r.fastest_paid.starts_with("openssl"), "{r:?}");
+            let webpki = r.cells.iter().find(|c| !c.is_openssl).unwrap();
+            assert!((webpki.own_ratio - 1.0).abs() < 1e-9);
+            assert!((webpki.paid_ratio - 1.5).abs() < 1e-3, "{webpki:?}");
+        }
+        let lines = answer(&cmp, Some("certbench --hook replace"));
+        assert!(lines.len() <= 8, "{lines:#?}");
+        let text = lines.join("\n");
+        assert!(text.contains("rustlsserial on 3 of 3 sites"), "{text}");
+        assert!(text.contains("×2.00 of rustlsserial"), "{text}");
+        assert!(text.contains("openssl on 3 of 3 sites"), "{text}");
+        assert!(text.contains("`openssl-verify`: median 500 µs"), "{text}");
+        assert!(text.contains("why OpenSSL looks fastest"), "{text}");
+        assert!(
+            text.contains("The other hook: `certbench --hook replace`"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn without_openssl_verify_the_two_views_are_one() {
+        let samples: Vec<Sample> = callback_run()
+            .into_iter()
+            .map(|mut s| {
+                if let Some(o) = s.stages.remove(&Stage::OpenSslVerify) {
+                    *s.stages.get_mut(&Stage::TotalVerification).unwrap() -= o;
+                    s.config.hook = Some("replace".into());
+                }
+                s
+            })
+            .collect();
+        let cmp = build_comparison(&build_seed_tables(&samples)).unwrap();
+        let text = answer(&cmp, None).join("\n");
+        assert!(text.contains("the 2017 view is the own cost"), "{text}");
+        assert!(!text.contains("openssl-verify"), "{text}");
+        assert!(
+            text.contains("Verification is 6 % of the connection"),
+            "{text}"
+        );
+        for r in &cmp.rows {
+            assert_eq!(r.fastest_own, r.fastest_paid);
+        }
+    }
+}
