@@ -226,8 +226,17 @@ pub fn answer(cmp: &Comparison, other_hook: Option<&str>) -> Vec<String> {
             _ => {}
         }
     }
+    let not_openssl = cmp
+        .rows
+        .iter()
+        .filter(|r| {
+            r.cells
+                .iter()
+                .any(|c| c.method == r.fastest_own && !c.is_openssl)
+        })
+        .count();
     let mut first = format!(
-        "By own cost (what each verifier itself spent), {}",
+        "By own cost (what each verifier itself spent), the fastest is {}; a method other than openssl on {not_openssl} of {sites}",
         tally_text(&own, sites)
     );
     if !ratios.is_empty() {
@@ -260,7 +269,7 @@ pub fn answer(cmp: &Comparison, other_hook: Option<&str>) -> Vec<String> {
         ));
     } else if !added.is_empty() {
         lines.push(format!(
-            "In the 2017 view (the verification the handshake paid, what the seed timed), {}.",
+            "In the 2017 view (the verification the handshake paid, what the seed timed), the fastest is {}.",
             tally_text(&paid, sites)
         ));
         let lo = added.iter().copied().fold(f64::INFINITY, f64::min);
@@ -382,7 +391,12 @@ mod tests {
         let lines = answer(&cmp, Some("certbench --hook replace"));
         assert!(lines.len() <= 8, "{lines:#?}");
         let text = lines.join("\n");
-        assert!(text.contains("rustlsserial on 3 of 3 sites"), "{text}");
+        assert!(
+            text.contains(
+                "the fastest is rustlsserial on 3 of 3 sites; a method other than openssl on 3 of 3"
+            ),
+            "{text}"
+        );
         assert!(text.contains("×2.00 of rustlsserial"), "{text}");
         assert!(text.contains("openssl on 3 of 3 sites"), "{text}");
         assert!(text.contains("`openssl-verify`: median 500 µs"), "{text}");

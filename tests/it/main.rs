@@ -6,6 +6,7 @@
 mod common;
 
 mod cli;
+mod docs;
 mod driver_cli;
 mod driver_mirror;
 mod faults;
