@@ -105,6 +105,9 @@ pub fn compare(baseline: &[Sample], candidate: &[Sample], min_change: f64) -> Ve
                 let Some(sb) = rb.cells.get(stage) else {
                     continue;
                 };
+                if sa.max == 0.0 && sb.max == 0.0 {
+                    continue; // a cached stage (`0 (cached)`) on both sides: nothing to compare
+                }
                 rows.push(row(&ra.label, &method, *stage, sa, sb, min_change));
             }
         }
