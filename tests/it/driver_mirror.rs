@@ -49,6 +49,26 @@ fn drive_over(
     resumption: bool,
     cache_roots: bool,
 ) -> Vec<Sample> {
+    drive_methods(
+        Method::ALL,
+        transport,
+        sites,
+        hook,
+        runs,
+        resumption,
+        cache_roots,
+    )
+}
+
+fn drive_methods(
+    methods: &[Method],
+    transport: TransportKind,
+    sites: &str,
+    hook: HookMode,
+    runs: u32,
+    resumption: bool,
+    cache_roots: bool,
+) -> Vec<Sample> {
     let (set, _) = mirror();
     let (sites, errors) = parse_sites(sites);
     assert!(errors.is_empty());
@@ -62,7 +82,7 @@ fn drive_over(
             .collect();
         let roots = RootSet::from_certs("mirror", set.roots.clone());
         let opts = DriverOptions {
-            methods: Method::ALL.to_vec(),
+            methods: methods.to_vec(),
             runs,
             warmup: 0,
             transport,
@@ -469,4 +489,71 @@ fn rustls_transport_turns_a_panicking_verifier_into_a_rejection() {
             }
         }
     });
+}
+
+/// One OpenSSL policy: the `openssl` method gives the same verdict, for the same reason,
+/// wherever it runs. netflix.com's intermediate lacks an authority key identifier, which only
+/// `X509_V_FLAG_X509_STRICT` checks: libssl's default flags would accept it in the handshake.
+#[test]
+fn the_openssl_method_verifies_under_one_policy_in_every_stack() {
+    let reason = "Missing Authority Key Identifier (depth 1)";
+    let openssl = |samples: Vec<Sample>| -> Sample {
+        samples
+            .into_iter()
+            .find(|s| s.method == "openssl")
+            .expect("an openssl sample")
+    };
+    let hooks = [
+        (TransportKind::Openssl, HookMode::Callback, "native"),
+        (TransportKind::Rustls, HookMode::Callback, "timed-verifier"),
+    ];
+    for (transport, hook, name) in hooks {
+        let s = openssl(drive_over(
+            transport,
+            "netflix.com\n",
+            hook,
+            1,
+            false,
+            false,
+        ));
+        assert_eq!(
+            s.verdict,
+            Verdict::Rejected(reason.into()),
+            "{transport:?}: {s:?}"
+        );
+        assert_eq!(s.config.hook.as_deref(), Some(name));
+        let policy = s.config.openssl_policy.as_deref().unwrap();
+        assert!(
+            policy.starts_with("X509_STRICT, PARTIAL_CHAIN, auth level 2"),
+            "{policy}"
+        );
+    }
+    // Under the callback hook OpenSSL's own verification runs under the same policy (the
+    // webpki method decides, as in the seed), and the sample says so.
+    let webpki_only = |hook| {
+        drive_methods(
+            &[Method::RustlsSerial],
+            TransportKind::Openssl,
+            "netflix.com\n",
+            hook,
+            1,
+            false,
+            false,
+        )
+    };
+    let samples = webpki_only(HookMode::Callback);
+    let webpki = samples.iter().find(|s| s.method == "rustlsserial").unwrap();
+    assert!(webpki.config.openssl_policy.is_some());
+    assert!(webpki.stage(Stage::OpenSslVerify).is_some());
+    let samples = webpki_only(HookMode::Replace);
+    let webpki = samples.iter().find(|s| s.method == "rustlsserial").unwrap();
+    assert_eq!(
+        webpki.config.openssl_policy, None,
+        "OpenSSL does not verify"
+    );
+    // And `verify`, on the real chain: the same verdict.
+    let corpus = crate::common::corpus();
+    let chain = crate::common::chain(&corpus, "netflix.com__webpki-tests");
+    let got = crate::common::verdict(Method::OpenSsl, chain).unwrap_err();
+    assert!(got.contains("Missing Authority Key Identifier"), "{got}");
 }
