@@ -260,3 +260,25 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod resume_keys {
+    use certbench_analysis::Sample;
+
+    use super::parse_sites;
+
+    /// `--resume` keys a sample by its site id: one host on two ports, or two paths, are two
+    /// sites, and the driver's key for a site is the key of that site's samples.
+    #[test]
+    fn a_site_id_keeps_host_port_and_path_apart() {
+        let (sites, errors) = parse_sites("example.com\nexample.com:8443\nhttps://example.com/a\n");
+        assert!(errors.is_empty());
+        let ids: Vec<String> = sites.iter().map(|s| s.id()).collect();
+        assert_eq!(ids, ["example.com", "example.com:8443", "example.com/a"]);
+        let line = r#"{"schema":2,"source":"driver","method":"openssl","site":"example.com","port":8443,"path":"/","run":0,"stages":{},"outcome":"ok"}"#;
+        let sample: Sample = serde_json::from_str(line).unwrap();
+        let key = crate::driver::sample_key(&sample);
+        assert_eq!(key.0, sites[1].id());
+        assert_ne!(key.0, sites[0].id());
+    }
+}
