@@ -6,10 +6,11 @@
 //!
 //! Honest timing: warm-up runs come first and are marked as such; inside every run each chain
 //! is measured by every method back to back (interleaved, never all of one method then the
-//! next). The order of the methods goes through every permutation in turn (see
-//! [`permutation`]): a mere rotation would keep each method's predecessor fixed, and what the
-//! previous sample left in the caches and the allocator (OpenSSL's store of ~120 roots, built
-//! and freed) then lands on the same method every time.
+//! next). The order of the methods is a balanced Latin square (see [`permutation`]): within a
+//! few runs every method takes every position and follows every other method equally often. A
+//! mere rotation would keep each method's predecessor fixed, and what the previous sample left
+//! in the caches and the allocator (OpenSSL's store, built and freed) would then land on the
+//! same method every time.
 
 use certbench_analysis::schema::{Config, SCHEMA_VERSION};
 use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
@@ -153,19 +154,33 @@ pub fn run(
     cached
 }
 
-/// The `k`-th permutation of `0..n` (k taken modulo n!), in the factorial number system.
-/// Going through k = 0, 1, 2, … puts every method after every other equally often.
+/// Row `k` of a balanced Latin square of `0..n` (a Williams design): over any [`period`]`(n)`
+/// consecutive `k` — `n` rows for an even `n`, `2n` (the rows and their mirror images) for an
+/// odd one — every method takes every position equally often and directly follows every
+/// other method equally often. Going through all `n!` orders would take `n!` runs to balance
+/// (720 for six methods): a run of 60 would have put one method first every time, and the
+/// same few right after it.
 pub fn permutation(n: usize, k: usize) -> Vec<usize> {
-    let count: usize = (1..=n).product();
-    let mut k = k % count.max(1);
-    let mut pool: Vec<usize> = (0..n).collect();
-    let mut out = Vec::with_capacity(n);
-    for i in (1..=n).rev() {
-        let f: usize = (1..i).product();
-        out.push(pool.remove(k / f));
-        k %= f;
+    if n == 0 {
+        return Vec::new();
     }
-    out
+    // The first row: 0, 1, n−1, 2, n−2, 3, …; row i adds i to each (mod n).
+    let first = (0..n).map(|j| match j {
+        0 => 0,
+        j if j % 2 == 1 => j.div_ceil(2),
+        j => n - j / 2,
+    });
+    let k = k % period(n);
+    let mut row: Vec<usize> = first.map(|m| (m + k) % n).collect();
+    if k >= n {
+        row.reverse();
+    }
+    row
+}
+
+/// How many consecutive rows of [`permutation`] balance positions and predecessors.
+pub fn period(n: usize) -> usize {
+    if n % 2 == 0 { n.max(1) } else { 2 * n }
 }
 
 /// One sample: the stages of `verifier` on `item`.
@@ -214,27 +229,43 @@ pub fn measure(
 
 #[cfg(test)]
 mod tests {
-    use super::permutation;
+    use super::{period, permutation};
 
     #[test]
-    fn permutations_give_every_method_every_predecessor() {
-        let perms: Vec<Vec<usize>> = (0..6).map(|k| permutation(3, k)).collect();
-        assert_eq!(perms[0], [0, 1, 2]);
-        let mut sorted = perms.clone();
-        sorted.sort();
-        sorted.dedup();
-        assert_eq!(sorted.len(), 6, "all 3! orders");
-        // Each ordered pair (a directly before b) occurs equally often.
-        let mut pairs = std::collections::HashMap::new();
-        for p in &perms {
-            for w in p.windows(2) {
-                *pairs.entry((w[0], w[1])).or_insert(0) += 1;
-            }
-        }
-        assert_eq!(pairs.len(), 6);
-        assert!(pairs.values().all(|&c| c == 2), "{pairs:?}");
-        assert_eq!(permutation(3, 6), permutation(3, 0));
+    fn permutations_give_every_method_every_position_and_predecessor() {
+        assert_eq!(permutation(3, 0), [0, 1, 2]);
+        assert_eq!(permutation(6, 0), [0, 1, 5, 2, 4, 3]);
         assert_eq!(permutation(1, 5), [0]);
         assert!(permutation(0, 3).is_empty());
+        for n in 2..=8 {
+            let p = period(n);
+            // Any `p` consecutive rows are balanced, wherever they start.
+            for start in [0, 1, 5, 33] {
+                let rows: Vec<Vec<usize>> = (start..start + p).map(|k| permutation(n, k)).collect();
+                let mut at = std::collections::HashMap::new();
+                let mut pairs = std::collections::HashMap::new();
+                for r in &rows {
+                    let mut sorted = r.clone();
+                    sorted.sort();
+                    assert_eq!(sorted, (0..n).collect::<Vec<_>>(), "a permutation: {r:?}");
+                    for (pos, &m) in r.iter().enumerate() {
+                        *at.entry((pos, m)).or_insert(0) += 1;
+                    }
+                    for w in r.windows(2) {
+                        *pairs.entry((w[0], w[1])).or_insert(0) += 1;
+                    }
+                }
+                assert_eq!(at.len(), n * n, "n={n}: every method in every position");
+                assert!(at.values().all(|&c| c == p / n), "n={n}: {at:?}");
+                assert_eq!(
+                    pairs.len(),
+                    n * (n - 1),
+                    "n={n}: every ordered pair adjacent"
+                );
+                let want = p * (n - 1) / (n * (n - 1));
+                assert!(pairs.values().all(|&c| c == want), "n={n}: {pairs:?}");
+            }
+            assert_eq!(permutation(n, p), permutation(n, 0));
+        }
     }
 }
