@@ -1,19 +1,19 @@
 //! `rustlsparallel`: rustls-webpki with the chain's signature checks run in parallel.
 //!
 //! webpki checks signatures one after the other while it walks a path. This method first
-//! finds every candidate (issuer key, signed data, signature) triple the walk could ask for —
-//! each sent certificate against every sent certificate or trust anchor whose subject is its
-//! issuer — checks them all at once on the persistent [`SignaturePool`], and then runs
-//! webpki's own walk with signature algorithms that answer from those results.
+//! predicts the path the walk will try first (the same rule webpki follows: a trust anchor
+//! before a sent intermediate), checks that path's (issuer key, signed data, signature)
+//! triples at once on the persistent [`SignaturePool`] when overlapping them can pay, and
+//! then runs webpki's own walk with signature algorithms that answer from those results.
 //!
 //! Invariant: the verdict is exactly `rustlsserial`'s. The wrapped algorithm answers from the
 //! cache only for a call with the same algorithm, key, message and signature bytes as a
 //! pre-checked triple (the result of the same pure function on the same input); any other call
-//! goes to the real algorithm. A chain with at most one candidate signature takes the serial
-//! path unchanged (nothing to overlap), and so does a chain with more than
-//! [`MAX_PRECHECKS`] candidates: webpki bounds the signatures one verification may check, and
-//! pre-checking every candidate of a hostile chain (many certificates with one subject and
-//! distinct keys: n² candidates) would do unbounded work before that bound applies.
+//! goes to the real algorithm (a predicted path that was wrong costs only the checks made for
+//! it). A chain whose path has one signature takes the serial path unchanged (nothing to
+//! overlap), and so does a path of more than [`MAX_PRECHECKS`] links: webpki bounds the
+//! signatures one verification may check, and work done ahead of the walk must stay bounded
+//! too.
 
 use std::collections::HashMap;
 
@@ -292,12 +292,13 @@ struct Check<'a> {
     state: AtomicU8,
 }
 
-/// Every signature check webpki's path building could make for this chain: each sent
-/// certificate against each sent certificate (not the leaf) or trust anchor whose subject is
-/// its issuer, with the algorithm webpki would pick (the first whose signature and public-key
-/// algorithm identifiers both match). A certificate that does not parse contributes nothing:
-/// webpki will reject or skip it itself.
-/// `None` when there are more than [`MAX_PRECHECKS`].
+/// The signature checks of the path webpki's walk will try first (below), each with the
+/// algorithm webpki would pick (the first whose signature and public-key algorithm
+/// identifiers both match). Checking every candidate instead (each sent certificate against
+/// every issuer it could have) did work the walk never asks for — a sent cross-signed root
+/// beside the anchor it duplicates, say — and made chains slower than the serial walk. A
+/// certificate that does not parse ends the path: webpki will reject or skip it itself.
+/// `None` when the path has more than [`MAX_PRECHECKS`] links.
 /// Allocates nothing: the parsed certificates and the checks are on the stack.
 fn candidate_checks<'a>(
     chain: &'a Chain,
@@ -334,21 +335,35 @@ fn candidate_checks<'a>(
             })
             .map_err(|_| ())
     };
-    for (i, child) in parsed.iter().enumerate() {
-        let Some(child) = child else { continue };
-        for (j, issuer) in parsed.iter().enumerate().skip(1) {
-            match issuer {
-                Some(issuer) if j != i && issuer.subject == child.issuer => {
-                    add(&mut checks, child, issuer.spki).ok()?
-                }
-                _ => {}
-            }
-        }
-        for &a in roots.by_subject.get(child.issuer).into_iter().flatten() {
+    // The path webpki's walk will try first (rustls-webpki's `build_chain_inner`): from the
+    // leaf, a head whose issuer is a trust anchor's subject ends the path at the first such
+    // anchor (anchors are tried before intermediates); otherwise the first sent certificate
+    // whose subject is the head's issuer, not already on the path, extends it. Its links are
+    // the signatures the walk checks when that path is good; anything else it asks (a path
+    // that fails, then another) goes to the real algorithm.
+    let mut head = parsed.first()?.as_ref()?;
+    let mut on_path: ArrayVec<usize, { MAX_PRECHECKS + 1 }> = ArrayVec::new();
+    on_path.push(0);
+    loop {
+        if let Some(&a) = roots.by_subject.get(head.issuer).and_then(|v| v.first()) {
             if let Ok(spki) = Spki::from_contents(&roots.anchors[a].subject_public_key_info) {
-                add(&mut checks, child, spki).ok()?;
+                add(&mut checks, head, spki).ok()?;
             }
+            break;
         }
+        let next = (1..parsed.len()).find(|j| {
+            !on_path.contains(j)
+                && parsed[*j]
+                    .as_ref()
+                    .is_some_and(|p| p.subject == head.issuer)
+        });
+        let Some(j) = next else { break };
+        let Some(issuer) = parsed[j].as_ref() else {
+            break;
+        };
+        add(&mut checks, head, issuer.spki).ok()?;
+        on_path.try_push(j).ok()?;
+        head = issuer;
     }
     // Unstable sort: in place, no buffer.
     checks.sort_unstable_by_key(|c| std::cmp::Reverse(estimated_us(c.key)));
