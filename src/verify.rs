@@ -180,7 +180,7 @@ pub fn permutation(n: usize, k: usize) -> Vec<usize> {
 
 /// How many consecutive rows of [`permutation`] balance positions and predecessors.
 pub fn period(n: usize) -> usize {
-    if n % 2 == 0 { n.max(1) } else { 2 * n }
+    if n.is_multiple_of(2) { n.max(1) } else { 2 * n }
 }
 
 /// One sample: the stages of `verifier` on `item`.
