@@ -67,6 +67,52 @@ pub fn path_signatures(
     None
 }
 
+/// What each path check costs alone, in nanoseconds: for every chain (with its own roots),
+/// the median of `reps` timings of each of its path's checks, the chains' checks interleaved
+/// rep by rep as the tool interleaves its methods. `None` for a chain without a path to a root.
+pub fn check_costs(
+    chains: &[(&Chain, &[CertificateDer<'static>])],
+    reps: usize,
+) -> Vec<Option<Vec<u64>>> {
+    let paths: Vec<Option<Vec<PathSignature>>> = chains
+        .iter()
+        .map(|(c, roots)| path_signatures(c, roots))
+        .collect();
+    let mut times: Vec<Vec<Vec<u64>>> = paths
+        .iter()
+        .map(|p| {
+            p.iter()
+                .flatten()
+                .map(|_| Vec::with_capacity(reps))
+                .collect()
+        })
+        .collect();
+    for _ in 0..reps {
+        for (path, t) in paths.iter().zip(&mut times) {
+            for (check, t) in path.iter().flatten().zip(t.iter_mut()) {
+                let start = std::time::Instant::now();
+                let _ = std::hint::black_box(check.verify());
+                t.push(start.elapsed().as_nanos() as u64);
+            }
+        }
+    }
+    paths
+        .iter()
+        .zip(times)
+        .map(|(p, t)| {
+            p.as_ref()?;
+            Some(
+                t.into_iter()
+                    .map(|mut v| {
+                        v.sort_unstable();
+                        v.get(v.len() / 2).copied().unwrap_or(0)
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
 /// Makes every check; `Ok` if all signatures are valid.
 pub fn verify_all(path: &[PathSignature]) -> Result<(), rustls_pki_types::InvalidSignature> {
     path.iter().try_for_each(PathSignature::verify)

@@ -13,8 +13,11 @@ use super::EXIT_PARTIAL;
 use super::args::{MethodArg, methods};
 use super::output::{OutputArgs, RawSink};
 use crate::corpus::{Corpus, bundled_dir};
+use crate::methods::Method;
 use crate::roots::{RootSet, RootsSpec};
 use crate::verify::{self, VerifyOptions};
+use certbench_analysis::export::Format;
+use certbench_analysis::export::markdown::plain_table;
 
 #[derive(Args, Debug)]
 pub(super) struct VerifyArgs {
@@ -102,7 +105,7 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode> {
             human(c.build_ns as f64)
         ));
     }
-    out.emit(
+    let mut text = out.tables(
         &format!(
             "certbench verify — {} chains, {} runs (+{} warm-up), roots {}, {}",
             corpus.chains.len(),
@@ -118,7 +121,12 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode> {
         &samples,
         &methods,
         None,
-    )?;
+    );
+    let both = [Method::RustlsSerial, Method::RustlsParallel];
+    if out.format == Format::Markdown && both.iter().all(|m| methods.contains(m)) {
+        text.push_str(&parallel_bound(&corpus, &roots, &samples));
+    }
+    out.write(&text)?;
 
     let failed = samples
         .iter()
@@ -128,4 +136,122 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// How far `rustlsparallel` can gain on each chain, beside how far it got: the chain's path
+/// checks timed alone ([`crate::bench::floor::check_costs`]), its floor (their sum) and its
+/// largest check; the bound serial ÷ (serial − floor + largest) — what overlapping every
+/// check but the largest with it could give at best on two or more cores — and the share of
+/// the bound's gain the measured ratio reached. Serial and parallel are the run's
+/// `total-verification` medians.
+fn parallel_bound(corpus: &Corpus, roots: &RootSet, samples: &[Sample]) -> String {
+    let median = |method: &str, chain: &str| {
+        let v: Vec<u64> = samples
+            .iter()
+            .filter(|s| !s.warmup && s.method == method && s.chain.as_deref() == Some(chain))
+            .filter(|s| !matches!(s.verdict, Verdict::Error(_)))
+            .filter_map(|s| s.stage(certbench_analysis::Stage::TotalVerification))
+            .collect();
+        certbench_analysis::Summary::of(&v).map(|s| (s.median, s.n))
+    };
+    let chains: Vec<(
+        &crate::chain::Chain,
+        &[rustls_pki_types::CertificateDer<'static>],
+    )> = corpus
+        .chains
+        .iter()
+        .map(|c| (&c.chain, roots.certs()))
+        .collect();
+    let costs = crate::bench::floor::check_costs(&chains, 30);
+    let mut rows = Vec::new();
+    let mut ratios: Vec<(f64, bool, String)> = Vec::new();
+    for (c, cost) in corpus.chains.iter().zip(costs) {
+        let (Some((serial, n)), Some((parallel, _))) = (
+            median("rustlsserial", &c.id),
+            median("rustlsparallel", &c.id),
+        ) else {
+            continue;
+        };
+        let ratio = serial / parallel;
+        let p384 = c.key_types.iter().any(|k| k.contains("P384"));
+        ratios.push((ratio, p384, c.id.clone()));
+        let (floor, largest, bound) = match &cost {
+            Some(checks) if !checks.is_empty() => {
+                let floor: u64 = checks.iter().sum();
+                let largest = *checks.iter().max().unwrap_or(&0);
+                let rest = (serial - floor as f64 + largest as f64).max(1.0);
+                (floor as f64, largest as f64, Some(serial / rest))
+            }
+            _ => (0.0, 0.0, None),
+        };
+        let reached = match bound {
+            Some(b) if b > 1.02 => format!("{:.0} %", 100.0 * (ratio - 1.0) / (b - 1.0)),
+            Some(_) => "no gain possible".to_owned(),
+            None => "—".to_owned(),
+        };
+        rows.push(vec![
+            c.id.clone(),
+            c.key_types.join(", "),
+            n.to_string(),
+            human(serial),
+            human(parallel),
+            format!("×{ratio:.2}"),
+            if bound.is_some() {
+                human(floor)
+            } else {
+                "—".into()
+            },
+            if bound.is_some() {
+                human(largest)
+            } else {
+                "—".into()
+            },
+            bound.map_or("—".into(), |b| format!("×{b:.2}")),
+            reached,
+        ]);
+    }
+    if rows.is_empty() {
+        return String::new();
+    }
+    let geomean = |v: &[f64]| (v.iter().map(|r| r.ln()).sum::<f64>() / v.len() as f64).exp();
+    let all: Vec<f64> = ratios.iter().map(|r| r.0).collect();
+    let p384: Vec<f64> = ratios.iter().filter(|r| r.1).map(|r| r.0).collect();
+    let worst = ratios
+        .iter()
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .expect("rows");
+    let mut summary = format!(
+        "serial ÷ parallel: geomean ×{:.2} over {} chains, worst ×{:.2} ({}), {} chains below ×0.97",
+        geomean(&all),
+        all.len(),
+        worst.0,
+        worst.2,
+        all.iter().filter(|r| **r < 0.97).count()
+    );
+    if !p384.is_empty() {
+        summary.push_str(&format!(
+            "; chains with a P-384 key: geomean ×{:.2} over {}",
+            geomean(&p384),
+            p384.len()
+        ));
+    }
+    format!(
+        "\n### rustlsparallel against its bound (total-verification medians; each path check timed alone, 30 times, median)\n\n{}\n\n{summary}.\n",
+        plain_table(
+            &[
+                "chain",
+                "keys",
+                "n",
+                "serial",
+                "parallel",
+                "serial ÷ parallel",
+                "floor",
+                "largest check",
+                "bound",
+                "of the bound's gain",
+            ],
+            rows,
+            2,
+        )
+    )
 }

@@ -447,3 +447,72 @@ fn rejections_show_each_verifiers_reason_in_the_output() {
         }
     }
 }
+
+/// With both rustls-webpki methods, `verify` shows each chain's parallel bound next to the
+/// measured ratio: the floor is the path's checks, the largest one of them, and the bound
+/// serial ÷ (serial − floor + largest) is at least 1.
+#[test]
+fn verify_shows_each_chains_parallel_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for id in [
+        "reddit.com__rustls-bench",
+        "www.washingtonpost.com__rustls-bench",
+    ] {
+        let to = d.join(id);
+        std::fs::create_dir_all(&to).unwrap();
+        let src = certbench::corpus::bundled_dir().join(id);
+        for f in ["leaf.pem", "intermediates.pem", "root.pem"] {
+            std::fs::copy(src.join(f), to.join(f)).unwrap();
+        }
+    }
+    let out = certbench(&[
+        "verify",
+        "--chains",
+        d.to_str().unwrap(),
+        "--method",
+        "rustlsserial,rustlsparallel",
+        "--runs",
+        "3",
+        "--warmup",
+        "0",
+        "--cache-roots",
+        "--quiet",
+    ]);
+    no_panic(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let md = String::from_utf8(out.stdout).unwrap();
+    let table = md
+        .split("### rustlsparallel against its bound")
+        .nth(1)
+        .expect("the bound table");
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| chain"))
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{table}");
+    for r in &rows {
+        // | chain | keys | n | serial | parallel | ratio | floor | largest | bound | reached |
+        assert_eq!(r[3], "3", "{r:?}");
+        let bound: f64 = r[9].trim_start_matches('×').parse().unwrap();
+        assert!(bound >= 1.0, "{r:?}");
+    }
+    assert!(table.contains("serial ÷ parallel: geomean ×"), "{table}");
+    // Only one of the two methods: no bound to show.
+    let out = certbench(&[
+        "verify",
+        "--chains",
+        d.to_str().unwrap(),
+        "--method",
+        "rustlsserial",
+        "--runs",
+        "1",
+        "--quiet",
+    ]);
+    assert!(
+        !String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("against its bound")
+    );
+}
