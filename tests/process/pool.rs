@@ -60,25 +60,36 @@ fn the_parallel_path_allocates_no_more_than_the_serial_one() {
             f();
             ALLOCS.load(Ordering::SeqCst) - before
         };
-        let mut s_verdict = None;
-        let s = count(&mut || {
-            s_verdict = Some(serial.verify(&sroots, &c.chain, target, &mut Recorder::new()))
-        });
-        let mut p_verdict = None;
-        let before = overlapped_calls();
-        let p = count(&mut || {
-            p_verdict = Some(parallel.verify(&proots, &c.chain, target, &mut Recorder::new()))
-        });
-        overlapped += (overlapped_calls() - before) as usize;
-        assert_eq!(
-            p_verdict.unwrap().map_err(|r| r.reason),
-            s_verdict.unwrap().map_err(|r| r.reason),
-            "{}",
-            c.id
-        );
+        // The counter sees every thread of the process: another one (a runtime of an earlier
+        // test winding down) may allocate during one measurement. An allocation of the parallel
+        // path itself shows in every try; a stray one does not.
+        let (mut p, mut s) = (0, 0);
+        let mut overlapped_here = false;
+        for _ in 0..3 {
+            let mut s_verdict = None;
+            s = count(&mut || {
+                s_verdict = Some(serial.verify(&sroots, &c.chain, target, &mut Recorder::new()))
+            });
+            let mut p_verdict = None;
+            let before = overlapped_calls();
+            p = count(&mut || {
+                p_verdict = Some(parallel.verify(&proots, &c.chain, target, &mut Recorder::new()))
+            });
+            overlapped_here |= overlapped_calls() > before;
+            assert_eq!(
+                p_verdict.unwrap().map_err(|r| r.reason),
+                s_verdict.unwrap().map_err(|r| r.reason),
+                "{}",
+                c.id
+            );
+            if p <= s {
+                break;
+            }
+        }
+        overlapped += usize::from(overlapped_here);
         assert!(
             p <= s,
-            "{}: rustlsparallel made {p} allocations, rustlsserial {s}",
+            "{}: rustlsparallel made {p} allocations, rustlsserial {s}, in each of three tries",
             c.id
         );
     }
