@@ -17,6 +17,7 @@ use serde::Serialize;
 use crate::schema::Stage;
 use crate::stats::Summary;
 use crate::table::SeedTable;
+use crate::units::human;
 
 /// One method's figures for one site.
 #[derive(Clone, Debug, Serialize)]
@@ -61,10 +62,6 @@ pub struct Comparison {
     pub rows: Vec<ComparisonRow>,
     /// Smallest and largest n of a cell.
     pub n_range: (usize, usize),
-}
-
-fn median(s: &Summary) -> f64 {
-    s.median
 }
 
 /// Compares the tables that have `total-verification`; `None` when fewer than two do.
@@ -119,11 +116,11 @@ pub fn build_comparison(tables: &[SeedTable]) -> Option<Comparison> {
                     .min_by(|a, b| f(a).total_cmp(&f(b)))
                     .map(|c| (c.method.clone(), f(c)))
             };
-            let (fastest_own, best_own) = best(|c| median(&c.own))?;
-            let (fastest_paid, best_paid) = best(|c| median(&c.paid))?;
+            let (fastest_own, best_own) = best(|c| c.own.median)?;
+            let (fastest_paid, best_paid) = best(|c| c.paid.median)?;
             for c in &mut cells {
-                c.own_ratio = ratio(median(&c.own), best_own);
-                c.paid_ratio = ratio(median(&c.paid), best_paid);
+                c.own_ratio = ratio(c.own.median, best_own);
+                c.paid_ratio = ratio(c.paid.median, best_paid);
                 n_range = (n_range.0.min(c.own.n), n_range.1.max(c.own.n));
             }
             Some(ComparisonRow {
@@ -186,10 +183,6 @@ fn tally_text(t: &[(String, usize)], of: usize) -> String {
     }
 }
 
-fn human(ns: f64) -> String {
-    crate::units::human(ns)
-}
-
 /// The plain answer to the run's question, at most six lines, every figure computed from
 /// `cmp`: who is fastest by own cost, on how many sites and by what median ratio; who is
 /// fastest in the 2017 view; what the callback hook adds (naming `openssl-verify`, and why
@@ -210,17 +203,17 @@ pub fn answer(cmp: &Comparison, other_hook: Option<&str>) -> Vec<String> {
         match (w, o) {
             (Some(w), Some(o)) => {
                 against = o.method.clone();
-                ratios.push(median(&o.own) / median(&w.own).max(1.0));
+                ratios.push(o.own.median / w.own.median.max(1.0));
             }
             (Some(w), None) if w.is_openssl => {
                 if let Some(next) = r
                     .cells
                     .iter()
                     .filter(|c| c.method != winner)
-                    .min_by(|a, b| median(&a.own).total_cmp(&median(&b.own)))
+                    .min_by(|a, b| a.own.median.total_cmp(&b.own.median))
                 {
                     against = "the fastest other method".to_owned();
-                    ratios.push(median(&next.own) / median(&w.own).max(1.0));
+                    ratios.push(next.own.median / w.own.median.max(1.0));
                 }
             }
             _ => {}
@@ -255,7 +248,7 @@ pub fn answer(cmp: &Comparison, other_hook: Option<&str>) -> Vec<String> {
         .iter()
         .flat_map(|r| r.cells.iter())
         .filter(|c| !c.is_openssl)
-        .filter_map(|c| c.openssl_verify.as_ref().map(median))
+        .filter_map(|c| c.openssl_verify.as_ref().map(|s| s.median))
         .collect();
     let connected = cmp
         .rows

@@ -145,14 +145,18 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode> {
 /// the bound's gain the measured ratio reached. Serial and parallel are the run's
 /// `total-verification` medians.
 fn parallel_bound(corpus: &Corpus, roots: &RootSet, samples: &[Sample]) -> String {
+    // The run's medians, from the same tables the output shows.
+    let tables = certbench_analysis::build_seed_tables(samples);
     let median = |method: &str, chain: &str| {
-        let v: Vec<u64> = samples
+        let row = tables
             .iter()
-            .filter(|s| !s.warmup && s.method == method && s.chain.as_deref() == Some(chain))
-            .filter(|s| !matches!(s.verdict, Verdict::Error(_)))
-            .filter_map(|s| s.stage(certbench_analysis::Stage::TotalVerification))
-            .collect();
-        certbench_analysis::Summary::of(&v).map(|s| (s.median, s.n))
+            .filter(|t| t.method == method)
+            .flat_map(|t| &t.rows)
+            .find(|r| r.chain.as_deref() == Some(chain))?;
+        let s = row
+            .cells
+            .get(&certbench_analysis::Stage::TotalVerification)?;
+        Some((s.median, s.n))
     };
     let chains: Vec<(
         &crate::chain::Chain,
@@ -175,20 +179,20 @@ fn parallel_bound(corpus: &Corpus, roots: &RootSet, samples: &[Sample]) -> Strin
         let ratio = serial / parallel;
         let p384 = c.key_types.iter().any(|k| k.contains("P384"));
         ratios.push((ratio, p384, c.id.clone()));
-        let (floor, largest, bound) = match &cost {
-            Some(checks) if !checks.is_empty() => {
-                let floor: u64 = checks.iter().sum();
-                let largest = *checks.iter().max().unwrap_or(&0);
-                let rest = (serial - floor as f64 + largest as f64).max(1.0);
-                (floor as f64, largest as f64, Some(serial / rest))
-            }
-            _ => (0.0, 0.0, None),
-        };
+        // (floor, largest check, bound), for a chain with a path to a root.
+        let bound = cost.filter(|checks| !checks.is_empty()).map(|checks| {
+            let floor = checks.iter().sum::<u64>() as f64;
+            let largest = checks.iter().copied().max().unwrap_or(0) as f64;
+            (floor, largest, serial / (serial - floor + largest).max(1.0))
+        });
         let reached = match bound {
-            Some(b) if b > 1.02 => format!("{:.0} %", 100.0 * (ratio - 1.0) / (b - 1.0)),
+            Some((_, _, b)) if b > 1.02 => {
+                format!("{:.0} %", 100.0 * (ratio - 1.0) / (b - 1.0))
+            }
             Some(_) => "no gain possible".to_owned(),
             None => "—".to_owned(),
         };
+        let or_dash = |f: fn((f64, f64, f64)) -> String| bound.map_or("—".to_owned(), f);
         rows.push(vec![
             c.id.clone(),
             c.key_types.join(", "),
@@ -196,17 +200,9 @@ fn parallel_bound(corpus: &Corpus, roots: &RootSet, samples: &[Sample]) -> Strin
             human(serial),
             human(parallel),
             format!("×{ratio:.2}"),
-            if bound.is_some() {
-                human(floor)
-            } else {
-                "—".into()
-            },
-            if bound.is_some() {
-                human(largest)
-            } else {
-                "—".into()
-            },
-            bound.map_or("—".into(), |b| format!("×{b:.2}")),
+            or_dash(|b| human(b.0)),
+            or_dash(|b| human(b.1)),
+            or_dash(|b| format!("×{:.2}", b.2)),
             reached,
         ]);
     }

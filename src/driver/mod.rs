@@ -11,7 +11,8 @@
 //! http-connector-creation + connection ≤ total.
 //!
 //! The schedule ([`run_with`]): warm-up runs, then measured runs; in each run every site
-//! (up to `concurrency` at once), each site's methods in the order of a balanced Latin square ([`crate::verify::permutation`]).
+//! (up to `concurrency` at once), each site's methods in the order of a balanced Latin
+//! square ([`crate::verify::permutation`]).
 
 mod sample;
 
