@@ -30,14 +30,14 @@ pub enum Error {
         path: PathBuf,
     },
     /// A certificate whose bytes are not a DER X.509 certificate.
-    #[error("{path}: certificate #{index} is not DER X.509: {message}")]
+    #[error("{path}: certificate #{index} is not DER X.509: {cause}")]
     BadDer {
         /// The file.
         path: PathBuf,
         /// 1-based position in the file.
         index: usize,
-        /// What the parser said.
-        message: String,
+        /// What the parser found.
+        cause: crate::chain::DerError,
     },
     /// A leaf file holding more than one certificate.
     #[error("{path}: expected one leaf certificate, found {count}")]
