@@ -20,6 +20,7 @@
 //! them the crate links neither OpenSSL nor ring. `corpus` (off by default) adds the corpus
 //! loader and the fuzz harness.
 
+mod affinity;
 pub mod chain;
 #[cfg(feature = "corpus")]
 pub mod corpus;

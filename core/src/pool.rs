@@ -9,7 +9,9 @@
 //! - hands a job over as a pointer to the caller's stack (no allocation per call);
 //! - keeps finished workers spinning for [`SPIN`] before they sleep, so back-to-back
 //!   verifications (a page's many connections) reach an awake worker;
-//! - lets the calling thread work too, so a call uses at most `workers + 1` threads.
+//! - lets the calling thread work too, so a call uses at most `workers + 1` threads;
+//! - wakes sleeping workers off the caller's CPU (`affinity.rs`): Linux otherwise tends to
+//!   wake a worker on the very CPU of the thread it is meant to help.
 //!
 //! Invariants: the pool never starts a thread after it is built ([`threads_started`] stays at
 //! [`SignaturePool::workers`]); [`SignaturePool::run`] does not return (or unwind) while a
@@ -22,6 +24,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
+
+use crate::affinity::Placement;
 
 static STARTED: AtomicUsize = AtomicUsize::new(0);
 static GLOBAL: OnceLock<SignaturePool> = OnceLock::new();
@@ -84,6 +88,8 @@ struct Shared {
     active: AtomicUsize,
     /// Workers sleep here.
     wake: Condvar,
+    /// Where the workers may run: off the CPU of the caller that wakes them.
+    placement: Placement,
 }
 
 impl Shared {
@@ -118,6 +124,7 @@ impl SignaturePool {
             spinning: AtomicUsize::new(0),
             active: AtomicUsize::new(0),
             wake: Condvar::new(),
+            placement: Placement::new(),
         }));
         for i in 0..workers {
             // The generation a worker has seen is taken now, not when its thread starts: a
@@ -160,6 +167,8 @@ impl SignaturePool {
             slot.job = Some(JobRef::new(f));
             shared.generation.fetch_add(1, Ordering::Release);
             if slot.sleeping > 0 {
+                // A sleeping worker woken on this thread's CPU would wait behind it.
+                shared.placement.keep_off_current_cpu();
                 shared.wake.notify_all();
             }
         }
@@ -205,6 +214,7 @@ impl SignaturePool {
 
 /// A worker's life: take the job on offer, run it, spin a while for the next, then sleep.
 fn worker(shared: &'static Shared, mut seen: u64) {
+    shared.placement.register_this_thread();
     loop {
         // Spin: a job offered now is picked up without a wake-up.
         let spin_until = Instant::now() + SPIN;
