@@ -113,14 +113,18 @@ impl Verifier for RustlsParallel {
                 )
                 .map(|_| ())
             };
+            // With the workers asleep most chains cannot pay for waking one: say so from the
+            // signatures' sizes (three DER headers per certificate) before predicting a path.
+            let awake = self.pool.awake();
+            if !(forced || awake || might_pay_asleep(chain)) {
+                return walk(algs);
+            }
             // Everything below lives on the stack: no allocation on this path.
             let Some(jobs) = candidate_checks(chain, roots, algs) else {
                 count(Paths::too_many);
                 return walk(algs);
             };
-            if !(forced || worth_overlapping(&jobs, self.pool.awake()))
-                || algs.len() > MAX_ALGORITHMS
-            {
+            if !(forced || worth_overlapping(&jobs, awake)) || algs.len() > MAX_ALGORITHMS {
                 return walk(algs);
             }
             OVERLAPPED.fetch_add(1, Ordering::Relaxed);
@@ -254,32 +258,81 @@ fn estimated_us(key: &[u8]) -> u32 {
     }
 }
 
-/// Waking a sleeping pool worker costs the *caller* tens of microseconds on a VM (the futex
-/// wake sends an IPI to an idle vCPU), and varies (20–80 µs measured): overlapping then pays
-/// only when the work besides the largest check is at least this much. Measured with the
-/// worker asleep: an RSA-2048 chain (two 18.5 µs checks) 66 µs serially vs 103 µs
-/// overlapped; the P-256 chain (60 + 195 µs) ×0.89–1.09 of serial; a P-384 chain (2 × 195 µs)
-/// ×1.31 faster. Awake: 42 vs 27 µs for the RSA chain.
-const MIN_OVERLAP_US: u32 = 100;
+/// How a pool worker meets a job, measured on a 2-vCPU KVM guest (`core/examples/wake.rs`,
+/// `cold.rs`, and the `DBG` timings of a washingtonpost.com run, all with the workers kept off
+/// the caller's CPU, see `affinity.rs`).
+#[derive(Clone, Copy, Debug)]
+struct Worker {
+    /// Microseconds from offering the job to a worker starting on it.
+    start_us: u32,
+    /// Its speed against the caller's, in percent: a core that slept runs slower for a while
+    /// (lower clock, cold caches). Asleep: a P-384 check took the worker ~400 µs where the
+    /// caller took ~255 µs, and a fixed arithmetic loop ×0.8–0.85 of its warm speed.
+    speed_pct: u32,
+}
 
-/// Handing a job to a worker that is still spinning costs a few cache-line transfers: then
-/// overlapping pays from this much work besides the largest check (two RSA-2048 checks).
-const MIN_OVERLAP_AWAKE_US: u32 = 10;
+/// A worker that slept (the pool idle for more than [`crate::pool::SPIN`]): woken in 35–70 µs.
+const ASLEEP: Worker = Worker {
+    start_us: 60,
+    speed_pct: 65,
+};
+
+/// A worker still spinning after the last job: it starts within microseconds, at full speed.
+const AWAKE: Worker = Worker {
+    start_us: 2,
+    speed_pct: 100,
+};
+
+/// The least gain worth handing jobs to the pool for: what the offer itself costs the caller
+/// (the lock, and a wake-up call when a worker sleeps: ~5–15 µs measured).
+const MIN_GAIN_US: u32 = 15;
+
+/// A necessary condition for [`worth_overlapping`] with the workers asleep, read cheaply: at
+/// least two sent certificates, and one whose signature (its issuer's check) costs at least
+/// what waking a worker and the least gain take together — the largest check must outlast
+/// the worker's start by [`MIN_GAIN_US`]. A signature's size names its issuer's key class
+/// (RSA modulus bytes, or an ECDSA curve's), and so the check's cost.
+fn might_pay_asleep(chain: &Chain) -> bool {
+    chain.len() >= 2
+        && chain.iter().any(|c| {
+            crate::chain::signature_len(c)
+                .is_some_and(|n| estimated_us_from_signature(n) >= ASLEEP.start_us + MIN_GAIN_US)
+        })
+}
+
+/// [`estimated_us`] from a signature's length in bytes: ECDSA P-256 / P-384 / P-521
+/// signatures are DER pairs of about 70 / 102 / 137 bytes, Ed25519 64, an RSA signature as
+/// long as the modulus.
+fn estimated_us_from_signature(len: usize) -> u32 {
+    match len {
+        64 => 50,
+        ..=73 => 60,
+        74..=105 => 200,
+        106..=139 => 450,
+        n => {
+            let bits = (n * 8) as u32;
+            20 * bits * bits / (2048 * 2048)
+        }
+    }
+}
 
 /// Whether running `jobs` (largest first: the calling thread starts on it while a worker
-/// picks up the next) in parallel can pay, given whether a worker is awake.
+/// picks up the rest) in parallel can pay, given whether a worker is awake. The model: the
+/// caller does the largest check (`largest`); the worker starts after `start_us` and does the
+/// rest at its speed, so the pair takes `max(largest, start + rest ÷ speed)` instead of
+/// `largest + rest`, and the gain must beat [`MIN_GAIN_US`]. Two RSA-2048 checks (20 µs each)
+/// and P-256 with P-256 pay only awake; P-384 with P-256 pays asleep too.
 fn worth_overlapping(jobs: &[Check<'_>], worker_awake: bool) -> bool {
     if jobs.len() < 2 {
         return false;
     }
+    let w = if worker_awake { AWAKE } else { ASLEEP };
     let total: u32 = jobs.iter().map(|j| estimated_us(j.key)).sum();
     let largest = jobs.iter().map(|j| estimated_us(j.key)).max().unwrap_or(0);
-    let threshold = if worker_awake {
-        MIN_OVERLAP_AWAKE_US
-    } else {
-        MIN_OVERLAP_US
-    };
-    total - largest >= threshold
+    let rest = total - largest;
+    let worker_done = w.start_us + rest * 100 / w.speed_pct;
+    let overlapped = largest.max(worker_done);
+    total.saturating_sub(overlapped) >= MIN_GAIN_US
 }
 
 /// One signature check: `algs[alg]` over (`key`, `msg`, `sig`).
@@ -439,18 +492,31 @@ mod tests {
         };
         assert_eq!(estimated_us(&keys[0]), 20, "RSA-2048");
         assert_eq!(estimated_us(&keys[4]), 80, "RSA-4096");
-        // Two RSA-2048 checks (20 µs each): serial with the workers asleep, overlapped with
-        // one awake. P-384 + P-256 (60 µs besides the largest): likewise. Two P-384: always.
-        // One check: never.
+        // Two RSA-2048 checks (20 µs each): asleep the caller is done before a worker starts;
+        // awake they overlap (measured 42 µs serially, 27 µs overlapped).
         assert!(!worth_overlapping(&[check(0), check(1)], false));
         assert!(worth_overlapping(&[check(0), check(1)], true));
-        assert!(!worth_overlapping(&[check(3), check(2)], false));
+        // P-384 + P-256: asleep or awake. Two P-384: always. One check: never.
+        assert!(worth_overlapping(&[check(3), check(2)], false));
         assert!(worth_overlapping(&[check(3), check(2)], true));
         assert!(worth_overlapping(&[check(3), check(3)], false));
         assert!(!worth_overlapping(&[check(3)], true));
-        // RSA-4096 + RSA-2048 + RSA-2048: 40 µs besides the largest.
-        assert!(!worth_overlapping(&[check(4), check(0), check(1)], false));
-        assert!(worth_overlapping(&[check(4), check(0), check(1)], true));
+        // P-256 + P-256: only with a worker awake.
+        assert!(!worth_overlapping(&[check(2), check(2)], false));
+        assert!(worth_overlapping(&[check(2), check(2)], true));
+        // RSA-4096 + RSA-4096, RSA-4096 + RSA-2048: only awake.
+        assert!(!worth_overlapping(&[check(4), check(4)], false));
+        assert!(worth_overlapping(&[check(4), check(4)], true));
+        assert!(!worth_overlapping(&[check(4), check(0)], false));
+        assert!(worth_overlapping(&[check(4), check(0)], true));
+        // The cheap pre-test agrees on key classes: an RSA-2048 or P-256 signature cannot pay
+        // asleep, a P-384 one can; RSA-4096 costs as its key says.
+        assert_eq!(estimated_us_from_signature(256), 20);
+        assert_eq!(estimated_us_from_signature(512), 80);
+        assert_eq!(estimated_us_from_signature(71), 60);
+        assert_eq!(estimated_us_from_signature(103), 200);
+        assert!(estimated_us_from_signature(71) < ASLEEP.start_us + MIN_GAIN_US);
+        assert!(estimated_us_from_signature(103) >= ASLEEP.start_us + MIN_GAIN_US);
     }
 
     #[test]
