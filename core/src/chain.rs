@@ -198,14 +198,55 @@ impl<'a> SignedParts<'a> {
     }
 }
 
-/// The length of a certificate's signature (its BIT STRING contents without the unused-bits
-/// octet), reading only the three DER headers before it; `None` if those do not parse.
-pub fn signature_len(der: &[u8]) -> Option<usize> {
+/// What made a certificate's signature — its issuer's key class — as its signature algorithm
+/// and length tell, without a crypto library: an RSA signature is as long as the modulus; an
+/// ECDSA one is a DER pair of two integers of the curve's size (P-256 about 70 bytes, P-384
+/// about 102, P-521 about 137).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signer {
+    /// RSA (PKCS#1 v1.5 or PSS) with a modulus of this many bits.
+    Rsa {
+        /// Modulus size in bits (the signature's length × 8).
+        bits: usize,
+    },
+    /// ECDSA on P-256.
+    EcdsaP256,
+    /// ECDSA on P-384.
+    EcdsaP384,
+    /// ECDSA on P-521.
+    EcdsaP521,
+    /// Ed25519.
+    Ed25519,
+    /// Any other algorithm.
+    Other,
+}
+
+/// DER of the OID arcs the signature algorithms of [`Signer`] start with (tag and length
+/// included): ecdsa-with-SHA2 (1.2.840.10045.4.3), pkcs-1 (1.2.840.113549.1.1), Ed25519.
+const ECDSA_WITH_SHA2: &[u8] = &[6, 8, 0x2a, 0x86, 0x48, 0xce, 0x3d, 4, 3];
+const PKCS1: &[u8] = &[6, 9, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 1, 1];
+
+/// The [`Signer`] of a certificate, reading only the DER headers before its signature; `None`
+/// if those do not parse.
+pub fn signer(der: &[u8]) -> Option<Signer> {
     let mut outer = Der::new(der);
     let mut c = Der::new(outer.expect(SEQUENCE).ok()?);
     c.next().ok()?; // tbsCertificate
-    c.next().ok()?; // signatureAlgorithm
-    c.expect(BIT_STRING).ok()?.len().checked_sub(1)
+    let alg = c.expect(SEQUENCE).ok()?;
+    let len = c.expect(BIT_STRING).ok()?.len().checked_sub(1)?;
+    Some(if alg.starts_with(ECDSA_WITH_SHA2) {
+        match len {
+            ..=73 => Signer::EcdsaP256,
+            74..=105 => Signer::EcdsaP384,
+            _ => Signer::EcdsaP521,
+        }
+    } else if alg.starts_with(PKCS1) {
+        Signer::Rsa { bits: len * 8 }
+    } else if alg == ED25519 {
+        Signer::Ed25519
+    } else {
+        Signer::Other
+    })
 }
 
 const INTEGER: u8 = 0x02;
@@ -399,8 +440,14 @@ mod tests {
             ]
         );
         assert_eq!(chain.key_types(), vec!["RSA-2048", "RSA-2048"]);
-        assert_eq!(signature_len(&chain.leaf), Some(leaf.signature.len()));
-        assert_eq!(leaf.signature.len(), 256, "signed by an RSA-2048 key");
+        assert_eq!(leaf.signature.len(), 256);
+        assert_eq!(signer(&chain.leaf), Some(Signer::Rsa { bits: 2048 }));
+        // github.com: leaf ← a P-256 intermediate; that intermediate ← a P-384 root.
+        let gh = load_chain_dir(&corpus_dir("github.com__rustls-bench")).unwrap();
+        let signers: Vec<_> = gh.iter().map(|c| signer(c)).collect();
+        assert_eq!(signers[0], Some(Signer::EcdsaP256));
+        assert!(signers.contains(&Some(Signer::EcdsaP384)), "{signers:?}");
+        assert_eq!(signer(b"junk"), None);
     }
 
     #[test]

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use super::rustls_serial::{CAPABILITIES, signature_algorithms, trust_anchors, verify_with};
 use super::{Capabilities, Library, Rejection, Target, Verifier};
-use crate::chain::{Chain, SignedParts, Spki};
+use crate::chain::{Chain, SignedParts, Signer, Spki};
 use crate::error::Error;
 use crate::pool::SignaturePool;
 use crate::stages::Recorder;
@@ -287,52 +287,74 @@ const AWAKE: Worker = Worker {
 /// (the lock, and a wake-up call when a worker sleeps: ~5–15 µs measured).
 const MIN_GAIN_US: u32 = 15;
 
-/// A necessary condition for [`worth_overlapping`] with the workers asleep, read cheaply: at
-/// least two sent certificates, and one whose signature (its issuer's check) costs at least
-/// what waking a worker and the least gain take together — the largest check must outlast
-/// the worker's start by [`MIN_GAIN_US`]. A signature's size names its issuer's key class
-/// (RSA modulus bytes, or an ECDSA curve's), and so the check's cost.
+/// [`worth_overlapping`] with the workers asleep, read cheaply from the sent certificates'
+/// signatures before any path is predicted: each sent certificate on the path costs one check
+/// by its issuer's key, whose class the signature's algorithm and size name
+/// ([`crate::chain::signer`]). Certificates sent off the path (cross-signs) are counted too
+/// (github.com sends one: the schedule still pays). A wrong estimate changes only the path
+/// taken, never the verdict.
 fn might_pay_asleep(chain: &Chain) -> bool {
-    chain.len() >= 2
-        && chain.iter().any(|c| {
-            crate::chain::signature_len(c)
-                .is_some_and(|n| estimated_us_from_signature(n) >= ASLEEP.start_us + MIN_GAIN_US)
-        })
+    let mut costs: ArrayVec<u32, { MAX_PRECHECKS + 1 }> = ArrayVec::new();
+    for cert in chain.iter() {
+        let cost = crate::chain::signer(cert).map_or(0, estimated_us_by_signer);
+        if costs.try_push(cost).is_err() {
+            return false; // more than the pre-checks take: webpki's own walk
+        }
+    }
+    overlap_pays(&costs, ASLEEP)
 }
 
-/// [`estimated_us`] from a signature's length in bytes: ECDSA P-256 / P-384 / P-521
-/// signatures are DER pairs of about 70 / 102 / 137 bytes, Ed25519 64, an RSA signature as
-/// long as the modulus.
-fn estimated_us_from_signature(len: usize) -> u32 {
-    match len {
-        64 => 50,
-        ..=73 => 60,
-        74..=105 => 200,
-        106..=139 => 450,
-        n => {
-            let bits = (n * 8) as u32;
+/// [`estimated_us`] from the signer's key class. An unknown algorithm counts as costly (the
+/// full decision then looks at the keys themselves); a certificate that does not parse as 0.
+fn estimated_us_by_signer(signer: Signer) -> u32 {
+    match signer {
+        Signer::EcdsaP256 => 60,
+        Signer::EcdsaP384 => 200,
+        Signer::EcdsaP521 => 450,
+        Signer::Ed25519 => 50,
+        Signer::Rsa { bits } => {
+            let bits = bits as u32;
             20 * bits * bits / (2048 * 2048)
         }
+        Signer::Other => 1_000,
     }
 }
 
 /// Whether running `jobs` (largest first: the calling thread starts on it while a worker
-/// picks up the rest) in parallel can pay, given whether a worker is awake. The model: the
-/// caller does the largest check (`largest`); the worker starts after `start_us` and does the
-/// rest at its speed, so the pair takes `max(largest, start + rest ÷ speed)` instead of
-/// `largest + rest`, and the gain must beat [`MIN_GAIN_US`]. Two RSA-2048 checks (20 µs each)
-/// and P-256 with P-256 pay only awake; P-384 with P-256 pays asleep too.
+/// picks up the next) in parallel can pay, given whether a worker is awake ([`overlap_pays`]).
+/// Two RSA-2048 checks (20 µs each) and P-256 with P-256 pay only awake; P-384 with P-256
+/// pays asleep too.
 fn worth_overlapping(jobs: &[Check<'_>], worker_awake: bool) -> bool {
-    if jobs.len() < 2 {
+    let costs: ArrayVec<u32, MAX_PRECHECKS> = jobs.iter().map(|j| estimated_us(j.key)).collect();
+    overlap_pays(&costs, if worker_awake { AWAKE } else { ASLEEP })
+}
+
+/// The cost model of [`worth_overlapping`] on estimated check costs (µs): the checks, largest
+/// first, each go to whichever of the caller (from 0, at full speed) and one worker (from
+/// `start_us`, at `speed_pct`) is free first, as the pool hands them out; overlapping pays
+/// when that schedule ends at least [`MIN_GAIN_US`] before the checks done one after another.
+/// One worker, as on two cores (more workers only finish sooner).
+fn overlap_pays(costs: &[u32], w: Worker) -> bool {
+    if costs.len() < 2 {
         return false;
     }
-    let w = if worker_awake { AWAKE } else { ASLEEP };
-    let total: u32 = jobs.iter().map(|j| estimated_us(j.key)).sum();
-    let largest = jobs.iter().map(|j| estimated_us(j.key)).max().unwrap_or(0);
-    let rest = total - largest;
-    let worker_done = w.start_us + rest * 100 / w.speed_pct;
-    let overlapped = largest.max(worker_done);
-    total.saturating_sub(overlapped) >= MIN_GAIN_US
+    let mut sorted: ArrayVec<u32, { MAX_PRECHECKS + 1 }> = ArrayVec::new();
+    for &c in costs {
+        if sorted.try_push(c).is_err() {
+            return false;
+        }
+    }
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    let (mut caller, mut worker) = (0u32, w.start_us);
+    for &c in &sorted {
+        if caller <= worker {
+            caller = caller.saturating_add(c);
+        } else {
+            worker = worker.saturating_add(c.saturating_mul(100) / w.speed_pct);
+        }
+    }
+    let total = sorted.iter().fold(0u32, |a, &c| a.saturating_add(c));
+    total.saturating_sub(caller.max(worker)) >= MIN_GAIN_US
 }
 
 /// One signature check: `algs[alg]` over (`key`, `msg`, `sig`).
@@ -511,12 +533,23 @@ mod tests {
         assert!(worth_overlapping(&[check(4), check(0)], true));
         // The cheap pre-test agrees on key classes: an RSA-2048 or P-256 signature cannot pay
         // asleep, a P-384 one can; RSA-4096 costs as its key says.
-        assert_eq!(estimated_us_from_signature(256), 20);
-        assert_eq!(estimated_us_from_signature(512), 80);
-        assert_eq!(estimated_us_from_signature(71), 60);
-        assert_eq!(estimated_us_from_signature(103), 200);
-        assert!(estimated_us_from_signature(71) < ASLEEP.start_us + MIN_GAIN_US);
-        assert!(estimated_us_from_signature(103) >= ASLEEP.start_us + MIN_GAIN_US);
+        let by = estimated_us_by_signer;
+        assert_eq!(by(Signer::Rsa { bits: 2048 }), estimated_us(&keys[0]));
+        assert_eq!(by(Signer::Rsa { bits: 4096 }), estimated_us(&keys[4]));
+        assert_eq!(by(Signer::EcdsaP256), estimated_us(&keys[2]));
+        assert_eq!(by(Signer::EcdsaP384), estimated_us(&keys[3]));
+        // The pre-test on whole corpus chains: github.com (P-384 and P-256 signatures) may pay
+        // asleep, reddit.com (two RSA-2048) and twitter.com (RSA-4096 + RSA-2048) may not.
+        let dir = |name: &str| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../corpus/real-chains")
+                .join(name)
+        };
+        let pays = |name: &str| might_pay_asleep(&load_chain_dir(&dir(name)).unwrap());
+        assert!(pays("github.com__rustls-bench"));
+        assert!(pays("www.washingtonpost.com__rustls-bench"));
+        assert!(!pays("reddit.com__rustls-bench"));
+        assert!(!pays("twitter.com__rustls-bench"));
     }
 
     #[test]
