@@ -25,6 +25,8 @@ pub fn bundled_dir() -> PathBuf {
 pub struct Expected {
     /// OpenSSL 3.0.19 with `X509_STRICT` accepted the chain.
     pub openssl_strict: Option<bool>,
+    /// OpenSSL 3.0.19 without `X509_STRICT` accepted the chain.
+    pub openssl_default: Option<bool>,
     /// rustls-webpki 0.103 accepted the chain.
     pub rustls_webpki: Option<bool>,
     /// webpki 0.22 accepted the chain.
@@ -84,6 +86,8 @@ struct ManifestChain {
     validation_time_unix: u64,
     openssl_x509_strict_ok: Option<bool>,
     #[serde(default)]
+    openssl_default_ok: Option<bool>,
+    #[serde(default)]
     observed_results: BTreeMap<String, Observed>,
 }
 
@@ -102,6 +106,7 @@ impl ManifestChain {
         };
         Expected {
             openssl_strict: self.openssl_x509_strict_ok,
+            openssl_default: self.openssl_default_ok,
             rustls_webpki: observed("rustls-webpki"),
             webpki_legacy: observed("webpki 0.22"),
         }

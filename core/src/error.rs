@@ -69,6 +69,10 @@ pub enum Error {
         /// What was wrong.
         message: String,
     },
+    /// AWS-LC failed.
+    #[cfg(feature = "awslc")]
+    #[error("AWS-LC: {0}")]
+    AwsLc(#[from] crate::awslc::AwsLcError),
     #[cfg(feature = "openssl")]
     /// OpenSSL failed outside of a verification verdict (allocation, parsing a root, …).
     #[error("OpenSSL: {0}")]

@@ -21,6 +21,8 @@
 //! loader and the fuzz harness.
 
 mod affinity;
+#[cfg(feature = "awslc")]
+pub mod awslc;
 pub mod chain;
 #[cfg(feature = "corpus")]
 pub mod corpus;

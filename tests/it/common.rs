@@ -58,7 +58,13 @@ pub fn system_trusts(root: &CertificateDer<'_>) -> bool {
         .any(|c| c.as_ref() == root.as_ref())
 }
 
-/// Whether the method is one of rustls' own verifiers, which speak rustls' error messages.
+/// Whether `method` rejects in OpenSSL's `X509_verify_cert_error_string` words (OpenSSL and
+/// AWS-LC).
+pub fn speaks_openssl(method: Method) -> bool {
+    matches!(method, Method::OpenSsl | Method::AwsLc)
+}
+
+/// Whether `method` rejects in rustls' words (rustls' own verifiers, through its error type).
 pub fn speaks_rustls(method: Method) -> bool {
     matches!(method, Method::Webpki | Method::Platform)
 }

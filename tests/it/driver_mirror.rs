@@ -150,7 +150,7 @@ fn stages_are_recorded_where_they_happen_in_both_hooks() {
 /// Whether a method checks the host name apart from `verify` (rustls' own verifiers check it
 /// inside their one call; OpenSSL inside `X509_verify_cert`).
 fn checks_host_apart(method: &str) -> bool {
-    !matches!(method, "openssl" | "webpki" | "platform")
+    !matches!(method, "openssl" | "awslc" | "webpki" | "platform")
 }
 
 /// What each method says about each fault host, in its own words.
@@ -159,6 +159,10 @@ fn expected_reason(method: &str, site: &str) -> &'static str {
         ("openssl", EXPIRED_HOST) => "certificate has expired",
         ("openssl", WRONG_HOST) => "hostname mismatch",
         ("openssl", UNTRUSTED_HOST) => "unable to get local issuer certificate",
+        // AWS-LC: OpenSSL 1.1.1's words, one capitalised.
+        ("awslc", EXPIRED_HOST) => "certificate has expired",
+        ("awslc", WRONG_HOST) => "Hostname mismatch",
+        ("awslc", UNTRUSTED_HOST) => "unable to get local issuer certificate",
         // rustls' verifiers, through rustls' error type.
         ("webpki" | "platform", EXPIRED_HOST) => "invalid peer certificate: certificate expired",
         ("webpki" | "platform", WRONG_HOST) => "certificate not valid for name",

@@ -458,3 +458,55 @@ fn the_cli_writes_limbo_results_tallies_and_names_bad_testcases() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("Cargo.toml: not an x509-limbo file"));
 }
+
+/// AWS-LC (no upstream harness result to compare with) is tallied beside OpenSSL on the
+/// bundled sample: it runs every testcase OpenSSL runs, each of its rejections carries
+/// AWS-LC's reason, and it differs from OpenSSL where the two libraries' policies differ —
+/// OpenSSL's `X509_STRICT` profile checks (a missing Authority Key Identifier), which AWS-LC
+/// does not make, and name constraints on a wildcard SAN, which AWS-LC enforces.
+#[test]
+fn awslc_is_tallied_beside_openssl_with_its_own_reasons() {
+    let file = sample();
+    let runs = run(&file, &[Method::OpenSsl, Method::AwsLc], || {});
+    let (openssl, awslc) = (&runs[0], &runs[1]);
+    assert_eq!(awslc.ran, openssl.ran, "the same testcases run");
+    assert!(awslc.ran >= 467, "{}", awslc.ran);
+    assert!(
+        awslc.result.harness.contains("AWS-LC"),
+        "{}",
+        awslc.result.harness
+    );
+    let by_id = |r: &LimboResult| -> HashMap<String, (ActualResult, Option<String>)> {
+        r.results
+            .iter()
+            .map(|x| (x.id.clone(), (x.actual_result, x.context.clone())))
+            .collect()
+    };
+    let (o, a) = (by_id(&openssl.result), by_id(&awslc.result));
+    for (id, (verdict, context)) in &a {
+        if *verdict == ActualResult::Failure {
+            let reason = context.as_deref().unwrap_or("");
+            assert!(!reason.is_empty(), "{id}: a rejection without a reason");
+        }
+    }
+    let differ: Vec<&String> = a.keys().filter(|id| a[*id].0 != o[*id].0).collect();
+    assert!(
+        !differ.is_empty() && differ.len() < 60,
+        "{} differences",
+        differ.len()
+    );
+    let aki = "rfc5280::aki::leaf-missing-aki";
+    assert_eq!(o[aki].0, ActualResult::Failure, "{:?}", o[aki]);
+    assert_eq!(a[aki].0, ActualResult::Success, "{:?}", a[aki]);
+    let nc = "rfc5280::nc::nc-forbids-dnsname-wildcard-san";
+    assert_eq!(a[nc].0, ActualResult::Failure);
+    assert!(
+        a[nc]
+            .1
+            .as_deref()
+            .unwrap_or("")
+            .contains("excluded subtree"),
+        "{:?}",
+        a[nc]
+    );
+}

@@ -13,6 +13,10 @@ fn reason(method: Method, case: &str) -> &'static str {
         (Method::OpenSsl, "wrong-host") => "hostname mismatch (depth 0)",
         (Method::OpenSsl, "untrusted-root") => "unable to get local issuer certificate (depth 1)",
         (Method::OpenSsl, "no-intermediates") => "unable to get local issuer certificate (depth 0)",
+        (Method::AwsLc, "expired") => "certificate has expired (depth 0)",
+        (Method::AwsLc, "wrong-host") => "Hostname mismatch (depth 0)",
+        (Method::AwsLc, "untrusted-root") => "unable to get local issuer certificate (depth 1)",
+        (Method::AwsLc, "no-intermediates") => "unable to get local issuer certificate (depth 0)",
         (Method::Webpki | Method::Platform, "expired") => {
             "invalid peer certificate: certificate expired"
         }

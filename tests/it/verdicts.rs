@@ -17,6 +17,9 @@ fn rejected_here(method: Method) -> Vec<(&'static str, &'static str)> {
         Method::RustlsSerial | Method::RustlsParallel | Method::Webpki | Method::Platform => {
             vec![("udctest.ads.vt.edu__go-x509", "NameConstraintViolation")]
         }
+        // AWS-LC has no X509_STRICT: netflix's intermediate without an Authority Key
+        // Identifier passes, as with OpenSSL's default flags.
+        Method::AwsLc => vec![],
         // webpki 0.22 knows neither the absent-parameters RSA identifier nor DirectoryName
         // name constraints, and says so as UnknownIssuer (no path found).
         Method::WebpkiLegacy => vec![
@@ -46,6 +49,10 @@ fn every_method_gives_the_recorded_verdict_on_every_chain() {
             // The manifest agrees, chain by chain, except the one documented below.
             let recorded = match method {
                 Method::OpenSsl => c.expected.openssl_strict,
+                // No AWS-LC verdict is recorded: compare with OpenSSL's without X509_STRICT
+                // (AWS-LC's checks are OpenSSL 1.1.1's, always strict but for that flag's
+                // extra RFC 5280 profile checks).
+                Method::AwsLc => c.expected.openssl_default,
                 Method::RustlsSerial
                 | Method::RustlsParallel
                 | Method::Webpki
@@ -53,7 +60,10 @@ fn every_method_gives_the_recorded_verdict_on_every_chain() {
                 Method::WebpkiLegacy => c.expected.webpki_legacy,
             }
             .expect("manifest records a verdict");
-            let rustls = !matches!(method, Method::OpenSsl | Method::WebpkiLegacy);
+            let rustls = !matches!(
+                method,
+                Method::OpenSsl | Method::AwsLc | Method::WebpkiLegacy
+            );
             if c.id != "irelease-dev.sanofi.com__webpki-tests" || !rustls {
                 assert_eq!(recorded, got.is_ok(), "{method} on {}: manifest", c.id);
             }
@@ -168,4 +178,48 @@ fn a_store_from_another_method_is_a_rejection_not_a_panic() {
         )
         .unwrap_err();
     assert!(e.reason.contains("built by `openssl`"), "{e}");
+}
+
+/// `awslc` fails closed: bytes AWS-LC cannot parse, in the chain or as a CRL, and an empty
+/// trust store are rejections with AWS-LC's reason, never an accept or a crash.
+#[test]
+fn awslc_rejects_what_it_cannot_parse_with_its_reason() {
+    let corpus = corpus();
+    let c = chain(&corpus, "reddit.com__rustls-bench");
+    let v = Method::AwsLc.verifier();
+    let store = v.build_roots(&c.roots).unwrap();
+    let check = |ch: &certbench::chain::Chain,
+                 crls: &[rustls_pki_types::CertificateRevocationListDer<'static>]| {
+        let mut target = certbench::methods::Target::server(&c.host, c.validation_time);
+        target.crls = crls;
+        v.verify(&store, ch, target, &mut certbench::stages::Recorder::new())
+            .map_err(|r| r.reason)
+    };
+    assert_eq!(check(&c.chain, &[]), Ok(()));
+    let mut junk_leaf = c.chain.clone();
+    junk_leaf.leaf = rustls_pki_types::CertificateDer::from(b"junk".to_vec());
+    let e = check(&junk_leaf, &[]).unwrap_err();
+    assert!(e.starts_with("bad chain: not a DER certificate"), "{e}");
+    let mut trailing = c.chain.clone();
+    let mut bytes = trailing.intermediates[0].to_vec();
+    bytes.push(0);
+    trailing.intermediates[0] = bytes.into();
+    let e = check(&trailing, &[]).unwrap_err();
+    assert!(e.contains("trailing data"), "{e}");
+    let e = check(&c.chain, &[b"not a CRL".to_vec().into()]).unwrap_err();
+    assert!(e.starts_with("bad CRL"), "{e}");
+    let empty = v.build_roots(&[]).unwrap();
+    let e = v
+        .verify(
+            &empty,
+            &c.chain,
+            certbench::methods::Target::server(&c.host, c.validation_time),
+            &mut certbench::stages::Recorder::new(),
+        )
+        .unwrap_err()
+        .reason;
+    assert!(
+        e.starts_with("unable to get local issuer certificate"),
+        "{e}"
+    );
 }

@@ -23,6 +23,8 @@ use crate::chain::Chain;
 use crate::error::Error;
 use crate::stages::Recorder;
 
+#[cfg(feature = "awslc")]
+pub mod awslc;
 #[cfg(feature = "openssl")]
 pub mod openssl;
 #[cfg(feature = "platform")]
@@ -393,6 +395,8 @@ macro_rules! methods {
 methods! {
     /// OpenSSL's own `X509_verify_cert`, host checked through `X509_VERIFY_PARAM_set1_host`.
     [feature = "openssl"] OpenSsl => "openssl", openssl::OpenSslVerifier::default();
+    /// AWS-LC's `X509_verify_cert` (aws-lc-sys), the openssl method's policy where AWS-LC has it.
+    [feature = "awslc"] AwsLc => "awslc", awslc::AwsLcVerifier;
     /// rustls-webpki: `verify_for_usage` then `verify_is_valid_for_subject_name`.
     [all()] RustlsSerial => "rustlsserial", rustls_serial::RustlsSerial::new();
     /// rustls-webpki with the chain's signatures checked in parallel on a persistent pool.
@@ -443,13 +447,19 @@ mod tests {
     use super::*;
 
     #[test]
-    #[cfg(all(feature = "openssl", feature = "webpki-legacy", feature = "platform"))]
+    #[cfg(all(
+        feature = "openssl",
+        feature = "awslc",
+        feature = "webpki-legacy",
+        feature = "platform"
+    ))]
     fn names_are_the_seed_names_and_round_trip() {
         let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
         assert_eq!(
             names,
             [
                 "openssl",
+                "awslc",
                 "rustlsserial",
                 "rustlsparallel",
                 "webpkilegacy",
