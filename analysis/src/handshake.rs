@@ -27,6 +27,15 @@ pub struct HandshakeRun {
     pub resumption: String,
     /// Concurrent clients.
     pub clients: usize,
+    /// The rustls client's certificate verifier when it was a certbench method (inside
+    /// certbench's `MethodVerifier`); absent: the stack's own (rustls' `WebPkiServerVerifier`,
+    /// OpenSSL's `X509_verify_cert`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verifier: Option<String>,
+    /// The server sent leaf ← intermediate (two signature checks to the root) instead of a
+    /// leaf issued by the trusted CA itself (one).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub intermediate: bool,
     /// Handshakes done (each: TCP connect + TLS handshake with certificate verification on
     /// the client + close).
     pub handshakes: u64,
@@ -44,7 +53,8 @@ pub struct HandshakeRun {
     pub p99_us: f64,
     /// Slowest, µs.
     pub max_us: f64,
-    /// Client CPU time (user + system) per handshake, µs.
+    /// Client CPU time (user + system) per handshake, µs: the process's CPU time less the
+    /// server thread's (the client thread, and any worker pool its verifier uses).
     pub client_cpu_us: f64,
     /// Server CPU time per handshake, µs.
     pub server_cpu_us: f64,
@@ -148,6 +158,12 @@ pub fn label(runs: &[HandshakeRun], r: &HandshakeRun) -> String {
     }
     if runs.iter().any(|x| x.provider != r.provider) {
         s.push_str(&format!(", {}", r.provider));
+    }
+    if r.intermediate {
+        s.push_str(", leaf ← intermediate ← root");
+    }
+    if let Some(v) = &r.verifier {
+        s.push_str(&format!(", rustls verifier {v}"));
     }
     s
 }
@@ -370,6 +386,30 @@ pub fn render_memory(runs: &[MemoryRun], format: Format) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn runs_with_another_verifier_or_chain_are_rows_of_their_own() {
+        let plain = run("rustls", 1, "none", 900.0);
+        let mut parallel = plain.clone();
+        parallel.verifier = Some("rustlsparallel".into());
+        parallel.intermediate = true;
+        let runs = [plain.clone(), parallel.clone()];
+        assert_eq!(label(&runs, &plain), "p256 TLS 1.3 full");
+        assert_eq!(
+            label(&runs, &parallel),
+            "p256 TLS 1.3 full, leaf ← intermediate ← root, rustls verifier rustlsparallel"
+        );
+        assert_eq!(rows(&runs).len(), 2);
+        // A file written before these fields existed still reads, as rustls' own verifier over
+        // a leaf issued by the CA; and a plain run writes neither field.
+        let json = serde_json::to_string(&plain).unwrap();
+        assert!(
+            !json.contains("verifier") && !json.contains("intermediate"),
+            "{json}"
+        );
+        let back: HandshakeRun = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, plain);
+    }
+
     fn run(client: &str, clients: usize, resumption: &str, per_second: f64) -> HandshakeRun {
         HandshakeRun {
             client: client.into(),
@@ -379,6 +419,8 @@ mod tests {
             tls: "1.3".into(),
             resumption: resumption.into(),
             clients,
+            verifier: None,
+            intermediate: false,
             handshakes: 100,
             resumed: if resumption == "none" { 0 } else { 100 },
             seconds: 100.0 / per_second,

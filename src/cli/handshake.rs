@@ -11,6 +11,7 @@ use certbench_analysis::schema::{RunInfo, run_info_path};
 use clap::Args;
 
 use super::EXIT_PARTIAL;
+use super::args::{MethodArg, methods};
 use super::output::OutputArgs;
 use crate::handshake::{Config, KeyType, Provider, Resumption, Stack, TlsVersion, certs};
 
@@ -65,6 +66,15 @@ pub(super) struct HandshakeArgs {
     /// rustls crypto provider.
     #[arg(long, value_enum, default_value = "aws-lc-rs")]
     provider: Provider,
+    /// The rustls clients' certificate verifier(s), comma-separated certbench methods, each a
+    /// configuration of its own [default: rustls' own WebPkiServerVerifier]. OpenSSL clients
+    /// always verify with OpenSSL.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    method: Vec<MethodArg>,
+    /// Serve leaf ← intermediate ← root (two signature checks per verification) instead of a
+    /// leaf issued by the trusted CA (one).
+    #[arg(long)]
+    intermediate: bool,
     /// Instead of throughput: hold this many idle connections (comma-separated counts) per
     /// client stack and report each side's resident memory per connection.
     #[arg(long, value_delimiter = ',')]
@@ -166,10 +176,29 @@ pub(super) fn run(args: HandshakeArgs) -> Result<ExitCode> {
     let mut runs = Vec::new();
     let mut partial = false;
     for &key in &args.key {
-        let cert = certs::generate(key)?;
+        let cert = if args.intermediate {
+            certs::generate_with_intermediate(key)?
+        } else {
+            certs::generate(key)?
+        };
+        // The rustls clients' verifiers: rustls' own, or each method asked for.
+        let verifiers: Vec<Option<certbench_core::Method>> = if args.method.is_empty() {
+            vec![None]
+        } else {
+            methods(&args.method).into_iter().map(Some).collect()
+        };
         for &tls in &args.tls {
             for &resumption in &args.resumption {
-                for &client in &stacks {
+                // OpenSSL clients once; rustls clients once per verifier.
+                let pairs = stacks.iter().flat_map(|&c| {
+                    let vs = if c == Stack::Rustls {
+                        verifiers.clone()
+                    } else {
+                        vec![None]
+                    };
+                    vs.into_iter().map(move |v| (c, v))
+                });
+                for (client, verifier) in pairs {
                     let server = server_for(client);
                     let cfg = Config {
                         client,
@@ -181,10 +210,13 @@ pub(super) fn run(args: HandshakeArgs) -> Result<ExitCode> {
                         handshakes: args.handshakes,
                         duration,
                         provider: args.provider,
+                        verifier,
+                        intermediate: args.intermediate,
                     };
                     args.out.note(&format!(
-                        "certbench: handshake {} → {} server, {key}, TLS {}, resumption {}, {} client(s)",
+                        "certbench: handshake {}{} → {} server, {key}, TLS {}, resumption {}, {} client(s)",
                         client.name(),
+                        verifier.map(|m| format!(" ({m})")).unwrap_or_default(),
                         server.name(),
                         run_tls(tls),
                         run_res(resumption),

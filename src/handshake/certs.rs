@@ -32,6 +32,49 @@ fn keypair(key: KeyType) -> Result<KeyPair, rcgen::Error> {
     }
 }
 
+/// Makes a root CA, an intermediate CA it issues and a leaf the intermediate issues, all with
+/// `key`'s type; the server sends leaf and intermediate, the clients trust the root: two
+/// signature checks per verification (what `rustlsparallel` can overlap).
+pub fn generate_with_intermediate(key: KeyType) -> Result<ServerCert, rcgen::Error> {
+    let now = time::OffsetDateTime::now_utc();
+    let ca_params = |name: String| {
+        let mut p = CertificateParams::default();
+        p.distinguished_name.push(DnType::CommonName, name);
+        p.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+        p.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+        p.not_before = now - time::Duration::days(1);
+        p.not_after = now + time::Duration::days(30);
+        p
+    };
+    let root_key = keypair(key)?;
+    let root_params = ca_params(format!("certbench handshake root ({key})"));
+    let root = root_params.self_signed(&root_key)?;
+    let root_issuer = Issuer::new(root_params, &root_key);
+    let inter_key = keypair(key)?;
+    let inter_params = ca_params(format!("certbench handshake intermediate ({key})"));
+    let inter = inter_params.signed_by(&inter_key, &root_issuer)?;
+    let inter_issuer = Issuer::new(inter_params, &inter_key);
+    let leaf_key = keypair(key)?;
+    let leaf = leaf_params(now)?.signed_by(&leaf_key, &inter_issuer)?;
+    Ok(ServerCert {
+        chain: vec![leaf.der().clone(), inter.der().clone()],
+        key: leaf_key.serialize_der(),
+        ca: root.der().clone(),
+    })
+}
+
+fn leaf_params(now: time::OffsetDateTime) -> Result<CertificateParams, rcgen::Error> {
+    let mut leaf = CertificateParams::new(vec![SERVER_NAME.to_owned()])?;
+    leaf.distinguished_name
+        .push(DnType::CommonName, SERVER_NAME);
+    leaf.is_ca = IsCa::ExplicitNoCa;
+    leaf.key_usages = vec![KeyUsagePurpose::DigitalSignature];
+    leaf.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
+    leaf.not_before = now - time::Duration::days(1);
+    leaf.not_after = now + time::Duration::days(30);
+    Ok(leaf)
+}
+
 /// Makes a CA and a leaf, both with `key`'s type.
 pub fn generate(key: KeyType) -> Result<ServerCert, rcgen::Error> {
     let now = time::OffsetDateTime::now_utc();
@@ -48,15 +91,7 @@ pub fn generate(key: KeyType) -> Result<ServerCert, rcgen::Error> {
     let ca_cert = ca.self_signed(&ca_key)?;
     let issuer = Issuer::new(ca, &ca_key);
     let leaf_key = keypair(key)?;
-    let mut leaf = CertificateParams::new(vec![SERVER_NAME.to_owned()])?;
-    leaf.distinguished_name
-        .push(DnType::CommonName, SERVER_NAME);
-    leaf.is_ca = IsCa::ExplicitNoCa;
-    leaf.key_usages = vec![KeyUsagePurpose::DigitalSignature];
-    leaf.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
-    leaf.not_before = now - time::Duration::days(1);
-    leaf.not_after = now + time::Duration::days(30);
-    let leaf_cert = leaf.signed_by(&leaf_key, &issuer)?;
+    let leaf_cert = leaf_params(now)?.signed_by(&leaf_key, &issuer)?;
     Ok(ServerCert {
         chain: vec![leaf_cert.der().clone(), ca_cert.der().clone()],
         key: leaf_key.serialize_der(),

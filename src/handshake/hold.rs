@@ -115,6 +115,8 @@ pub fn hold(
         handshakes: n as u64,
         duration: None,
         provider,
+        verifier: None,
+        intermediate: false,
     };
     let connector = match client {
         Stack::Openssl => super::openssl_client(&cfg, &cert)?,

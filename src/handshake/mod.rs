@@ -184,6 +184,13 @@ pub struct Config {
     pub duration: Option<Duration>,
     /// rustls provider (client and server).
     pub provider: Provider,
+    /// The rustls client's verifier: a certbench method (its roots built once per client,
+    /// from the run's CA), or `None` for rustls' own `WebPkiServerVerifier`. The OpenSSL
+    /// client always verifies with OpenSSL.
+    pub verifier: Option<certbench_core::Method>,
+    /// Whether the certificate has an intermediate ([`certs::generate_with_intermediate`]);
+    /// recorded in the run.
+    pub intermediate: bool,
 }
 
 /// A finished run: the figures, and the handshakes that failed (with the first error).
@@ -244,12 +251,27 @@ fn rustls_client(cfg: &Config, cert: &ServerCert) -> Result<Client, HandshakeErr
         TlsVersion::Tls12 => &[&rustls::version::TLS12],
         TlsVersion::Tls13 => &[&rustls::version::TLS13],
     };
-    let mut roots = rustls::RootCertStore::empty();
-    roots.add(cert.ca.clone())?;
-    let mut config = rustls::ClientConfig::builder_with_provider(cfg.provider.crypto())
-        .with_protocol_versions(versions)?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
+    let builder = rustls::ClientConfig::builder_with_provider(cfg.provider.crypto())
+        .with_protocol_versions(versions)?;
+    let mut config = match cfg.verifier {
+        None => {
+            let mut roots = rustls::RootCertStore::empty();
+            roots.add(cert.ca.clone())?;
+            builder.with_root_certificates(roots).with_no_client_auth()
+        }
+        Some(method) => {
+            let verifier: Arc<dyn certbench_core::methods::DynVerifier> =
+                Arc::from(method.verifier());
+            let roots = verifier
+                .build_roots(std::slice::from_ref(&cert.ca))
+                .map_err(|e| HandshakeError::Setup(format!("{method} roots: {e}")))?;
+            let timed = certbench_core::timed::MethodVerifier::new(verifier, Arc::new(roots));
+            builder
+                .dangerous()
+                .with_custom_certificate_verifier(Arc::new(timed))
+                .with_no_client_auth()
+        }
+    };
     config.resumption = match cfg.resumption {
         Resumption::None => rustls::client::Resumption::disabled(),
         Resumption::Tickets => rustls::client::Resumption::in_memory_sessions(64),
@@ -361,8 +383,10 @@ pub fn run_with_cert(cfg: &Config, cert: &ServerCert) -> Result<Outcome, Handsha
         ));
         let stats = Rc::new(RefCell::new((0u64, 0u64, None::<String>))); // resumed, failed, first error
         let deadline = cfg.duration.map(|d| Instant::now() + d);
+        // The client's CPU is the process's less the server thread's: the client thread and
+        // whatever helps it (a verifier's worker pool: `rustlsparallel`'s checks run there).
         let (client_cpu0, server_cpu0) = (
-            server::clock_time(libc::CLOCK_THREAD_CPUTIME_ID),
+            server::clock_time(libc::CLOCK_PROCESS_CPUTIME_ID),
             server.cpu(),
         );
         let start = Instant::now();
@@ -396,8 +420,9 @@ pub fn run_with_cert(cfg: &Config, cert: &ServerCert) -> Result<Outcome, Handsha
         });
         futures_util::future::join_all(tasks).await;
         let seconds = start.elapsed().as_secs_f64();
-        let client_cpu = server::clock_time(libc::CLOCK_THREAD_CPUTIME_ID) - client_cpu0;
         let server_cpu = server.cpu() - server_cpu0;
+        let client_cpu = (server::clock_time(libc::CLOCK_PROCESS_CPUTIME_ID) - client_cpu0)
+            .saturating_sub(server_cpu);
         let hist = hist.borrow();
         let (resumed, failed, first_error) = stats.borrow().clone();
         let done = hist.len();
@@ -417,6 +442,11 @@ pub fn run_with_cert(cfg: &Config, cert: &ServerCert) -> Result<Outcome, Handsha
                 tls: cfg.tls.name().to_owned(),
                 resumption: cfg.resumption.name().to_owned(),
                 clients: cfg.clients,
+                verifier: match cfg.client {
+                    Stack::Rustls => cfg.verifier.map(|m| m.name().to_owned()),
+                    Stack::Openssl => None,
+                },
+                intermediate: cfg.intermediate,
                 handshakes: done,
                 resumed,
                 seconds,

@@ -86,3 +86,69 @@ fn memory_per_connection_for_both_stacks() {
         assert!(r["allocator"].as_str().unwrap().contains("system"), "{r}");
     }
 }
+
+/// `--method` puts certbench verifiers in the rustls clients, one configuration each (the
+/// OpenSSL client once, with OpenSSL's own); `--intermediate` serves leaf ← intermediate ←
+/// root. Every handshake verifies (none fails), and each run names its verifier and chain.
+#[test]
+fn certbench_verifiers_run_inside_the_rustls_client_over_an_intermediate() {
+    let (code, out, err) = certbench(&[
+        "handshake",
+        "--transport",
+        "all",
+        "--key",
+        "p384",
+        "--intermediate",
+        "--method",
+        "rustlsserial,rustlsparallel,awslc",
+        "--handshakes",
+        "40",
+        "--clients",
+        "4",
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let runs: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+    let named: Vec<(String, Option<String>)> = runs
+        .iter()
+        .map(|r| {
+            assert_eq!(r["handshakes"], 40, "{r}");
+            assert_eq!(r["intermediate"], true, "{r}");
+            (
+                r["client"].as_str().unwrap().to_owned(),
+                r["verifier"].as_str().map(str::to_owned),
+            )
+        })
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("openssl".to_owned(), None),
+            ("rustls".to_owned(), Some("rustlsserial".to_owned())),
+            ("rustls".to_owned(), Some("rustlsparallel".to_owned())),
+            ("rustls".to_owned(), Some("awslc".to_owned())),
+        ]
+    );
+    // The markdown table keeps the verifiers apart.
+    let (code, out, err) = certbench(&[
+        "handshake",
+        "--transport",
+        "rustls",
+        "--key",
+        "p256",
+        "--intermediate",
+        "--method",
+        "rustlsserial,rustlsparallel",
+        "--handshakes",
+        "20",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("leaf ← intermediate ← root, rustls verifier rustlsserial")
+            && out.contains("leaf ← intermediate ← root, rustls verifier rustlsparallel"),
+        "{out}"
+    );
+}

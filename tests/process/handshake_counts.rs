@@ -20,6 +20,8 @@ fn config(client: Stack, tls: TlsVersion, resumption: Resumption, clients: usize
         handshakes: 60,
         duration: None,
         provider: Provider::AwsLcRs,
+        verifier: None,
+        intermediate: false,
     }
 }
 
