@@ -114,6 +114,19 @@ impl SignaturePool {
         })
     }
 
+    /// Builds the process-wide pool with `workers` threads (0: the caller runs every job
+    /// alone), if it is not built yet; returns whether this call built it. For instruction
+    /// counts (`certbench icount`), where which thread runs a check, and when, is the
+    /// scheduler's and must not change the count.
+    pub fn init_global(workers: usize) -> bool {
+        let mut built = false;
+        GLOBAL.get_or_init(|| {
+            built = true;
+            SignaturePool::new(workers)
+        });
+        built
+    }
+
     fn new(workers: usize) -> SignaturePool {
         let shared: &'static Shared = Box::leak(Box::new(Shared {
             slot: Mutex::new(Slot {

@@ -4,19 +4,16 @@
 //!
 //! The parent ([`measure`]) runs this executable once per (method, chain) under
 //! `valgrind --tool=callgrind --collect-atstart=no` with collection toggled on inside
-//! [`measured`] (the verify calls) and in the pool's job (a `rustlsparallel` worker's share),
-//! and toggled off again inside the pool's wait for its workers (spinning, whose length is
-//! the scheduler's, not the code's). The child ([`child`]) warms up, then verifies the chain
-//! `iterations` times, sleeping between calls so that the pool's workers are asleep each time
-//! (the path `rustlsparallel` takes depends on whether a worker is awake). The count per
-//! verification is the collected total divided by `iterations`.
+//! [`measured`] (the verify calls). The child ([`child`]) builds the signature pool without
+//! workers, so that `rustlsparallel` hands its checks to the pool as it would asleep and the
+//! caller runs them all; it warms up, then verifies the chain `iterations` times. The count
+//! per verification is the collected total divided by `iterations`.
 //!
-//! Invariant: the count covers exactly the verification's own instructions (caller and pool
-//! workers), so it is the same from run to run to within a few instructions.
+//! Invariant: the count covers exactly the verification's own instructions (its checks, and
+//! the pool's hand-over), so it is the same from run to run to within a few instructions.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
 use crate::Method;
 use crate::chain::Chain;
@@ -33,12 +30,8 @@ pub const KEY_CHAINS: &[(&str, &str)] = &[
     ("p384", "www.washingtonpost.com__rustls-bench"),
 ];
 
-/// The callgrind toggles: on in [`measured`] and in a pool job, off in the pool's wait.
-const TOGGLES: &[&str] = &[
-    "*icount*measured*",
-    "*pool*JobRef*call*",
-    "*pool*Withdraw*drop*",
-];
+/// The callgrind toggle: on in [`measured`].
+const TOGGLES: &[&str] = &["*icount*measured*"];
 
 /// One count.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -60,6 +53,11 @@ pub fn measured(v: &dyn DynVerifier, roots: &AnyRoots, chain: &Chain, target: Ta
 
 /// The child: verify `key`'s chain with `method` `iterations` times (after a warm-up).
 pub fn child(method: Method, key: &str, iterations: u32) -> Result<(), Error> {
+    // A pool without workers: `rustlsparallel` takes the same path (its checks handed to the
+    // pool), and the caller runs them all, so the count is the verification's work whatever
+    // the scheduler does (under valgrind's serialised threads, a worker took a check in some
+    // runs and not in others, and the counts differed by one check).
+    crate::pool::SignaturePool::init_global(0);
     let (item, roots) = load(key)?;
     let v = method.verifier();
     let store = v.build_roots(roots.certs())?;
@@ -71,8 +69,6 @@ pub fn child(method: Method, key: &str, iterations: u32) -> Result<(), Error> {
         };
     }
     for _ in 0..iterations {
-        // Long enough for the pool's workers to stop spinning and sleep, even under valgrind.
-        std::thread::sleep(Duration::from_millis(5));
         if !measured(v.as_ref(), &store, &item.chain, target) {
             return Err(Error::Icount(format!("{key}: {method} rejected its chain")));
         }
