@@ -63,23 +63,39 @@ unsafe impl Sync for Cert {}
 impl Cert {
     /// Parses DER; trailing bytes are an error.
     pub fn from_der(der: &[u8]) -> Result<Cert, AwsLcError> {
-        let len =
-            c_long::try_from(der.len()).map_err(|_| AwsLcError("certificate too large".into()))?;
-        let mut p = der.as_ptr();
-        // SAFETY: `p` points at `len` readable bytes; d2i_X509 reads at most that many and
-        // advances `p` past what it parsed. A NULL result is checked below.
-        let x = unsafe { sys::d2i_X509(ptr::null_mut(), &mut p, len) };
-        if x.is_null() {
-            return Err(AwsLcError::from_queue("not a DER certificate"));
-        }
-        let cert = Cert(x);
-        // SAFETY: both pointers are into (or one past the end of) `der`.
-        let used = unsafe { p.offset_from(der.as_ptr()) };
-        if used != der.len() as isize {
-            return Err(AwsLcError("trailing data after the certificate".into()));
-        }
-        Ok(cert)
+        // SAFETY: d2i_X509 and X509_free are a `d2i` and its matching free.
+        unsafe { parse(der, "certificate", sys::d2i_X509, sys::X509_free) }.map(Cert)
     }
+}
+
+/// One DER object through AWS-LC's `d2i` function `d2i`; trailing bytes are an error (and the
+/// object is freed with `free`). `what` names it in errors.
+///
+/// # Safety
+/// `d2i` must be an AWS-LC `d2i_*` function (reads at most `len` bytes from `*inp`, advances it
+/// past what it parsed, returns a new object or NULL) and `free` the function that frees what
+/// it returns.
+unsafe fn parse<T>(
+    der: &[u8],
+    what: &str,
+    d2i: unsafe extern "C" fn(*mut *mut T, *mut *const u8, c_long) -> *mut T,
+    free: unsafe extern "C" fn(*mut T),
+) -> Result<*mut T, AwsLcError> {
+    let len = c_long::try_from(der.len()).map_err(|_| AwsLcError(format!("{what} too large")))?;
+    let mut p = der.as_ptr();
+    // SAFETY: `p` points at `len` readable bytes; per the contract above, `d2i` reads at most
+    // that many and advances `p` past what it parsed. A NULL result is checked below.
+    let x = unsafe { d2i(ptr::null_mut(), &mut p, len) };
+    if x.is_null() {
+        return Err(AwsLcError::from_queue(&format!("not a DER {what}")));
+    }
+    // SAFETY: both pointers are into (or one past the end of) `der`.
+    if unsafe { p.offset_from(der.as_ptr()) } != der.len() as isize {
+        // SAFETY: `x` came from `d2i` and is freed once, here.
+        unsafe { free(x) };
+        return Err(AwsLcError(format!("trailing data after the {what}")));
+    }
+    Ok(x)
 }
 
 impl Drop for Cert {
@@ -99,19 +115,8 @@ unsafe impl Sync for Crl {}
 impl Crl {
     /// Parses DER; trailing bytes are an error.
     pub fn from_der(der: &[u8]) -> Result<Crl, AwsLcError> {
-        let len = c_long::try_from(der.len()).map_err(|_| AwsLcError("CRL too large".into()))?;
-        let mut p = der.as_ptr();
-        // SAFETY: as in `Cert::from_der`.
-        let x = unsafe { sys::d2i_X509_CRL(ptr::null_mut(), &mut p, len) };
-        if x.is_null() {
-            return Err(AwsLcError::from_queue("not a DER CRL"));
-        }
-        let crl = Crl(x);
-        // SAFETY: both pointers are into (or one past the end of) `der`.
-        if unsafe { p.offset_from(der.as_ptr()) } != der.len() as isize {
-            return Err(AwsLcError("trailing data after the CRL".into()));
-        }
-        Ok(crl)
+        // SAFETY: d2i_X509_CRL and X509_CRL_free are a `d2i` and its matching free.
+        unsafe { parse(der, "CRL", sys::d2i_X509_CRL, sys::X509_CRL_free) }.map(Crl)
     }
 }
 

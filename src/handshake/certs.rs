@@ -37,21 +37,12 @@ fn keypair(key: KeyType) -> Result<KeyPair, rcgen::Error> {
 /// signature checks per verification (what `rustlsparallel` can overlap).
 pub fn generate_with_intermediate(key: KeyType) -> Result<ServerCert, rcgen::Error> {
     let now = time::OffsetDateTime::now_utc();
-    let ca_params = |name: String| {
-        let mut p = CertificateParams::default();
-        p.distinguished_name.push(DnType::CommonName, name);
-        p.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-        p.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-        p.not_before = now - time::Duration::days(1);
-        p.not_after = now + time::Duration::days(30);
-        p
-    };
     let root_key = keypair(key)?;
-    let root_params = ca_params(format!("certbench handshake root ({key})"));
+    let root_params = ca_params(now, format!("certbench handshake root ({key})"));
     let root = root_params.self_signed(&root_key)?;
     let root_issuer = Issuer::new(root_params, &root_key);
     let inter_key = keypair(key)?;
-    let inter_params = ca_params(format!("certbench handshake intermediate ({key})"));
+    let inter_params = ca_params(now, format!("certbench handshake intermediate ({key})"));
     let inter = inter_params.signed_by(&inter_key, &root_issuer)?;
     let inter_issuer = Issuer::new(inter_params, &inter_key);
     let leaf_key = keypair(key)?;
@@ -61,6 +52,16 @@ pub fn generate_with_intermediate(key: KeyType) -> Result<ServerCert, rcgen::Err
         key: leaf_key.serialize_der(),
         ca: root.der().clone(),
     })
+}
+
+fn ca_params(now: time::OffsetDateTime, name: String) -> CertificateParams {
+    let mut p = CertificateParams::default();
+    p.distinguished_name.push(DnType::CommonName, name);
+    p.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    p.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
+    p.not_before = now - time::Duration::days(1);
+    p.not_after = now + time::Duration::days(30);
+    p
 }
 
 fn leaf_params(now: time::OffsetDateTime) -> Result<CertificateParams, rcgen::Error> {
@@ -79,15 +80,7 @@ fn leaf_params(now: time::OffsetDateTime) -> Result<CertificateParams, rcgen::Er
 pub fn generate(key: KeyType) -> Result<ServerCert, rcgen::Error> {
     let now = time::OffsetDateTime::now_utc();
     let ca_key = keypair(key)?;
-    let mut ca = CertificateParams::default();
-    ca.distinguished_name.push(
-        DnType::CommonName,
-        format!("certbench handshake CA ({key})"),
-    );
-    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    ca.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-    ca.not_before = now - time::Duration::days(1);
-    ca.not_after = now + time::Duration::days(30);
+    let ca = ca_params(now, format!("certbench handshake CA ({key})"));
     let ca_cert = ca.self_signed(&ca_key)?;
     let issuer = Issuer::new(ca, &ca_key);
     let leaf_key = keypair(key)?;

@@ -140,6 +140,16 @@ pub struct Capabilities {
 }
 
 impl Capabilities {
+    /// Everything: what OpenSSL's and AWS-LC's `X509_verify_cert` can be told.
+    pub const ALL: Capabilities = Capabilities {
+        ip_names: true,
+        email_names: true,
+        no_name: true,
+        client_auth: true,
+        max_depth: true,
+        crls: true,
+    };
+
     /// Why a method with these capabilities cannot verify `target`, or `None` if it can.
     pub fn missing(&self, target: &Target<'_>) -> Option<&'static str> {
         match target.peer {

@@ -55,14 +55,7 @@ impl Verifier for OpenSslVerifier {
     }
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            ip_names: true,
-            email_names: true,
-            no_name: true,
-            client_auth: true,
-            max_depth: true,
-            crls: true,
-        }
+        Capabilities::ALL
     }
 
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<OpenSslRoots, Error> {

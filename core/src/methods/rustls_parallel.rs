@@ -246,21 +246,20 @@ const INVALID: u8 = 2;
 /// Only the order of magnitude matters: it orders the jobs and decides whether overlapping
 /// them can pay for waking a worker.
 fn estimated_us(key: &[u8]) -> u32 {
-    match key.len() {
-        65 => 60,
-        97 => 200,
-        133 => 450,
-        32 => 50,
-        n => {
-            let bits = (n.saturating_sub(14) * 8) as u32;
-            20 * bits * bits / (2048 * 2048)
-        }
-    }
+    estimated_us_by_signer(match key.len() {
+        65 => Signer::EcdsaP256,
+        97 => Signer::EcdsaP384,
+        133 => Signer::EcdsaP521,
+        32 => Signer::Ed25519,
+        n => Signer::Rsa {
+            bits: n.saturating_sub(14) * 8,
+        },
+    })
 }
 
 /// How a pool worker meets a job, measured on a 2-vCPU KVM guest (`core/examples/wake.rs`,
-/// `cold.rs`, and the `DBG` timings of a washingtonpost.com run, all with the workers kept off
-/// the caller's CPU, see `affinity.rs`).
+/// `cold.rs`, and per-check timings of a washingtonpost.com `verify` run, instrumentation not
+/// kept; all with the workers kept off the caller's CPU, see `affinity.rs`).
 #[derive(Clone, Copy, Debug)]
 struct Worker {
     /// Microseconds from offering the job to a worker starting on it.
@@ -304,8 +303,8 @@ fn might_pay_asleep(chain: &Chain) -> bool {
     overlap_pays(&costs, ASLEEP)
 }
 
-/// [`estimated_us`] from the signer's key class. An unknown algorithm counts as costly (the
-/// full decision then looks at the keys themselves); a certificate that does not parse as 0.
+/// The cost table behind [`estimated_us`], by key class. An unknown algorithm counts as costly
+/// (the full decision then looks at the keys themselves).
 fn estimated_us_by_signer(signer: Signer) -> u32 {
     match signer {
         Signer::EcdsaP256 => 60,
