@@ -44,6 +44,16 @@ pub(super) struct LimboArgs {
     /// Differing testcases listed per pair in markdown.
     #[arg(long, default_value_t = 25)]
     show: usize,
+    /// Per-testcase verify time: a table of each method's slowest testcases (the
+    /// slowest single calls, each verified again `--timing-repeats` times, ranked by median).
+    #[arg(long)]
+    timings: bool,
+    /// Testcases in each method's slowest table (with --timings).
+    #[arg(long, default_value_t = 20, requires = "timings")]
+    timings_top: usize,
+    /// Times each candidate is verified again (with --timings).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..), requires = "timings")]
+    timing_repeats: u16,
     /// No progress or notes on standard error.
     #[arg(long)]
     quiet: bool,
@@ -65,6 +75,83 @@ struct JsonSummary<'a> {
     summaries: &'a [Summary],
     method_pairs: &'a [Agreement],
     upstream: &'a [Agreement],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    slowest: Vec<JsonSlow>,
+}
+
+/// One of a method's slowest testcases, in the JSON summary.
+#[derive(Serialize)]
+struct JsonSlow {
+    method: String,
+    rank: usize,
+    id: String,
+    family: String,
+    median_ns: u64,
+    again_ns: Vec<u64>,
+    first_ns: u64,
+    actual_result: &'static str,
+}
+
+/// Each method's slowest testcases (`--timings`), timed again.
+fn slowest_tables(
+    file: &LimboFile,
+    runs: &[MethodRun],
+    top: usize,
+    repeats: usize,
+) -> Vec<(Method, Vec<crate::limbo::run::SlowCase>)> {
+    runs.iter()
+        .map(|r| (r.method, crate::limbo::run::slowest(file, r, top, repeats)))
+        .collect()
+}
+
+/// Markdown: per method, its slowest testcases.
+fn render_slowest(slow: &[(Method, Vec<crate::limbo::run::SlowCase>)], repeats: usize) -> String {
+    use certbench_analysis::units::human;
+    let mut out = format!(
+        "\n### Slowest testcases per method (verify call; median of {repeats} calls made again, min–max)\n"
+    );
+    for (method, cases) in slow {
+        out.push_str(&format!("\n#### {method}\n\n"));
+        if cases.is_empty() {
+            out.push_str("No testcase ran.\n");
+            continue;
+        }
+        let rows = cases
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                vec![
+                    (i + 1).to_string(),
+                    c.id.clone(),
+                    certbench_analysis::limbo::family(&c.id).to_owned(),
+                    human(c.median_ns() as f64),
+                    match (c.again_ns.first(), c.again_ns.last()) {
+                        (Some(lo), Some(hi)) => {
+                            format!("{}–{}", human(*lo as f64), human(*hi as f64))
+                        }
+                        _ => "—".to_owned(),
+                    },
+                    human(c.first_ns as f64),
+                    c.actual.as_str().to_owned(),
+                ]
+            })
+            .collect();
+        out.push_str(&certbench_analysis::export::markdown::plain_table(
+            &[
+                "#",
+                "testcase",
+                "family",
+                "median",
+                "min–max",
+                "first call",
+                "verdict",
+            ],
+            rows,
+            3,
+        ));
+        out.push('\n');
+    }
+    out
 }
 
 /// Loads every `*.json` file of `dir` that is a limbo result document, in name order.
@@ -211,6 +298,14 @@ pub(super) fn run(args: LimboArgs) -> Result<ExitCode> {
         }
     }
 
+    let repeats = usize::from(args.timing_repeats);
+    let slowest = if args.timings {
+        note("certbench limbo: timing the slowest testcases again");
+        slowest_tables(&file, &runs, args.timings_top, repeats)
+    } else {
+        Vec::new()
+    };
+
     let verify_seconds: Vec<(String, f64)> = runs
         .iter()
         .map(|r| (r.method.to_string(), r.verify_ns as f64 / 1e9))
@@ -229,6 +324,21 @@ pub(super) fn run(args: LimboArgs) -> Result<ExitCode> {
                 summaries: &summaries,
                 method_pairs: &pairs,
                 upstream: &vs_upstream,
+                slowest: slowest
+                    .iter()
+                    .flat_map(|(m, cases)| {
+                        cases.iter().enumerate().map(move |(i, c)| JsonSlow {
+                            method: m.to_string(),
+                            rank: i + 1,
+                            id: c.id.clone(),
+                            family: certbench_analysis::limbo::family(&c.id).to_owned(),
+                            median_ns: c.median_ns(),
+                            again_ns: c.again_ns.clone(),
+                            first_ns: c.first_ns,
+                            actual_result: c.actual.as_str(),
+                        })
+                    })
+                    .collect(),
             };
             serde_json::to_string_pretty(&doc).expect("summary serializes") + "\n"
         }
@@ -264,6 +374,9 @@ pub(super) fn run(args: LimboArgs) -> Result<ExitCode> {
             if !vs_upstream.is_empty() {
                 out.push_str("\n### Verdicts that differ from the upstream harness\n\n");
                 out.push_str(&render_agreements(&vs_upstream, args.show));
+            }
+            if args.timings {
+                out.push_str(&render_slowest(&slowest, repeats));
             }
             out
         }

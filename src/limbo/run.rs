@@ -32,6 +32,8 @@ pub struct MethodRun {
     pub verify_ns: u64,
     /// Testcases that ran (not skipped).
     pub ran: usize,
+    /// Nanoseconds of each testcase's one `verify` call, in file order (`None`: skipped).
+    pub times: Vec<Option<u64>>,
 }
 
 /// Evaluates one testcase with one method: the verdict, its context, and the nanoseconds
@@ -90,6 +92,7 @@ pub fn run(file: &LimboFile, methods: &[Method], mut progress: impl FnMut()) -> 
             },
             verify_ns: 0,
             ran: 0,
+            times: Vec::with_capacity(file.cases.len()),
         })
         .collect();
     for (i, case) in file.cases.iter().enumerate() {
@@ -112,6 +115,7 @@ pub fn run(file: &LimboFile, methods: &[Method], mut progress: impl FnMut()) -> 
                 runs[k].verify_ns += ns;
                 runs[k].ran += 1;
             }
+            runs[k].times.push(ns);
             slots[k] = Some(TestcaseResult {
                 id,
                 actual_result: actual,
@@ -136,4 +140,69 @@ pub fn expectations(file: &LimboFile) -> Vec<Expectation> {
             success: c.expected_success,
         })
         .collect()
+}
+
+/// One of a method's slowest testcases, timed again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SlowCase {
+    /// Index of the testcase in the file.
+    pub index: usize,
+    /// Testcase id.
+    pub id: String,
+    /// The time of the run's one `verify` call, nanoseconds.
+    pub first_ns: u64,
+    /// The times of the `repeats` calls made again, nanoseconds, sorted.
+    pub again_ns: Vec<u64>,
+    /// The verdict.
+    pub actual: ActualResult,
+}
+
+impl SlowCase {
+    /// The median of the calls made again (the first call when none was).
+    pub fn median_ns(&self) -> u64 {
+        match self.again_ns.len() {
+            0 => self.first_ns,
+            n if n % 2 == 1 => self.again_ns[n / 2],
+            n => (self.again_ns[n / 2 - 1] + self.again_ns[n / 2]) / 2,
+        }
+    }
+}
+
+/// `run`'s `top` slowest testcases, timed again: a single call is noisy (a page fault, a
+/// context switch can make a 20 µs testcase look like a slow one), so the `2 × top` slowest
+/// single calls are each verified `repeats` more times, and ranked by the median of those.
+pub fn slowest(file: &LimboFile, run: &MethodRun, top: usize, repeats: usize) -> Vec<SlowCase> {
+    let verifier = run.method.verifier();
+    let mut timed: Vec<(usize, u64)> = run
+        .times
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| t.map(|t| (i, t)))
+        .collect();
+    timed.sort_by(|a, b| b.1.cmp(&a.1));
+    timed.truncate(2 * top);
+    let mut out: Vec<SlowCase> = timed
+        .into_iter()
+        .filter_map(|(index, first_ns)| {
+            let case = file.cases.get(index)?.as_ref().ok()?;
+            let mut again_ns: Vec<u64> = (0..repeats)
+                .filter_map(|_| evaluate(verifier.as_ref(), case).2)
+                .collect();
+            again_ns.sort_unstable();
+            Some(SlowCase {
+                index,
+                id: case.id.clone(),
+                first_ns,
+                again_ns,
+                actual: run.result.results.get(index)?.actual_result,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.median_ns()
+            .cmp(&a.median_ns())
+            .then(a.index.cmp(&b.index))
+    });
+    out.truncate(top);
+    out
 }
