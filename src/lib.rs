@@ -18,6 +18,7 @@ pub mod bench;
 pub mod cli;
 pub mod driver;
 pub mod error;
+pub mod extra;
 pub mod handshake;
 pub mod limbo;
 pub mod mirror;

@@ -31,6 +31,9 @@ pub struct VerifyOptions {
     pub warmup: u32,
     /// Build each method's store once and reuse it (`roots-creation` = 0 per sample).
     pub cache_roots: bool,
+    /// Untrusted intermediates offered with every chain, after its leaf and before the
+    /// certificates it sent (`--extra-intermediates`; see [`crate::extra`]).
+    pub extra_intermediates: Vec<rustls_pki_types::CertificateDer<'static>>,
 }
 
 /// A method's store built once, for `--cache-roots`, with what building it cost.
@@ -50,6 +53,7 @@ fn config(method: Method, opts: &VerifyOptions, roots: &RootSet) -> Config {
     Config {
         cache_roots: opts.cache_roots,
         roots: Some(roots.describe()),
+        extra_intermediates: opts.extra_intermediates.len() as u32,
         openssl_policy: openssl_policy(method),
         versions: [(library.name.to_owned(), library.version)].into(),
         ..Config::default()
@@ -112,6 +116,20 @@ pub fn run(
         }
     }
 
+    // With extra intermediates, the chains as verified: made once, before any timing.
+    let offered: Vec<CorpusChain> = corpus
+        .chains
+        .iter()
+        .map(|c| {
+            let mut c = c.clone();
+            if !opts.extra_intermediates.is_empty() {
+                let sent = std::mem::take(&mut c.chain.intermediates);
+                c.chain.intermediates = opts.extra_intermediates.clone();
+                c.chain.intermediates.extend(sent);
+            }
+            c
+        })
+        .collect();
     let n = verifiers.len();
     let phases = [(true, opts.warmup), (false, opts.runs)];
     // Runs counted across warm-up and measured phases: chain `c` in run `r` takes order
@@ -119,7 +137,7 @@ pub fn run(
     let mut runs_before = 0usize;
     for (warmup, runs) in phases {
         for run in 0..runs {
-            for (c, item) in corpus.chains.iter().enumerate() {
+            for (c, item) in offered.iter().enumerate() {
                 let order = permutation(n, runs_before + run as usize + c);
                 for k in order {
                     let (method, verifier) = &verifiers[k];
@@ -140,7 +158,7 @@ pub fn run(
                         verdict,
                         meta: SampleMeta {
                             key_types: item.key_types.clone(),
-                            chain_len: Some(item.chain.len() as u32),
+                            chain_len: Some(corpus.chains[c].chain.len() as u32),
                             roots_cached: cache.is_some(),
                             validation_time: Some(item.validation_time),
                             ..SampleMeta::default()

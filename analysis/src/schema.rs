@@ -242,6 +242,9 @@ pub struct Config {
     /// Where the trust store came from, e.g. `mozilla+mirror (152)`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub roots: Option<String>,
+    /// Extra untrusted intermediates offered with every chain (`verify --extra-intermediates`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub extra_intermediates: u32,
     /// OpenSSL's verification policy, where OpenSSL verified in the sample (the `openssl`
     /// method, or OpenSSL's own verification under the callback hook).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -259,7 +262,11 @@ struct Field {
     show: fn(&Config) -> String,
 }
 
-const FIELDS: [Field; 7] = [
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+const FIELDS: [Field; 8] = [
     Field {
         of_run: true,
         show: |c| {
@@ -304,6 +311,13 @@ const FIELDS: [Field; 7] = [
             c.roots
                 .as_ref()
                 .map_or("roots —".into(), |r| format!("roots {r}"))
+        },
+    },
+    Field {
+        of_run: true,
+        show: |c| match c.extra_intermediates {
+            0 => String::new(),
+            n => format!("+{n} untrusted intermediates"),
         },
     },
     Field {

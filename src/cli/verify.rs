@@ -42,6 +42,14 @@ pub(super) struct VerifyArgs {
     /// Build each method's trust store once and reuse it (roots-creation is then 0 per use).
     #[arg(long)]
     cache_roots: bool,
+    /// Store scaling: add N generated roots to the trust store (well-formed CA certificates
+    /// with names of their own, plus same-subject decoys of the corpus's anchors).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    extra_roots: usize,
+    /// Store scaling: offer M generated intermediates with every chain as untrusted
+    /// candidates, before the ones the server sent (plus decoys of the leaves' issuers).
+    #[arg(long, value_name = "M", default_value_t = 0)]
+    extra_intermediates: usize,
     /// Append every sample (warm-up included) to FILE as JSON lines, flushed as taken.
     #[arg(long)]
     raw: Option<PathBuf>,
@@ -62,16 +70,37 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode> {
         roots.extend("corpus", corpus.roots());
     }
     let out = &args.out;
+    let extra = if args.extra_roots + args.extra_intermediates > 0 {
+        let started = std::time::Instant::now();
+        let extra = crate::extra::generate(&corpus, args.extra_roots, args.extra_intermediates)
+            .context("generating the extra roots and intermediates")?;
+        out.note(&format!(
+            "certbench verify: generated {} extra roots ({} decoys) and {} extra intermediates ({} decoys) in {:.1} s",
+            extra.roots.len(),
+            extra.decoy_roots,
+            extra.intermediates.len(),
+            extra.decoy_intermediates,
+            started.elapsed().as_secs_f64()
+        ));
+        roots.extend("extra", extra.roots.iter().cloned());
+        extra
+    } else {
+        crate::extra::Extra::default()
+    };
     for f in &corpus.failures {
         out.error(&format!("certbench: error: chain {}: {}", f.id, f.error));
     }
     out.note(&format!(
-        "certbench verify: {} chains × {} methods × {} runs (+{} warm-up), roots {}{}",
+        "certbench verify: {} chains × {} methods × {} runs (+{} warm-up), roots {}{}{}",
         corpus.chains.len(),
         methods.len(),
         args.runs,
         args.warmup,
         roots.describe(),
+        match extra.intermediates.len() {
+            0 => String::new(),
+            m => format!(", +{m} untrusted intermediates per chain"),
+        },
         if args.cache_roots {
             ", cached"
         } else {
@@ -88,6 +117,7 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode> {
         runs: args.runs,
         warmup: args.warmup,
         cache_roots: args.cache_roots,
+        extra_intermediates: extra.intermediates.clone(),
     };
     let cached = verify::run(&corpus, &roots, &opts, |s| {
         raw.write(&s);
@@ -107,11 +137,15 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode> {
     }
     let mut text = out.tables(
         &format!(
-            "certbench verify — {} chains, {} runs (+{} warm-up), roots {}, {}",
+            "certbench verify — {} chains, {} runs (+{} warm-up), roots {}{}, {}",
             corpus.chains.len(),
             args.runs,
             args.warmup,
             roots.describe(),
+            match extra.intermediates.len() {
+                0 => String::new(),
+                m => format!(", +{m} untrusted intermediates per chain"),
+            },
             if args.cache_roots {
                 "stores cached"
             } else {
@@ -122,6 +156,9 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode> {
         &methods,
         None,
     );
+    if out.format == Format::Markdown && args.extra_roots + args.extra_intermediates > 0 {
+        text.push_str(&store_scaling(&samples, &methods, &cached, &roots, &extra));
+    }
     let both = [Method::RustlsSerial, Method::RustlsParallel];
     if out.format == Format::Markdown && both.iter().all(|m| methods.contains(m)) {
         text.push_str(&parallel_bound(&corpus, &roots, &samples));
@@ -136,6 +173,88 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Store scaling, one row per method: the store's size, `roots-creation` (the one build
+/// with `--cache-roots`, else the median over samples), and the median over chains of each
+/// chain's `verify` and `total-verification` medians.
+fn store_scaling(
+    samples: &[Sample],
+    methods: &[Method],
+    cached: &[verify::CachedRoots],
+    roots: &RootSet,
+    extra: &crate::extra::Extra,
+) -> String {
+    let tables = certbench_analysis::build_seed_tables(samples);
+    let median = |mut v: Vec<f64>| -> Option<f64> {
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        (n > 0).then(|| {
+            if n % 2 == 1 {
+                v[n / 2]
+            } else {
+                (v[n / 2 - 1] + v[n / 2]) / 2.0
+            }
+        })
+    };
+    let show = |v: Option<f64>| v.map_or("—".to_owned(), human);
+    let rows = methods
+        .iter()
+        .map(|m| {
+            let chains = || {
+                tables
+                    .iter()
+                    .filter(|t| t.method == m.name())
+                    .flat_map(|t| &t.rows)
+            };
+            let of = |stage: certbench_analysis::Stage| {
+                median(
+                    chains()
+                        .filter_map(|r| r.cells.get(&stage).map(|c| c.median))
+                        .collect(),
+                )
+            };
+            let creation = match cached.iter().find(|c| c.method == *m) {
+                Some(c) => format!("{} (built once)", human(c.build_ns as f64)),
+                None => show(of(certbench_analysis::Stage::RootsCreation)),
+            };
+            let accepted = samples
+                .iter()
+                .filter(|s| s.method == m.name() && !s.warmup && s.run == 0)
+                .filter(|s| s.verdict == Verdict::Ok)
+                .count();
+            let ran = samples
+                .iter()
+                .filter(|s| s.method == m.name() && !s.warmup && s.run == 0)
+                .count();
+            vec![
+                m.name().to_owned(),
+                creation,
+                show(of(certbench_analysis::Stage::Verify)),
+                show(of(certbench_analysis::Stage::TotalVerification)),
+                format!("{accepted} of {ran}"),
+            ]
+        })
+        .collect();
+    format!(
+        "\n### Store scaling: roots {} ({} extra, {} decoys), +{} untrusted intermediates per chain ({} decoys)\n\n{}\nverify and total-verification: the median over chains of each chain's median.\n",
+        roots.describe(),
+        extra.roots.len(),
+        extra.decoy_roots,
+        extra.intermediates.len(),
+        extra.decoy_intermediates,
+        plain_table(
+            &[
+                "method",
+                "roots-creation",
+                "verify",
+                "total-verification",
+                "chains accepted",
+            ],
+            rows,
+            1,
+        )
+    )
 }
 
 /// How far `rustlsparallel` can gain on each chain, beside how far it got: the chain's path

@@ -149,6 +149,7 @@ fn config<T: Transport>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
             (stack.to_owned(), stack_version),
         ]
         .into(),
+        extra_intermediates: 0,
     }
 }
 

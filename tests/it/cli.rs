@@ -524,3 +524,75 @@ fn verify_shows_each_chains_parallel_bound() {
             .contains("against its bound")
     );
 }
+
+/// Store scaling: 1,500 extra roots and 150 extra intermediates, every method. The verdicts
+/// are those of the run without extras (decoys and unrelated candidates change the cost of
+/// path building, never its outcome), and the summary reports each method's roots creation
+/// and verify.
+#[test]
+fn extra_roots_and_intermediates_change_costs_not_verdicts() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let raw = dir.path().join(name);
+        let mut args = vec![
+            "verify",
+            "--method",
+            "all",
+            "--runs",
+            "1",
+            "--warmup",
+            "0",
+            "--cache-roots",
+            "--quiet",
+            "--raw",
+            raw.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let o = certbench(&args);
+        no_panic(&o);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let verdicts: std::collections::BTreeMap<(String, String), bool> = read_samples(&raw)
+            .into_iter()
+            .map(|s| {
+                let ok = s.verdict == Verdict::Ok;
+                ((s.method, s.chain.unwrap()), ok)
+            })
+            .collect();
+        (
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            verdicts,
+            raw,
+        )
+    };
+    let (_, plain, _) = run("plain.jsonl", &[]);
+    let (text, extra, raw) = run(
+        "extra.jsonl",
+        &["--extra-roots", "1500", "--extra-intermediates", "150"],
+    );
+    assert_eq!(plain.len(), 34 * certbench::Method::ALL.len());
+    assert_eq!(plain, extra);
+    // Every sample names the larger store and the intermediates offered.
+    for s in read_samples(&raw) {
+        let roots = s.config.roots.as_deref().unwrap();
+        let count: usize = roots
+            .rsplit_once('(')
+            .and_then(|(_, n)| n.trim_end_matches(')').parse().ok())
+            .unwrap();
+        assert!(roots.contains("+extra") && count >= 1500 + 100, "{roots}");
+        assert_eq!(s.config.extra_intermediates, 150);
+    }
+    let table = text
+        .split("### Store scaling")
+        .nth(1)
+        .expect("a store-scaling summary");
+    assert!(table.contains("1500 extra"), "{table}");
+    for m in certbench::Method::ALL {
+        let row = table
+            .lines()
+            .find(|l| l.starts_with(&format!("| {} ", m.name())))
+            .unwrap_or_else(|| panic!("no row for {m}: {table}"));
+        assert!(row.contains("(built once)"), "{row}");
+        // roots-creation, verify, total-verification: all measured.
+        assert!(!row.contains('—'), "{row}");
+    }
+}
