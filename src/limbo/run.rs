@@ -179,7 +179,7 @@ pub fn slowest(file: &LimboFile, run: &MethodRun, top: usize, repeats: usize) ->
         .enumerate()
         .filter_map(|(i, t)| t.map(|t| (i, t)))
         .collect();
-    timed.sort_by(|a, b| b.1.cmp(&a.1));
+    timed.sort_by_key(|t| std::cmp::Reverse(t.1));
     timed.truncate(2 * top);
     let mut out: Vec<SlowCase> = timed
         .into_iter()
