@@ -83,7 +83,7 @@ pub(super) struct DriveArgs {
     out: OutputArgs,
 }
 
-fn parse_resolve(s: &str) -> Result<((String, u16), std::net::SocketAddr)> {
+pub(super) fn parse_resolve(s: &str) -> Result<((String, u16), std::net::SocketAddr)> {
     let (host, rest) = s
         .split_once(':')
         .with_context(|| format!("--resolve {s}: expected HOST:PORT:ADDR"))?;

@@ -12,6 +12,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 mod args;
+mod capture;
 mod drive;
 mod handshake;
 mod icount;
@@ -62,6 +63,8 @@ enum Command {
     Icount(icount::IcountArgs),
     /// Handshakes per second, latency and CPU per handshake on loopback: OpenSSL vs rustls.
     Handshake(handshake::HandshakeArgs),
+    /// Save each site's served chain (verified, with its root) for `verify --chains DIR`.
+    Capture(capture::CaptureArgs),
 }
 
 /// Parses the command line and runs it.
@@ -74,6 +77,7 @@ pub fn main() -> ExitCode {
         Some(Command::Report(args)) => report::run(args),
         Some(Command::Icount(args)) => icount::run(args),
         Some(Command::Handshake(args)) => handshake::run(args),
+        Some(Command::Capture(args)) => capture::run(args),
         None => drive::run(cli.drive),
     };
     match result {

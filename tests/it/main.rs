@@ -5,6 +5,7 @@
 
 mod common;
 
+mod capture;
 mod cli;
 mod docs;
 mod driver_cli;
