@@ -23,6 +23,7 @@ pub mod extra;
 pub mod handshake;
 pub mod limbo;
 pub mod mirror;
+pub mod page;
 pub mod procstat;
 pub mod sites;
 pub mod transport;
@@ -30,7 +31,8 @@ pub mod verify;
 
 pub use certbench_analysis as analysis;
 pub use certbench_core::{
-    chain, corpus, fail_closed, fuzzing, methods, pool, roots, servo, stages, timed, versions,
+    cache, chain, corpus, fail_closed, fuzzing, methods, pool, roots, servo, stages, timed,
+    versions,
 };
 pub use error::Error;
 pub use methods::Method;

@@ -102,6 +102,18 @@ pub fn parse_sites(text: &str) -> (Vec<Site>, Vec<SiteError>) {
     (sites, errors)
 }
 
+/// One site written as in a sites file (a host, `host:port` or an `https://` URL), found on
+/// `line`; the reason when it is not one.
+pub fn parse_one(s: &str, line: usize) -> Result<Site, String> {
+    let (host, port, path) = parse_site(s)?;
+    Ok(Site {
+        host,
+        port,
+        path,
+        line,
+    })
+}
+
 fn parse_site(s: &str) -> Result<(String, u16, String), String> {
     if let Some((col, c)) = s.chars().enumerate().find(|(_, c)| c.is_control()) {
         return Err(format!(

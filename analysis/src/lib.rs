@@ -19,6 +19,8 @@ pub mod export;
 pub mod handshake;
 #[cfg(feature = "report")]
 pub mod limbo;
+#[cfg(feature = "report")]
+pub mod page;
 pub mod schema;
 #[cfg(feature = "report")]
 pub mod stats;

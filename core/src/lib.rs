@@ -23,6 +23,7 @@
 mod affinity;
 #[cfg(feature = "awslc")]
 pub mod awslc;
+pub mod cache;
 pub mod chain;
 #[cfg(feature = "corpus")]
 pub mod corpus;

@@ -19,6 +19,7 @@ mod icount;
 mod limbo;
 mod mirror;
 mod output;
+mod page;
 mod report;
 mod verify;
 
@@ -63,6 +64,9 @@ enum Command {
     Icount(icount::IcountArgs),
     /// Handshakes per second, latency and CPU per handshake on loopback: OpenSSL vs rustls.
     Handshake(handshake::HandshakeArgs),
+    /// Verification per page load, with a browser's cache (none or Chrome's), TLS sessions
+    /// and connections per host: cold load against later ones.
+    Page(page::PageArgs),
     /// Save each site's served chain (verified, with its root) for `verify --chains DIR`.
     Capture(capture::CaptureArgs),
 }
@@ -78,6 +82,7 @@ pub fn main() -> ExitCode {
         Some(Command::Icount(args)) => icount::run(args),
         Some(Command::Handshake(args)) => handshake::run(args),
         Some(Command::Capture(args)) => capture::run(args),
+        Some(Command::Page(args)) => page::run(args),
         None => drive::run(cli.drive),
     };
     match result {

@@ -105,6 +105,7 @@ pub async fn run_with(
             let t = OpensslTransport {
                 hook: opts.hook,
                 resumption: opts.resumption,
+                hook_openssl: false,
             };
             schedule(&t, sites, roots, opts, control, sink).await
         }

@@ -331,6 +331,10 @@ pub struct OpensslTransport {
     pub hook: HookMode,
     /// Keep the session the server gives and offer it on the next connection.
     pub resumption: bool,
+    /// Put `openssl` in through `hook` too, as its certbench method (its `X509_verify_cert`
+    /// on the chain the hook hands it), instead of natively: for a layer above every method
+    /// (`certbench page`'s verification cache).
+    pub hook_openssl: bool,
 }
 
 /// The stores one method needs over OpenSSL: OpenSSL's own (for `openssl`, and for
@@ -351,9 +355,9 @@ pub struct OpensslConnector {
 }
 
 impl OpensslTransport {
-    /// `openssl` itself verifies natively: no hook.
-    fn native(method: Method) -> bool {
-        method == Method::OpenSsl
+    /// `openssl` itself verifies natively (no hook), unless `hook_openssl`.
+    fn native(&self, method: Method) -> bool {
+        method == Method::OpenSsl && !self.hook_openssl
     }
 }
 
@@ -368,7 +372,7 @@ impl Transport for OpensslTransport {
     }
 
     fn hook(&self, method: Method) -> Option<&'static str> {
-        Some(if Self::native(method) {
+        Some(if self.native(method) {
             "native"
         } else {
             self.hook.name()
@@ -380,7 +384,7 @@ impl Transport for OpensslTransport {
     }
 
     fn openssl_verifies(&self, method: Method) -> bool {
-        Self::native(method) || self.hook == HookMode::Callback
+        self.native(method) || self.hook == HookMode::Callback
     }
 
     fn stores(
@@ -394,7 +398,7 @@ impl Transport for OpensslTransport {
                 .map(Arc::new)
                 .map_err(|e| Failure::Input(format!("building {m} roots: {e}")))
         };
-        let native = Self::native(method);
+        let native = self.native(method);
         let openssl = if native || self.hook == HookMode::Callback {
             Some(build(Method::OpenSsl.verifier().as_ref(), Method::OpenSsl)?)
         } else {
@@ -424,7 +428,7 @@ impl Transport for OpensslTransport {
             .openssl
             .as_deref()
             .and_then(|r| ossl::share_store(&r.downcast_ref::<OpenSslRoots>()?.0));
-        let hook = match (Self::native(method), stores.method) {
+        let hook = match (self.native(method), stores.method) {
             (true, _) => Hook::Native,
             (false, Some(r)) if self.hook == HookMode::Callback => {
                 Hook::Callback(verifier.clone(), r)
@@ -445,7 +449,7 @@ impl Transport for OpensslTransport {
             ssl,
             addr,
             state,
-            verify_host: Self::native(method),
+            verify_host: self.native(method),
             offer: if self.resumption { reuse.clone() } else { None },
         })
     }

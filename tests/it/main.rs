@@ -18,6 +18,7 @@ mod icount;
 mod interrupt;
 mod limbo;
 mod mirror_certs;
+mod page;
 mod parallel_equiv;
 mod rejections;
 mod report;

@@ -1,0 +1,321 @@
+//! Page loads (`certbench page`): what verification costs one page load, a row per load, and
+//! the tables over them — every load, and the first (cold) load apart from the later ones.
+//!
+//! A row belongs to one configuration (method, transport, cache, resumption) and one page;
+//! the summary never adds two configurations together.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use crate::export::markdown::plain_table;
+use crate::units::human;
+
+/// One load of one page with one method.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PageLoad {
+    /// The page: its document's host.
+    pub page: String,
+    /// Line of the page in the pages file.
+    pub line: usize,
+    /// The method.
+    pub method: String,
+    /// The TLS stack.
+    pub transport: String,
+    /// The cache above the verifier (`none`, `chrome`).
+    pub verify_cache: String,
+    /// TLS sessions were offered again.
+    pub resumption: bool,
+    /// 1-based load number; load 1 is cold (empty cache, no session).
+    pub load: u32,
+    /// Connections opened.
+    pub connections: u32,
+    /// Of them, resumed TLS sessions (no certificate, nothing to verify).
+    pub resumed: u32,
+    /// Of them, failed (see `errors`).
+    pub failed: u32,
+    /// Each failed connection's host and reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
+    /// Verifications the handshakes asked for.
+    pub verifications: u64,
+    /// Of them, run by the verifier.
+    pub ran: u64,
+    /// Of them, answered from the cache.
+    pub hits: u64,
+    /// Of them, waits for an identical verification in flight.
+    pub coalesced: u64,
+    /// Nanoseconds the handshakes spent in verification (cache lookups and waits included).
+    pub verification_ns: u64,
+    /// Nanoseconds the verifier itself ran.
+    pub verifier_ns: u64,
+    /// Nanoseconds of all connections (connect to response head), summed.
+    pub connection_ns: u64,
+    /// Nanoseconds from the document's connection to the last subresource's, wall clock.
+    pub wall_ns: u64,
+}
+
+impl PageLoad {
+    /// Verification's share of the connection time.
+    pub fn share(&self) -> f64 {
+        if self.connection_ns == 0 {
+            0.0
+        } else {
+            self.verification_ns as f64 / self.connection_ns as f64
+        }
+    }
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1} %", 100.0 * x)
+}
+
+/// Markdown: every load, then per (page, method) the cold load beside the median of the
+/// later ones.
+pub fn render_markdown(loads: &[PageLoad]) -> String {
+    let rows = loads
+        .iter()
+        .map(|l| {
+            vec![
+                l.page.clone(),
+                l.method.clone(),
+                if l.load == 1 {
+                    "1 (cold)".to_owned()
+                } else {
+                    l.load.to_string()
+                },
+                l.connections.to_string(),
+                l.resumed.to_string(),
+                l.ran.to_string(),
+                l.hits.to_string(),
+                l.coalesced.to_string(),
+                human(l.verification_ns as f64),
+                human(l.connection_ns as f64),
+                percent(l.share()),
+                human(l.wall_ns as f64),
+                l.failed.to_string(),
+            ]
+        })
+        .collect();
+    let mut out = plain_table(
+        &[
+            "page",
+            "method",
+            "load",
+            "connections",
+            "resumed",
+            "verifications run",
+            "cache hits",
+            "coalesced",
+            "verification time",
+            "connection time",
+            "share",
+            "load wall time",
+            "failed",
+        ],
+        rows,
+        3,
+    );
+    out.push('\n');
+    let summary = summary_rows(loads);
+    if !summary.is_empty() {
+        let _ = write!(
+            out,
+            "\n### Cold load against later loads (median of loads 2 and on)\n\n{}\n",
+            plain_table(
+                &[
+                    "page",
+                    "method",
+                    "cold: run",
+                    "cold: verification",
+                    "later: run",
+                    "later: hits",
+                    "later: verification",
+                    "later ÷ cold",
+                    "n later",
+                ],
+                summary,
+                2,
+            )
+        );
+    }
+    let errors: Vec<&String> = loads.iter().flat_map(|l| &l.errors).collect();
+    if !errors.is_empty() {
+        let _ = writeln!(out, "\nFailed connections:\n");
+        for e in errors {
+            let _ = writeln!(out, "- {e}");
+        }
+    }
+    out
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    (n > 0).then(|| {
+        if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        }
+    })
+}
+
+fn summary_rows(loads: &[PageLoad]) -> Vec<Vec<String>> {
+    let mut keys: Vec<(usize, &str, &str)> = Vec::new();
+    for l in loads {
+        let k = (l.line, l.page.as_str(), l.method.as_str());
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    keys.into_iter()
+        .filter_map(|(line, page, method)| {
+            let of = || {
+                loads
+                    .iter()
+                    .filter(move |l| l.line == line && l.method == method)
+            };
+            let cold = of().find(|l| l.load == 1)?;
+            let later: Vec<&PageLoad> = of().filter(|l| l.load > 1).collect();
+            let m = |f: fn(&PageLoad) -> f64| median(later.iter().map(|l| f(l)).collect());
+            let later_ns = m(|l| l.verification_ns as f64);
+            Some(vec![
+                page.to_owned(),
+                method.to_owned(),
+                cold.ran.to_string(),
+                human(cold.verification_ns as f64),
+                m(|l| l.ran as f64).map_or("—".into(), |v| format!("{v}")),
+                m(|l| l.hits as f64).map_or("—".into(), |v| format!("{v}")),
+                later_ns.map_or("—".into(), human),
+                later_ns
+                    .filter(|_| cold.verification_ns > 0)
+                    .map_or("—".into(), |v| {
+                        format!("×{:.2}", v / cold.verification_ns as f64)
+                    }),
+                later.len().to_string(),
+            ])
+        })
+        .collect()
+}
+
+/// CSV: one row per load, every field (the errors in one cell, `; `-separated).
+pub fn render_csv(loads: &[PageLoad]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record([
+        "page",
+        "line",
+        "method",
+        "transport",
+        "verify_cache",
+        "resumption",
+        "load",
+        "connections",
+        "resumed",
+        "failed",
+        "verifications",
+        "ran",
+        "hits",
+        "coalesced",
+        "verification_ns",
+        "verifier_ns",
+        "connection_ns",
+        "wall_ns",
+        "share",
+        "errors",
+    ]);
+    for l in loads {
+        let _ = w.write_record([
+            l.page.clone(),
+            l.line.to_string(),
+            l.method.clone(),
+            l.transport.clone(),
+            l.verify_cache.clone(),
+            l.resumption.to_string(),
+            l.load.to_string(),
+            l.connections.to_string(),
+            l.resumed.to_string(),
+            l.failed.to_string(),
+            l.verifications.to_string(),
+            l.ran.to_string(),
+            l.hits.to_string(),
+            l.coalesced.to_string(),
+            l.verification_ns.to_string(),
+            l.verifier_ns.to_string(),
+            l.connection_ns.to_string(),
+            l.wall_ns.to_string(),
+            format!("{:.6}", l.share()),
+            l.errors.join("; "),
+        ]);
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(n: u32, ran: u64, hits: u64, ns: u64) -> PageLoad {
+        PageLoad {
+            page: "a.test".into(),
+            line: 1,
+            method: "rustlsserial".into(),
+            transport: "rustls".into(),
+            verify_cache: "chrome".into(),
+            resumption: false,
+            load: n,
+            connections: 3,
+            resumed: 0,
+            failed: 0,
+            errors: Vec::new(),
+            verifications: ran + hits,
+            ran,
+            hits,
+            coalesced: 0,
+            verification_ns: ns,
+            verifier_ns: ns,
+            connection_ns: 10 * ns,
+            wall_ns: 20 * ns,
+        }
+    }
+
+    #[test]
+    fn the_summary_sets_the_cold_load_beside_the_median_of_later_ones() {
+        let loads = [
+            load(1, 3, 0, 300_000),
+            load(2, 0, 3, 10_000),
+            load(3, 0, 3, 20_000),
+        ];
+        let md = render_markdown(&loads);
+        assert!(md.contains("| 1 (cold) "), "{md}");
+        let row = md
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("| a.test"))
+            .unwrap();
+        // cold: 3 run, 300 µs; later: 0 run, 3 hits, median 15 µs = ×0.05 of cold, n 2.
+        let cells: Vec<&str> = row
+            .split('|')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
+        assert_eq!(
+            cells,
+            [
+                "a.test",
+                "rustlsserial",
+                "3",
+                "300 µs",
+                "0",
+                "3",
+                "15.0 µs",
+                "×0.05",
+                "2"
+            ]
+        );
+        assert!((loads[0].share() - 0.1).abs() < 1e-9);
+        let csv = render_csv(&loads);
+        assert_eq!(csv.lines().count(), 4, "{csv}");
+        assert!(csv.lines().next().unwrap().contains("verification_ns"));
+    }
+}

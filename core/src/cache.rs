@@ -1,0 +1,482 @@
+//! A verification cache a level above the verifier, as a browser keeps one: [`CachingVerifier`]
+//! wraps any method and counts what really ran.
+//!
+//! With [`CachePolicy::Chrome`] it has the semantics of Chrome's `CachingCertVerifier` over
+//! its `CoalescingCertVerifier` (`net/cert/caching_cert_verifier.cc`,
+//! `coalescing_cert_verifier.cc`):
+//! - the key is the chain as sent (every certificate's DER, in order), the peer name and
+//!   the flags (EKU, depth, CRLs given); the validation time is not part of the key;
+//! - a result, acceptance or rejection alike, is kept for [`CHROME_TTL`] (30 minutes) from
+//!   when it was computed, in at most [`CHROME_ENTRIES`] (256) entries; a full cache drops its
+//!   expired entries first, then the oldest (as Chrome's `ExpiringCache` does);
+//! - a verification identical to one in flight waits for that one's result instead of
+//!   running again (coalesced).
+//!
+//! With [`CachePolicy::None`] every call runs the verifier, and is counted.
+//!
+//! Invariants: the wrapped verifier's verdict is returned as it gave it (cached or not);
+//! a panic inside it is a rejection (fail closed), cached like any rejection; a caller that
+//! waits on a coalesced verification whose leader panicked gets that rejection, never an
+//! acceptance and never a hang.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use rustls::client::danger::ServerCertVerifier;
+use rustls_pki_types::CertificateDer;
+
+use crate::chain::Chain;
+use crate::error::Error;
+use crate::fail_closed;
+use crate::methods::{AnyRoots, Capabilities, DynVerifier, Library, Rejection, Target};
+use crate::stages::Recorder;
+
+/// Chrome's cache size (`kMaxCacheEntries`).
+pub const CHROME_ENTRIES: usize = 256;
+/// How long Chrome keeps a result (`kTTLSecs`, 30 minutes).
+pub const CHROME_TTL: Duration = Duration::from_secs(30 * 60);
+
+/// Which cache sits above the verifier (`--verify-cache`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CachePolicy {
+    /// No cache: every verification runs.
+    None,
+    /// Chrome's: 256 entries, 30 minutes, identical in-flight verifications coalesced.
+    Chrome,
+}
+
+impl CachePolicy {
+    /// `none` or `chrome`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CachePolicy::None => "none",
+            CachePolicy::Chrome => "chrome",
+        }
+    }
+}
+
+/// What the calls through a [`CachingVerifier`] did, counted since it was made.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheCounts {
+    /// Calls (one per verification a TLS handshake asked for).
+    pub calls: u64,
+    /// Calls that ran the wrapped verifier.
+    pub ran: u64,
+    /// Calls answered from the cache.
+    pub hits: u64,
+    /// Calls that waited for an identical verification in flight.
+    pub coalesced: u64,
+    /// Nanoseconds spent in the calls, waiting included (what the handshakes waited).
+    pub call_ns: u64,
+    /// Nanoseconds spent in the wrapped verifier.
+    pub ran_ns: u64,
+}
+
+impl CacheCounts {
+    /// What happened between `before` and `self`.
+    pub fn since(&self, before: &CacheCounts) -> CacheCounts {
+        CacheCounts {
+            calls: self.calls - before.calls,
+            ran: self.ran - before.ran,
+            hits: self.hits - before.hits,
+            coalesced: self.coalesced - before.coalesced,
+            call_ns: self.call_ns - before.call_ns,
+            ran_ns: self.ran_ns - before.ran_ns,
+        }
+    }
+}
+
+#[derive(Default)]
+struct Counters {
+    calls: AtomicU64,
+    ran: AtomicU64,
+    hits: AtomicU64,
+    coalesced: AtomicU64,
+    call_ns: AtomicU64,
+    ran_ns: AtomicU64,
+}
+
+type Key = Vec<u8>;
+type Outcome = Result<(), Rejection>;
+
+#[derive(Default)]
+struct State {
+    done: HashMap<Key, (Instant, Outcome)>,
+    /// Keys in the order their results were stored (oldest first), for eviction.
+    order: VecDeque<(Key, Instant)>,
+    in_flight: HashSet<Key>,
+}
+
+/// A method with a cache above it (see the module docs).
+pub struct CachingVerifier {
+    inner: Arc<dyn DynVerifier>,
+    policy: CachePolicy,
+    entries: usize,
+    ttl: Duration,
+    state: Mutex<State>,
+    finished: Condvar,
+    counters: Counters,
+}
+
+impl CachingVerifier {
+    /// `inner` under `policy`, with Chrome's size and lifetime.
+    pub fn new(inner: Arc<dyn DynVerifier>, policy: CachePolicy) -> CachingVerifier {
+        CachingVerifier::with_limits(inner, policy, CHROME_ENTRIES, CHROME_TTL)
+    }
+
+    /// `inner` under `policy`, keeping at most `entries` results for `ttl` each.
+    pub fn with_limits(
+        inner: Arc<dyn DynVerifier>,
+        policy: CachePolicy,
+        entries: usize,
+        ttl: Duration,
+    ) -> CachingVerifier {
+        CachingVerifier {
+            inner,
+            policy,
+            entries: entries.max(1),
+            ttl,
+            state: Mutex::new(State::default()),
+            finished: Condvar::new(),
+            counters: Counters::default(),
+        }
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> CachePolicy {
+        self.policy
+    }
+
+    /// What the calls did so far.
+    pub fn counts(&self) -> CacheCounts {
+        let c = &self.counters;
+        CacheCounts {
+            calls: c.calls.load(Ordering::SeqCst),
+            ran: c.ran.load(Ordering::SeqCst),
+            hits: c.hits.load(Ordering::SeqCst),
+            coalesced: c.coalesced.load(Ordering::SeqCst),
+            call_ns: c.call_ns.load(Ordering::SeqCst),
+            ran_ns: c.ran_ns.load(Ordering::SeqCst),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic never happens while the lock is held (the verifier runs outside it).
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn run(
+        &self,
+        roots: &AnyRoots,
+        chain: &Chain,
+        target: Target<'_>,
+        rec: &mut Recorder,
+    ) -> Outcome {
+        let started = Instant::now();
+        let outcome = fail_closed::verify(|| self.inner.verify(roots, chain, target, rec));
+        self.counters
+            .ran_ns
+            .fetch_add(started.elapsed().as_nanos() as u64, Ordering::SeqCst);
+        self.counters.ran.fetch_add(1, Ordering::SeqCst);
+        outcome
+    }
+
+    fn cached(
+        &self,
+        roots: &AnyRoots,
+        chain: &Chain,
+        target: Target<'_>,
+        rec: &mut Recorder,
+    ) -> Outcome {
+        let key = key(chain, &target);
+        let mut state = self.lock();
+        let mut waited = false;
+        loop {
+            if let Some((at, outcome)) = state.done.get(&key) {
+                if at.elapsed() < self.ttl {
+                    let counter = if waited {
+                        &self.counters.coalesced
+                    } else {
+                        &self.counters.hits
+                    };
+                    counter.fetch_add(1, Ordering::SeqCst);
+                    return outcome.clone();
+                }
+                state.done.remove(&key);
+            }
+            if !state.in_flight.contains(&key) {
+                break;
+            }
+            waited = true;
+            state = self.finished.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        if waited {
+            // The leader's result is gone (evicted at once): run, as Chrome would.
+            self.counters.coalesced.fetch_add(1, Ordering::SeqCst);
+        }
+        state.in_flight.insert(key.clone());
+        drop(state);
+        let outcome = self.run(roots, chain, target, rec);
+        let mut state = self.lock();
+        state.in_flight.remove(&key);
+        self.store(&mut state, key, outcome.clone());
+        drop(state);
+        self.finished.notify_all();
+        outcome
+    }
+
+    /// Stores a result, making room as Chrome's `ExpiringCache` does.
+    fn store(&self, state: &mut State, key: Key, outcome: Outcome) {
+        let now = Instant::now();
+        if state.done.len() >= self.entries && !state.done.contains_key(&key) {
+            let ttl = self.ttl;
+            state.done.retain(|_, (at, _)| at.elapsed() < ttl);
+            while state.done.len() >= self.entries {
+                let Some((old, at)) = state.order.pop_front() else {
+                    break;
+                };
+                if state.done.get(&old).is_some_and(|(t, _)| *t == at) {
+                    state.done.remove(&old);
+                }
+            }
+        }
+        state.done.insert(key.clone(), (now, outcome));
+        state.order.push_back((key, now));
+        // The order list never outgrows the cache by much: drop entries already replaced.
+        if state.order.len() > 2 * self.entries {
+            let done = &state.done;
+            state
+                .order
+                .retain(|(k, at)| done.get(k).is_some_and(|(t, _)| t == at));
+        }
+    }
+}
+
+/// The cache key: every certificate (length-prefixed), the peer name and the flags.
+fn key(chain: &Chain, target: &Target<'_>) -> Key {
+    let mut k = Vec::with_capacity(chain.iter().map(|c| c.len() + 4).sum::<usize>() + 64);
+    let mut put = |bytes: &[u8]| {
+        k.extend((bytes.len() as u32).to_be_bytes());
+        k.extend(bytes);
+    };
+    for c in chain.iter() {
+        put(c.as_ref());
+    }
+    put(format!(
+        "{:?}|{:?}|{:?}|{}",
+        target.peer,
+        target.eku,
+        target.max_depth,
+        target.crls.len()
+    )
+    .as_bytes());
+    for crl in target.crls {
+        put(crl.as_ref());
+    }
+    k
+}
+
+impl DynVerifier for CachingVerifier {
+    fn capabilities(&self) -> Capabilities {
+        self.inner.capabilities()
+    }
+
+    fn library(&self) -> Library {
+        self.inner.library()
+    }
+
+    fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<AnyRoots, Error> {
+        self.inner.build_roots(roots)
+    }
+
+    /// Always `None`: a transport must call [`DynVerifier::verify`], through the cache.
+    fn rustls_verifier(&self, _roots: &AnyRoots) -> Option<Arc<dyn ServerCertVerifier>> {
+        None
+    }
+
+    fn verify(
+        &self,
+        roots: &AnyRoots,
+        chain: &Chain,
+        target: Target<'_>,
+        rec: &mut Recorder,
+    ) -> Result<(), Rejection> {
+        let started = Instant::now();
+        self.counters.calls.fetch_add(1, Ordering::SeqCst);
+        let outcome = match self.policy {
+            CachePolicy::None => self.run(roots, chain, target, rec),
+            CachePolicy::Chrome => self.cached(roots, chain, target, rec),
+        };
+        self.counters
+            .call_ns
+            .fetch_add(started.elapsed().as_nanos() as u64, Ordering::SeqCst);
+        outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::methods::Method;
+    use std::sync::atomic::AtomicBool;
+
+    /// A verifier that accepts a chain whose leaf's first byte is even, sleeping `delay`
+    /// first; it panics on a leaf of one byte 0xFF.
+    struct Slow {
+        delay: Duration,
+        inside: AtomicU64,
+        overlapped: AtomicBool,
+    }
+
+    impl DynVerifier for Slow {
+        fn capabilities(&self) -> Capabilities {
+            Capabilities::default()
+        }
+        fn library(&self) -> Library {
+            Method::RustlsSerial.verifier().library()
+        }
+        fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<AnyRoots, Error> {
+            Method::RustlsSerial.verifier().build_roots(roots)
+        }
+        fn rustls_verifier(&self, _: &AnyRoots) -> Option<Arc<dyn ServerCertVerifier>> {
+            None
+        }
+        fn verify(
+            &self,
+            _: &AnyRoots,
+            chain: &Chain,
+            _: Target<'_>,
+            _: &mut Recorder,
+        ) -> Result<(), Rejection> {
+            if self.inside.fetch_add(1, Ordering::SeqCst) > 0 {
+                self.overlapped.store(true, Ordering::SeqCst);
+            }
+            std::thread::sleep(self.delay);
+            self.inside.fetch_sub(1, Ordering::SeqCst);
+            match chain.leaf.as_ref() {
+                [0xFF] => panic!("boom"),
+                [b, ..] if b % 2 == 0 => Ok(()),
+                _ => Err(Rejection::new("odd")),
+            }
+        }
+    }
+
+    fn slow(ms: u64) -> Arc<Slow> {
+        Arc::new(Slow {
+            delay: Duration::from_millis(ms),
+            inside: AtomicU64::new(0),
+            overlapped: AtomicBool::new(false),
+        })
+    }
+
+    fn chain(b: u8) -> Chain {
+        Chain {
+            leaf: CertificateDer::from(vec![b]),
+            intermediates: Vec::new(),
+        }
+    }
+
+    fn roots() -> AnyRoots {
+        Method::RustlsSerial
+            .verifier()
+            .build_roots(webpki_root_certs::TLS_SERVER_ROOT_CERTS)
+            .unwrap()
+    }
+
+    fn call(v: &CachingVerifier, roots: &AnyRoots, b: u8, host: &str) -> Outcome {
+        v.verify(
+            roots,
+            &chain(b),
+            Target::server(host, 0),
+            &mut Recorder::new(),
+        )
+    }
+
+    #[test]
+    fn chrome_caches_results_by_chain_host_and_flags_and_none_runs_every_time() {
+        let roots = roots();
+        let chrome = CachingVerifier::new(slow(0), CachePolicy::Chrome);
+        assert_eq!(call(&chrome, &roots, 2, "a.test"), Ok(()));
+        assert_eq!(call(&chrome, &roots, 2, "a.test"), Ok(()));
+        // A rejection is cached too, and given back as it was.
+        assert_eq!(
+            call(&chrome, &roots, 3, "a.test").unwrap_err().reason,
+            "odd"
+        );
+        assert_eq!(
+            call(&chrome, &roots, 3, "a.test").unwrap_err().reason,
+            "odd"
+        );
+        // Another host is another key.
+        assert_eq!(call(&chrome, &roots, 2, "b.test"), Ok(()));
+        let c = chrome.counts();
+        assert_eq!((c.calls, c.ran, c.hits, c.coalesced), (5, 3, 2, 0));
+
+        let none = CachingVerifier::new(slow(0), CachePolicy::None);
+        for _ in 0..3 {
+            assert_eq!(call(&none, &roots, 2, "a.test"), Ok(()));
+        }
+        let c = none.counts();
+        assert_eq!((c.calls, c.ran, c.hits), (3, 3, 0));
+        assert!(c.call_ns >= c.ran_ns);
+    }
+
+    #[test]
+    fn results_expire_and_a_full_cache_drops_the_oldest() {
+        let roots = roots();
+        let v = CachingVerifier::with_limits(
+            slow(0),
+            CachePolicy::Chrome,
+            2,
+            Duration::from_millis(50),
+        );
+        call(&v, &roots, 2, "a").unwrap();
+        call(&v, &roots, 4, "a").unwrap();
+        call(&v, &roots, 6, "a").unwrap(); // evicts 2
+        call(&v, &roots, 4, "a").unwrap(); // hit
+        call(&v, &roots, 2, "a").unwrap(); // ran again
+        assert_eq!((v.counts().ran, v.counts().hits), (4, 1));
+        std::thread::sleep(Duration::from_millis(60));
+        call(&v, &roots, 2, "a").unwrap(); // expired: ran again
+        assert_eq!((v.counts().ran, v.counts().hits), (5, 1));
+    }
+
+    #[test]
+    fn identical_verifications_in_flight_run_once_and_others_wait() {
+        let roots = Arc::new(roots());
+        let inner = slow(100);
+        let v = Arc::new(CachingVerifier::new(inner.clone(), CachePolicy::Chrome));
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let (v, roots) = (v.clone(), roots.clone());
+                std::thread::spawn(move || call(&v, &roots, 2, "a.test"))
+            })
+            .collect();
+        for t in threads {
+            assert_eq!(t.join().unwrap(), Ok(()));
+        }
+        let c = v.counts();
+        assert_eq!((c.calls, c.ran, c.hits + c.coalesced), (4, 1, 3));
+        assert!(c.coalesced >= 1, "{c:?}");
+        assert!(!inner.overlapped.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn a_panicking_verifier_is_a_rejection_for_the_leader_and_those_waiting() {
+        let roots = Arc::new(roots());
+        let v = Arc::new(CachingVerifier::new(slow(50), CachePolicy::Chrome));
+        let threads: Vec<_> = (0..3)
+            .map(|_| {
+                let (v, roots) = (v.clone(), roots.clone());
+                std::thread::spawn(move || call(&v, &roots, 0xFF, "a.test"))
+            })
+            .collect();
+        for t in threads {
+            let r = t.join().expect("no panic crosses the cache");
+            assert!(r.unwrap_err().reason.contains("panicked"));
+        }
+        assert_eq!(v.counts().ran, 1);
+    }
+}

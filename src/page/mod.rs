@@ -1,0 +1,347 @@
+//! `certbench page`: what verification costs a page load, with a browser's cache above the
+//! verifier, its TLS sessions and its connections.
+//!
+//! The model of one load of a page: the document's connection first (the navigation), then,
+//! once its response head is in, every subresource host at once, each with its connections
+//! (`host*N` in the pages file, N ≤ 6 as browsers allow per host) opened `concurrency` at a
+//! time. Every connection is a TCP connection (TCP_NODELAY), a TLS handshake and one HTTP/1.1
+//! GET to the response head, closed after, as the driver makes them ([`crate::transport`]).
+//!
+//! One *browser* per method keeps, across the loads of a run, what a browser keeps across
+//! page loads: its trust store (built before the first load, not counted in any load), its
+//! verification cache ([`CachingVerifier`]: none, or Chrome's) and, with `resumption`, its
+//! TLS client state per host (rustls: one `ClientConfig` and its session store; OpenSSL: the
+//! last session). Load 1 is therefore cold (empty cache, no session) and later loads warm.
+//! Loads are measured in turn: for each load number, every page, its methods in the order of
+//! a balanced Latin square ([`crate::verify::permutation`]). A warm-up load per page and
+//! method, with a browser of its own that is then thrown away, comes first.
+//!
+//! Per load ([`PageLoad`]): connections, how many resumed, the verifications the handshakes
+//! asked for, how many the verifier ran, cache hits and coalesced waits (from the cache's
+//! counters, exact whatever the concurrency), the time handshakes spent in verification and
+//! the connections' time, and the load's wall time.
+//!
+//! Over OpenSSL every method, `openssl` included, goes in through the replace hook
+//! (`SSL_CTX_set_cert_verify_callback`), so that the same cache sits above each.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use certbench_analysis::page::PageLoad;
+use futures_util::future::join_all;
+
+use crate::cache::{CachePolicy, CachingVerifier};
+use crate::methods::{DynVerifier, Method};
+use crate::roots::RootSet;
+use crate::sites::{Site, SiteError, parse_one};
+use crate::transport::openssl::{HookMode, OpensslTransport};
+use crate::transport::rustls::RustlsTransport;
+use crate::transport::{Failure, Transport, TransportKind, http_get};
+use crate::verify::permutation;
+
+/// Connections a browser opens to one host at most (Chrome, Firefox: 6).
+pub const MAX_PER_HOST: usize = 6;
+
+/// One page: its document's host, then its subresource hosts with their connection counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Page {
+    /// Line in the pages file.
+    pub line: usize,
+    /// The document (one connection).
+    pub document: Site,
+    /// Subresource hosts, each with the connections the page opens to it.
+    pub subresources: Vec<(Site, usize)>,
+}
+
+impl Page {
+    /// Connections one load opens.
+    pub fn connections(&self) -> usize {
+        1 + self.subresources.iter().map(|(_, n)| n).sum::<usize>()
+    }
+}
+
+/// Parses a pages file: one page per line, whitespace-separated, the document's host first,
+/// then subresource hosts, each `HOST` (one connection) or `HOST*N` (N connections, 1–6);
+/// a host is written as in a sites file. `#` starts a comment. A bad line is reported with
+/// its number and reason, and skipped.
+pub fn parse_pages(text: &str) -> (Vec<Page>, Vec<SiteError>) {
+    let mut pages = Vec::new();
+    let mut errors = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let content = match raw.find('#') {
+            Some(p) if p == 0 || raw[..p].ends_with(char::is_whitespace) => &raw[..p],
+            _ => raw,
+        };
+        let mut tokens = content.split_whitespace();
+        let Some(first) = tokens.next() else {
+            continue;
+        };
+        let page = (|| {
+            if first.contains('*') {
+                return Err(format!(
+                    "`{first}`: the document is one connection; list its host again for more"
+                ));
+            }
+            let document = parse_one(first, line).map_err(|e| format!("`{first}`: {e}"))?;
+            let mut subresources = Vec::new();
+            for t in tokens {
+                let (host, n) = match t.rsplit_once('*') {
+                    Some((h, n)) => {
+                        let n: usize = n
+                            .parse()
+                            .map_err(|_| format!("`{t}`: `*{n}` is not a connection count"))?;
+                        if !(1..=MAX_PER_HOST).contains(&n) {
+                            return Err(format!(
+                                "`{t}`: {n} connections (a browser opens 1 to {MAX_PER_HOST} per host)"
+                            ));
+                        }
+                        (h, n)
+                    }
+                    None => (t, 1),
+                };
+                let site = parse_one(host, line).map_err(|e| format!("`{host}`: {e}"))?;
+                subresources.push((site, n));
+            }
+            Ok(Page {
+                line,
+                document,
+                subresources,
+            })
+        })();
+        match page {
+            Ok(p) => pages.push(p),
+            Err(message) => errors.push(SiteError { line, message }),
+        }
+    }
+    (pages, errors)
+}
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct PageOptions {
+    /// Methods, in the order of the first load.
+    pub methods: Vec<Method>,
+    /// Measured loads per page and method.
+    pub loads: u32,
+    /// Warm-up loads per page and method, each with a browser of its own (thrown away).
+    pub warmup: u32,
+    /// The cache above every method.
+    pub cache: CachePolicy,
+    /// Offer TLS sessions again.
+    pub resumption: bool,
+    /// Connections opened to one host at once (1–6).
+    pub concurrency: usize,
+    /// The TLS stack.
+    pub transport: TransportKind,
+    /// Bound on one connection.
+    pub timeout: Duration,
+    /// `(host, port)` → address instead of DNS (the mirror, `--resolve`).
+    pub resolve: HashMap<(String, u16), SocketAddr>,
+}
+
+/// What a browser keeps across loads for one method.
+struct Browser<T: Transport> {
+    method: Method,
+    cache: Arc<CachingVerifier>,
+    verifier: Arc<dyn DynVerifier>,
+    stores: Result<T::Stores, Failure>,
+    /// Per site id: the TLS client state kept between connections.
+    reuse: RefCell<HashMap<String, T::Reuse>>,
+}
+
+impl<T: Transport> Browser<T> {
+    fn new(t: &T, method: Method, roots: &RootSet, policy: CachePolicy) -> Browser<T> {
+        let cache = Arc::new(CachingVerifier::new(Arc::from(method.verifier()), policy));
+        let verifier: Arc<dyn DynVerifier> = cache.clone();
+        let stores = t.stores(method, verifier.as_ref(), roots);
+        Browser {
+            method,
+            cache,
+            verifier,
+            stores,
+            reuse: RefCell::default(),
+        }
+    }
+}
+
+/// One connection's outcome.
+struct Conn {
+    ns: u64,
+    resumed: bool,
+    error: Option<String>,
+}
+
+async fn connect<T: Transport>(t: &T, b: &Browser<T>, site: &Site, opts: &PageOptions) -> Conn {
+    let started = Instant::now();
+    let result = async {
+        let stores = b.stores.clone()?;
+        let addr = opts.resolve.get(&(site.host.clone(), site.port)).copied();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let connector = {
+            let mut reuse = b.reuse.borrow_mut();
+            let r = reuse.entry(site.id()).or_default();
+            t.connector(b.method, &b.verifier, Some(stores), site, addr, now, r)?
+        };
+        let (io, info) = tokio::time::timeout(opts.timeout, async {
+            let (io, info) = t.handshake(&connector, site).await?;
+            let open = http_get(io, site).await?;
+            Ok::<_, Failure>((open, info))
+        })
+        .await
+        .map_err(|_| Failure::Timeout(opts.timeout))??;
+        let ns = started.elapsed().as_nanos() as u64;
+        io.close().await;
+        {
+            let mut reuse = b.reuse.borrow_mut();
+            t.keep(&connector, reuse.entry(site.id()).or_default());
+        }
+        let rejection = t.verification(&connector).rejection;
+        Ok::<_, Failure>((ns, info.resumed, rejection))
+    }
+    .await;
+    match result {
+        Ok((ns, resumed, None)) => Conn {
+            ns,
+            resumed,
+            error: None,
+        },
+        Ok((ns, resumed, Some(r))) => Conn {
+            ns,
+            resumed,
+            error: Some(format!("{}: {r}", site.authority())),
+        },
+        Err(e) => Conn {
+            ns: started.elapsed().as_nanos() as u64,
+            resumed: false,
+            error: Some(format!("{}: {e}", site.authority())),
+        },
+    }
+}
+
+/// One load of `page` by browser `b`.
+async fn load<T: Transport>(
+    t: &T,
+    b: &Browser<T>,
+    page: &Page,
+    opts: &PageOptions,
+    n: u32,
+) -> PageLoad {
+    let before = b.cache.counts();
+    let started = Instant::now();
+    let mut conns = vec![connect(t, b, &page.document, opts).await];
+    // Every subresource host at once; per host, `concurrency` connections at a time.
+    let hosts = page.subresources.iter().map(|(site, count)| async move {
+        let mut done = Vec::new();
+        let mut left = *count;
+        while left > 0 {
+            let wave = left.min(opts.concurrency.max(1));
+            done.extend(join_all((0..wave).map(|_| connect(t, b, site, opts))).await);
+            left -= wave;
+        }
+        done
+    });
+    conns.extend(join_all(hosts).await.into_iter().flatten());
+    let wall_ns = started.elapsed().as_nanos() as u64;
+    let c = b.cache.counts().since(&before);
+    PageLoad {
+        page: page.document.host.clone(),
+        line: page.line,
+        method: b.method.name().to_owned(),
+        transport: t.kind().name().to_owned(),
+        verify_cache: opts.cache.name().to_owned(),
+        resumption: opts.resumption,
+        load: n,
+        connections: conns.len() as u32,
+        resumed: conns.iter().filter(|c| c.resumed).count() as u32,
+        failed: conns.iter().filter(|c| c.error.is_some()).count() as u32,
+        errors: conns.iter().filter_map(|c| c.error.clone()).collect(),
+        verifications: c.calls,
+        ran: c.ran,
+        hits: c.hits,
+        coalesced: c.coalesced,
+        verification_ns: c.call_ns,
+        verifier_ns: c.ran_ns,
+        connection_ns: conns.iter().map(|c| c.ns).sum(),
+        wall_ns,
+    }
+}
+
+/// A browser's failure to build its store, as the reason its loads failed.
+pub struct StoreFailure {
+    /// The method.
+    pub method: Method,
+    /// Why.
+    pub reason: String,
+}
+
+/// Runs every load, handing each [`PageLoad`] to `sink` as it finishes. Returns the methods
+/// whose trust store could not be built (their loads are not run).
+pub async fn run(
+    pages: &[Page],
+    roots: &RootSet,
+    opts: &PageOptions,
+    sink: impl FnMut(PageLoad),
+) -> Vec<StoreFailure> {
+    match opts.transport {
+        TransportKind::Openssl => {
+            let t = OpensslTransport {
+                hook: HookMode::Replace,
+                resumption: opts.resumption,
+                hook_openssl: true,
+            };
+            run_on(&t, pages, roots, opts, sink).await
+        }
+        TransportKind::Rustls => {
+            let t = RustlsTransport {
+                resumption: opts.resumption,
+            };
+            run_on(&t, pages, roots, opts, sink).await
+        }
+    }
+}
+
+async fn run_on<T: Transport>(
+    t: &T,
+    pages: &[Page],
+    roots: &RootSet,
+    opts: &PageOptions,
+    mut sink: impl FnMut(PageLoad),
+) -> Vec<StoreFailure> {
+    let browsers: Vec<Browser<T>> = opts
+        .methods
+        .iter()
+        .map(|&m| Browser::new(t, m, roots, opts.cache))
+        .collect();
+    let failures: Vec<StoreFailure> = browsers
+        .iter()
+        .filter_map(|b| {
+            b.stores.as_ref().err().map(|e| StoreFailure {
+                method: b.method,
+                reason: e.to_string(),
+            })
+        })
+        .collect();
+    let usable: Vec<&Browser<T>> = browsers.iter().filter(|b| b.stores.is_ok()).collect();
+    for (p, page) in pages.iter().enumerate() {
+        for k in permutation(usable.len(), p) {
+            for _ in 0..opts.warmup {
+                let fresh = Browser::new(t, usable[k].method, roots, opts.cache);
+                load(t, &fresh, page, opts, 0).await;
+            }
+        }
+    }
+    for n in 0..opts.loads {
+        for (p, page) in pages.iter().enumerate() {
+            for k in permutation(usable.len(), n as usize * pages.len() + p) {
+                sink(load(t, usable[k], page, opts, n + 1).await);
+            }
+        }
+    }
+    failures
+}

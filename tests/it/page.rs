@@ -1,0 +1,136 @@
+//! `certbench page` on the loopback mirror: a 2-page file, 3 loads, each cache policy.
+
+use std::process::Command;
+
+use certbench_analysis::page::PageLoad;
+
+use super::common;
+
+fn page(pages: &str, extra: &[&str]) -> (Vec<PageLoad>, String) {
+    let (_, cache) = common::mirror();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pages.txt");
+    std::fs::write(&file, pages).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_certbench"))
+        .args([
+            "page", "--mirror", "--loads", "3", "--format", "json", "--quiet",
+        ])
+        .arg("--pages")
+        .arg(&file)
+        .arg("--mirror-cache")
+        .arg(cache.path().join("m"))
+        .args(extra)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let loads: Vec<PageLoad> =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    (loads, stderr)
+}
+
+const PAGES: &str = "# document, then subresource hosts\n\
+    www.washingtonpost.com github.com*3 reddit.com cnn.com*2\n\
+    stackoverflow.com github.com*2 www.google.com*4\n";
+
+fn of<'a>(loads: &'a [PageLoad], line: usize, method: &str) -> Vec<&'a PageLoad> {
+    let mut v: Vec<&PageLoad> = loads
+        .iter()
+        .filter(|l| l.line == line && l.method == method)
+        .collect();
+    v.sort_by_key(|l| l.load);
+    v
+}
+
+#[test]
+fn chromes_cache_makes_later_loads_verify_less_and_none_verifies_every_connection() {
+    for transport in ["rustls", "openssl"] {
+        let (chrome, _) = page(
+            PAGES,
+            &[
+                "--verify-cache",
+                "chrome",
+                "--transport",
+                transport,
+                "--method",
+                "rustlsserial,openssl",
+            ],
+        );
+        let (none, _) = page(
+            PAGES,
+            &[
+                "--verify-cache",
+                "none",
+                "--transport",
+                transport,
+                "--method",
+                "rustlsserial,openssl",
+            ],
+        );
+        // 2 pages × 2 methods × 3 loads.
+        assert_eq!(chrome.len(), 12, "{transport}");
+        assert_eq!(none.len(), 12, "{transport}");
+        for method in ["rustlsserial", "openssl"] {
+            for (line, connections) in [(2, 7), (3, 7)] {
+                let c = of(&chrome, line, method);
+                let n = of(&none, line, method);
+                assert_eq!(c.len(), 3);
+                for l in c.iter().chain(&n) {
+                    assert_eq!(l.connections, connections, "{l:?}");
+                    assert_eq!(l.failed, 0, "{l:?}");
+                    assert_eq!(l.resumed, 0, "{l:?}");
+                    // Every full handshake asks for a verification; each is run, a hit or
+                    // a coalesced wait.
+                    assert_eq!(l.verifications, u64::from(connections), "{l:?}");
+                    assert_eq!(l.ran + l.hits + l.coalesced, l.verifications, "{l:?}");
+                    assert!(l.verification_ns > 0 && l.connection_ns > l.verification_ns);
+                }
+                // none: every new connection runs the verifier, every load.
+                for l in &n {
+                    assert_eq!((l.ran, l.hits, l.coalesced), (u64::from(connections), 0, 0));
+                }
+                // chrome: the first load runs at most once per distinct (chain, host) …
+                assert!(c[0].ran >= 1 && c[0].ran < c[0].verifications, "{:?}", c[0]);
+                // … and later loads are answered from the cache: fewer verifications run.
+                for l in &c[1..] {
+                    assert!(l.hits > 0, "{l:?}");
+                    assert!(l.ran < c[0].ran, "{l:?} against {:?}", c[0]);
+                    assert!(l.verifier_ns < c[0].verifier_ns, "{l:?}");
+                }
+            }
+            // The first page's cold load runs one verification per distinct host (4); the
+            // second page's shares github.com with it, so it runs two (its own hosts).
+            assert_eq!(of(&chrome, 2, method)[0].ran, 4, "{transport} {method}");
+            assert_eq!(of(&chrome, 3, method)[0].ran, 2, "{transport} {method}");
+        }
+    }
+}
+
+#[test]
+fn resumed_connections_verify_nothing_and_bad_lines_are_named() {
+    let pages = format!("{PAGES}reddit.com cnn.com*9\nnot a host!\n");
+    let (loads, stderr) = page(
+        &pages,
+        &[
+            "--verify-cache",
+            "none",
+            "--tls-resumption",
+            "--method",
+            "rustlsserial",
+        ],
+    );
+    assert!(
+        stderr.contains("line 4: `cnn.com*9`: 9 connections"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("line 5: "), "{stderr}");
+    assert_eq!(loads.len(), 6);
+    for l in &loads {
+        assert_eq!(l.connections - l.resumed, l.verifications as u32, "{l:?}");
+        if l.load > 1 {
+            // Every host was met in load 1: its session is offered and taken.
+            assert_eq!(l.resumed, l.connections, "{l:?}");
+            assert_eq!(l.verifications, 0, "{l:?}");
+        }
+    }
+}
