@@ -161,28 +161,86 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
     })
 }
 
-fn summary_rows(loads: &[PageLoad]) -> Vec<Vec<String>> {
-    let mut keys: Vec<(usize, &str, &str)> = Vec::new();
+/// The configuration of a load beyond its method: transport, cache, resumption.
+pub fn config(l: &PageLoad) -> String {
+    format!(
+        "{}, cache {}, {}",
+        l.transport,
+        l.verify_cache,
+        if l.resumption {
+            "resumption"
+        } else {
+            "full handshakes"
+        }
+    )
+}
+
+/// One (page, method, configuration): its cold load and its later loads.
+pub struct ColdWarm<'a> {
+    /// The page.
+    pub page: &'a str,
+    /// The method.
+    pub method: &'a str,
+    /// [`config`] of its loads.
+    pub config: String,
+    /// Load 1.
+    pub cold: &'a PageLoad,
+    /// Loads 2 and on.
+    pub later: Vec<&'a PageLoad>,
+}
+
+impl ColdWarm<'_> {
+    /// The median over the later loads of `f`, if there are any.
+    pub fn later_median(&self, f: fn(&PageLoad) -> f64) -> Option<f64> {
+        median(self.later.iter().map(|l| f(l)).collect())
+    }
+}
+
+/// The loads grouped by (page, method, configuration), in order of appearance; groups
+/// without a load 1 are left out.
+pub fn cold_warm(loads: &[PageLoad]) -> Vec<ColdWarm<'_>> {
+    let mut keys: Vec<(usize, &str, &str, String)> = Vec::new();
     for l in loads {
-        let k = (l.line, l.page.as_str(), l.method.as_str());
+        let k = (l.line, l.page.as_str(), l.method.as_str(), config(l));
         if !keys.contains(&k) {
             keys.push(k);
         }
     }
     keys.into_iter()
-        .filter_map(|(line, page, method)| {
+        .filter_map(|(line, page, method, conf)| {
             let of = || {
                 loads
                     .iter()
-                    .filter(move |l| l.line == line && l.method == method)
+                    .filter(|l| l.line == line && l.method == method && config(l) == conf)
             };
-            let cold = of().find(|l| l.load == 1)?;
-            let later: Vec<&PageLoad> = of().filter(|l| l.load > 1).collect();
+            Some(ColdWarm {
+                page,
+                method,
+                cold: of().find(|l| l.load == 1)?,
+                later: of().filter(|l| l.load > 1).collect(),
+                config: conf,
+            })
+        })
+        .collect()
+}
+
+fn summary_rows(loads: &[PageLoad]) -> Vec<Vec<String>> {
+    let groups = cold_warm(loads);
+    let mixed = groups.iter().any(|g| g.config != groups[0].config);
+    groups
+        .into_iter()
+        .map(|g| {
+            let (page, method, cold) = (g.page, g.method, g.cold);
+            let later = &g.later;
             let m = |f: fn(&PageLoad) -> f64| median(later.iter().map(|l| f(l)).collect());
             let later_ns = m(|l| l.verification_ns as f64);
-            Some(vec![
+            vec![
                 page.to_owned(),
-                method.to_owned(),
+                if mixed {
+                    format!("{method} ({})", g.config)
+                } else {
+                    method.to_owned()
+                },
                 cold.ran.to_string(),
                 human(cold.verification_ns as f64),
                 m(|l| l.ran as f64).map_or("—".into(), |v| format!("{v}")),
@@ -194,7 +252,7 @@ fn summary_rows(loads: &[PageLoad]) -> Vec<Vec<String>> {
                         format!("×{:.2}", v / cold.verification_ns as f64)
                     }),
                 later.len().to_string(),
-            ])
+            ]
         })
         .collect()
 }

@@ -14,6 +14,7 @@ use certbench_analysis::compare::compare;
 use certbench_analysis::export::html::{self, Input};
 use certbench_analysis::export::{Format, Report, render_ab};
 use certbench_analysis::handshake::{Results, render as render_handshakes, render_memory};
+use certbench_analysis::page::{PageLoad, render_markdown as render_pages};
 use certbench_analysis::schema::read_run_info;
 use clap::Args;
 
@@ -64,6 +65,7 @@ fn samples_of(path: &Path, bytes: &[u8], out: &OutputArgs) -> (Vec<Sample>, usiz
 enum Contents {
     Samples(Vec<Sample>, usize),
     Handshakes(Results),
+    Pages(Vec<PageLoad>),
 }
 
 /// Reads `path` as handshake results when it holds one JSON array, else as JSONL samples.
@@ -76,11 +78,16 @@ fn read_any(path: &Path, out: &OutputArgs) -> Result<Contents> {
         return Ok(Contents::Samples(samples, bad));
     }
     let text = String::from_utf8_lossy(&bytes);
+    if let Ok(pages) = serde_json::from_str::<Vec<PageLoad>>(&text) {
+        if !pages.is_empty() {
+            return Ok(Contents::Pages(pages));
+        }
+    }
     match certbench_analysis::handshake::parse(&text) {
         Ok(r) => Ok(Contents::Handshakes(r)),
         Err(e) => {
             out.error(&format!(
-                "certbench: error: {}: not `certbench handshake --format json` results: {e}",
+                "certbench: error: {}: neither `certbench handshake --format json` nor `certbench page --format json` results: {e}",
                 path.display()
             ));
             Ok(Contents::Samples(Vec::new(), 1))
@@ -94,6 +101,7 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
     }
     let mut samples: Vec<Sample> = Vec::new();
     let mut handshakes = Results::default();
+    let mut pages: Vec<PageLoad> = Vec::new();
     let mut inputs = Vec::new();
     let mut bad = 0usize;
     for path in &args.files {
@@ -102,6 +110,11 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
             Contents::Handshakes(r) => {
                 let n = r.runs.len() + r.memory.len();
                 handshakes.extend(r);
+                (Vec::new(), 0, n)
+            }
+            Contents::Pages(p) => {
+                let n = p.len();
+                pages.extend(p);
                 (Vec::new(), 0, n)
             }
         };
@@ -121,6 +134,7 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
         (!samples.is_empty(), "samples"),
         (!handshakes.runs.is_empty(), "handshake throughput results"),
         (!handshakes.memory.is_empty(), "memory (--hold) results"),
+        (!pages.is_empty(), "page loads"),
     ];
     let present: Vec<&str> = kinds.iter().filter(|k| k.0).map(|k| k.1).collect();
     if present.len() > 1 && args.out.format != Format::Markdown {
@@ -137,7 +151,7 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
     }
     let other_hook = other_hook(&samples, &inputs);
     let mut text = String::new();
-    if !samples.is_empty() || handshakes.is_empty() {
+    if !samples.is_empty() || (handshakes.is_empty() && pages.is_empty()) {
         text.push_str(&args.out.tables(
             &format!(
                 "certbench report — {} samples from {}",
@@ -169,12 +183,35 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
             text.push_str(&render_memory(&handshakes.memory, args.out.format));
         }
     }
+    if !pages.is_empty() {
+        match args.out.format {
+            Format::Markdown => {
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(&format!(
+                    "## certbench report — page loads from {}\n\n{}",
+                    names.join(", "),
+                    render_pages(&pages)
+                ));
+            }
+            Format::Csv => text.push_str(&certbench_analysis::page::render_csv(&pages)),
+            Format::Json => text.push_str(&(serde_json::to_string_pretty(&pages)? + "\n")),
+        }
+    }
     args.out.write(&text)?;
     if let Some(path) = &args.html {
         let order: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
         let report = Report::from_samples(&samples, &order, other_hook.as_deref());
         let command: Vec<String> = std::env::args().collect();
-        let page = html::render(&report, &samples, &handshakes, &inputs, &command.join(" "));
+        let page = html::render(
+            &report,
+            &samples,
+            &handshakes,
+            &pages,
+            &inputs,
+            &command.join(" "),
+        );
         std::fs::write(path, page).with_context(|| format!("writing {}", path.display()))?;
         args.out
             .note(&format!("certbench: HTML report in {}", path.display()));

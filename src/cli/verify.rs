@@ -44,12 +44,13 @@ pub(super) struct VerifyArgs {
     cache_roots: bool,
     /// Store scaling: add N generated roots to the trust store (well-formed CA certificates
     /// with names of their own, plus same-subject decoys of the corpus's anchors).
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    extra_roots: usize,
+    /// (Given, even as 0, it adds the store-scaling summary to the output.)
+    #[arg(long, value_name = "N")]
+    extra_roots: Option<usize>,
     /// Store scaling: offer M generated intermediates with every chain as untrusted
     /// candidates, before the ones the server sent (plus decoys of the leaves' issuers).
-    #[arg(long, value_name = "M", default_value_t = 0)]
-    extra_intermediates: usize,
+    #[arg(long, value_name = "M")]
+    extra_intermediates: Option<usize>,
     /// Append every sample (warm-up included) to FILE as JSON lines, flushed as taken.
     #[arg(long)]
     raw: Option<PathBuf>,
@@ -70,9 +71,14 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode> {
         roots.extend("corpus", corpus.roots());
     }
     let out = &args.out;
-    let extra = if args.extra_roots + args.extra_intermediates > 0 {
+    let scaling = args.extra_roots.is_some() || args.extra_intermediates.is_some();
+    let (n_roots, n_inter) = (
+        args.extra_roots.unwrap_or(0),
+        args.extra_intermediates.unwrap_or(0),
+    );
+    let extra = if n_roots + n_inter > 0 {
         let started = std::time::Instant::now();
-        let extra = crate::extra::generate(&corpus, args.extra_roots, args.extra_intermediates)
+        let extra = crate::extra::generate(&corpus, n_roots, n_inter)
             .context("generating the extra roots and intermediates")?;
         out.note(&format!(
             "certbench verify: generated {} extra roots ({} decoys) and {} extra intermediates ({} decoys) in {:.1} s",
@@ -156,7 +162,7 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode> {
         &methods,
         None,
     );
-    if out.format == Format::Markdown && args.extra_roots + args.extra_intermediates > 0 {
+    if out.format == Format::Markdown && scaling {
         text.push_str(&store_scaling(&samples, &methods, &cached, &roots, &extra));
     }
     let both = [Method::RustlsSerial, Method::RustlsParallel];
@@ -216,7 +222,26 @@ fn store_scaling(
             };
             let creation = match cached.iter().find(|c| c.method == *m) {
                 Some(c) => format!("{} (built once)", human(c.build_ns as f64)),
-                None => show(of(certbench_analysis::Stage::RootsCreation)),
+                None => {
+                    // Every cold sample built the store: their median, n and range.
+                    let mut builds: Vec<f64> = samples
+                        .iter()
+                        .filter(|s| s.method == m.name() && !s.warmup)
+                        .filter_map(|s| s.stages.get(&certbench_analysis::Stage::RootsCreation))
+                        .map(|&ns| ns as f64)
+                        .collect();
+                    builds.sort_by(f64::total_cmp);
+                    match (builds.first(), builds.last()) {
+                        (Some(lo), Some(hi)) => format!(
+                            "{} (n {}, {}–{})",
+                            show(median(builds.clone())),
+                            builds.len(),
+                            human(*lo),
+                            human(*hi)
+                        ),
+                        _ => "—".to_owned(),
+                    }
+                }
             };
             let accepted = samples
                 .iter()

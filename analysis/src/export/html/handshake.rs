@@ -153,7 +153,7 @@ fn table(h: &mut String, t: Table) {
 
 /// Horizontal grouped bars: one group per row label, one bar per series; a missing value
 /// leaves its bar out. The value is written at the end of each bar.
-fn hbars(
+pub(super) fn hbars(
     title: &str,
     unit: &str,
     labels: &[String],

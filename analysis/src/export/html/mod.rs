@@ -5,6 +5,7 @@
 //! when handshake results are given, their section ([`handshake`]).
 
 mod handshake;
+mod page;
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -86,6 +87,7 @@ pub fn render(
     report: &Report,
     samples: &[Sample],
     handshakes: &Results,
+    pages: &[crate::page::PageLoad],
     inputs: &[Input],
     command: &str,
 ) -> String {
@@ -119,7 +121,7 @@ pub fn render(
     }
     for input in inputs {
         let what = if input.results > 0 {
-            format!("{} handshake result(s)", input.results)
+            format!("{} result(s)", input.results)
         } else {
             format!("{} samples", input.samples)
         };
@@ -151,7 +153,7 @@ pub fn render(
                 let _ = writeln!(h, "<dt>versions</dt><dd>{}</dd></dl>", versions.join(", "));
             }
             None if input.results > 0 => h.push_str(
-                "<p class=\"note\">No run header beside this file (it is written beside <code>certbench handshake --output</code> files).</p>\n",
+                "<p class=\"note\">No run header beside this file (<code>certbench handshake --output</code> writes one; <code>certbench page</code> does not).</p>\n",
             ),
             None => h.push_str(
                 "<p class=\"note\">No run header beside this file (e.g. a patched Servo build's samples).</p>\n",
@@ -161,6 +163,7 @@ pub fn render(
 
     if report.tables.is_empty() {
         handshake::section(&mut h, handshakes);
+        page::section(&mut h, pages);
         h.push_str("</body></html>\n");
         return h;
     }
@@ -226,6 +229,7 @@ pub fn render(
         }
     }
     handshake::section(&mut h, handshakes);
+    page::section(&mut h, pages);
     h.push_str("</body></html>\n");
     h
 }
