@@ -78,10 +78,10 @@ fn read_any(path: &Path, out: &OutputArgs) -> Result<Contents> {
         return Ok(Contents::Samples(samples, bad));
     }
     let text = String::from_utf8_lossy(&bytes);
-    if let Ok(pages) = serde_json::from_str::<Vec<PageLoad>>(&text) {
-        if !pages.is_empty() {
-            return Ok(Contents::Pages(pages));
-        }
+    if let Ok(pages) = serde_json::from_str::<Vec<PageLoad>>(&text)
+        && !pages.is_empty()
+    {
+        return Ok(Contents::Pages(pages));
     }
     match certbench_analysis::handshake::parse(&text) {
         Ok(r) => Ok(Contents::Handshakes(r)),
