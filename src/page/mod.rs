@@ -5,7 +5,9 @@
 //! once its response head is in, every subresource host at once, each with its connections
 //! (`host*N` in the pages file, N ≤ 6 as browsers allow per host) opened `concurrency` at a
 //! time. Every connection is a TCP connection (TCP_NODELAY), a TLS handshake and one HTTP/1.1
-//! GET to the response head, closed after, as the driver makes them ([`crate::transport`]).
+//! GET to the response head, closed after, as the driver makes them ([`crate::transport`]),
+//! each on a task of its own: on a multi-threaded runtime parallel connections verify in
+//! parallel, and an identical verification in flight is waited for (coalesced).
 //!
 //! One *browser* per method keeps, across the loads of a run, what a browser keeps across
 //! page loads: its trust store (built before the first load, not counted in any load), its
@@ -24,14 +26,12 @@
 //! Over OpenSSL every method, `openssl` included, goes in through the replace hook
 //! (`SSL_CTX_set_cert_verify_callback`), so that the same cache sits above each.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use certbench_analysis::page::PageLoad;
-use futures_util::future::join_all;
 
 use crate::cache::{CachePolicy, CachingVerifier};
 use crate::methods::{DynVerifier, Method};
@@ -150,7 +150,7 @@ struct Browser<T: Transport> {
     verifier: Arc<dyn DynVerifier>,
     stores: Result<T::Stores, Failure>,
     /// Per site id: the TLS client state kept between connections.
-    reuse: RefCell<HashMap<String, T::Reuse>>,
+    reuse: Mutex<HashMap<String, T::Reuse>>,
 }
 
 impl<T: Transport> Browser<T> {
@@ -163,8 +163,12 @@ impl<T: Transport> Browser<T> {
             cache,
             verifier,
             stores,
-            reuse: RefCell::default(),
+            reuse: Mutex::default(),
         }
+    }
+
+    fn reuse(&self) -> std::sync::MutexGuard<'_, HashMap<String, T::Reuse>> {
+        self.reuse.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -175,7 +179,14 @@ struct Conn {
     error: Option<String>,
 }
 
-async fn connect<T: Transport>(t: &T, b: &Browser<T>, site: &Site, opts: &PageOptions) -> Conn {
+/// One connection, on a task of its own (as a browser's connections proceed in parallel:
+/// two identical verifications can then be in flight at once, and the second coalesced).
+async fn connect<T: Transport + Send + 'static>(
+    t: Arc<T>,
+    b: Arc<Browser<T>>,
+    site: Site,
+    opts: Arc<PageOptions>,
+) -> Conn {
     let started = Instant::now();
     let result = async {
         let stores = b.stores.clone()?;
@@ -184,23 +195,20 @@ async fn connect<T: Transport>(t: &T, b: &Browser<T>, site: &Site, opts: &PageOp
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let connector = {
-            let mut reuse = b.reuse.borrow_mut();
+            let mut reuse = b.reuse();
             let r = reuse.entry(site.id()).or_default();
-            t.connector(b.method, &b.verifier, Some(stores), site, addr, now, r)?
+            t.connector(b.method, &b.verifier, Some(stores), &site, addr, now, r)?
         };
         let (io, info) = tokio::time::timeout(opts.timeout, async {
-            let (io, info) = t.handshake(&connector, site).await?;
-            let open = http_get(io, site).await?;
+            let (io, info) = t.handshake(&connector, &site).await?;
+            let open = http_get(io, &site).await?;
             Ok::<_, Failure>((open, info))
         })
         .await
         .map_err(|_| Failure::Timeout(opts.timeout))??;
         let ns = started.elapsed().as_nanos() as u64;
         io.close().await;
-        {
-            let mut reuse = b.reuse.borrow_mut();
-            t.keep(&connector, reuse.entry(site.id()).or_default());
-        }
+        t.keep(&connector, b.reuse().entry(site.id()).or_default());
         let rejection = t.verification(&connector).rejection;
         Ok::<_, Failure>((ns, info.resumed, rejection))
     }
@@ -224,29 +232,73 @@ async fn connect<T: Transport>(t: &T, b: &Browser<T>, site: &Site, opts: &PageOp
     }
 }
 
+/// `count` connections to `site`, `concurrency` at a time, each on its own task.
+async fn host<T: Transport + Send + 'static>(
+    t: Arc<T>,
+    b: Arc<Browser<T>>,
+    site: Site,
+    count: usize,
+    opts: Arc<PageOptions>,
+) -> Vec<Conn> {
+    let mut done = Vec::with_capacity(count);
+    let mut left = count;
+    while left > 0 {
+        let wave = left.min(opts.concurrency.max(1));
+        let tasks: Vec<_> = (0..wave)
+            .map(|_| tokio::spawn(connect(t.clone(), b.clone(), site.clone(), opts.clone())))
+            .collect();
+        for task in tasks {
+            done.push(joined(task.await, &site));
+        }
+        left -= wave;
+    }
+    done
+}
+
+/// A connection task's outcome; a task that panicked is a failed connection, kept as such.
+fn joined(r: Result<Conn, tokio::task::JoinError>, site: &Site) -> Conn {
+    r.unwrap_or_else(|e| Conn {
+        ns: 0,
+        resumed: false,
+        error: Some(format!(
+            "{}: the connection's task failed: {e}",
+            site.authority()
+        )),
+    })
+}
+
 /// One load of `page` by browser `b`.
-async fn load<T: Transport>(
-    t: &T,
-    b: &Browser<T>,
+async fn load<T: Transport + Send + 'static>(
+    t: &Arc<T>,
+    b: &Arc<Browser<T>>,
     page: &Page,
-    opts: &PageOptions,
+    opts: &Arc<PageOptions>,
     n: u32,
 ) -> PageLoad {
     let before = b.cache.counts();
     let started = Instant::now();
-    let mut conns = vec![connect(t, b, &page.document, opts).await];
-    // Every subresource host at once; per host, `concurrency` connections at a time.
-    let hosts = page.subresources.iter().map(|(site, count)| async move {
-        let mut done = Vec::new();
-        let mut left = *count;
-        while left > 0 {
-            let wave = left.min(opts.concurrency.max(1));
-            done.extend(join_all((0..wave).map(|_| connect(t, b, site, opts))).await);
-            left -= wave;
+    let document = tokio::spawn(connect(
+        t.clone(),
+        b.clone(),
+        page.document.clone(),
+        opts.clone(),
+    ));
+    let mut conns = vec![joined(document.await, &page.document)];
+    // Every subresource host at once.
+    let hosts: Vec<_> = page
+        .subresources
+        .iter()
+        .map(|(site, count)| {
+            let task = host(t.clone(), b.clone(), site.clone(), *count, opts.clone());
+            (site, tokio::spawn(task))
+        })
+        .collect();
+    for (site, task) in hosts {
+        match task.await {
+            Ok(done) => conns.extend(done),
+            Err(e) => conns.push(joined(Err(e), site)),
         }
-        done
-    });
-    conns.extend(join_all(hosts).await.into_iter().flatten());
+    }
     let wall_ns = started.elapsed().as_nanos() as u64;
     let c = b.cache.counts().since(&before);
     PageLoad {
@@ -281,7 +333,8 @@ pub struct StoreFailure {
 }
 
 /// Runs every load, handing each [`PageLoad`] to `sink` as it finishes. Returns the methods
-/// whose trust store could not be built (their loads are not run).
+/// whose trust store could not be built (their loads are not run). Connections run on
+/// tasks of the current (multi-threaded) tokio runtime.
 pub async fn run(
     pages: &[Page],
     roots: &RootSet,
@@ -295,28 +348,29 @@ pub async fn run(
                 resumption: opts.resumption,
                 hook_openssl: true,
             };
-            run_on(&t, pages, roots, opts, sink).await
+            run_on(Arc::new(t), pages, roots, opts, sink).await
         }
         TransportKind::Rustls => {
             let t = RustlsTransport {
                 resumption: opts.resumption,
             };
-            run_on(&t, pages, roots, opts, sink).await
+            run_on(Arc::new(t), pages, roots, opts, sink).await
         }
     }
 }
 
-async fn run_on<T: Transport>(
-    t: &T,
+async fn run_on<T: Transport + Send + 'static>(
+    t: Arc<T>,
     pages: &[Page],
     roots: &RootSet,
     opts: &PageOptions,
     mut sink: impl FnMut(PageLoad),
 ) -> Vec<StoreFailure> {
-    let browsers: Vec<Browser<T>> = opts
+    let opts = Arc::new(opts.clone());
+    let browsers: Vec<Arc<Browser<T>>> = opts
         .methods
         .iter()
-        .map(|&m| Browser::new(t, m, roots, opts.cache))
+        .map(|&m| Arc::new(Browser::new(t.as_ref(), m, roots, opts.cache)))
         .collect();
     let failures: Vec<StoreFailure> = browsers
         .iter()
@@ -327,19 +381,24 @@ async fn run_on<T: Transport>(
             })
         })
         .collect();
-    let usable: Vec<&Browser<T>> = browsers.iter().filter(|b| b.stores.is_ok()).collect();
+    let usable: Vec<&Arc<Browser<T>>> = browsers.iter().filter(|b| b.stores.is_ok()).collect();
     for (p, page) in pages.iter().enumerate() {
         for k in permutation(usable.len(), p) {
             for _ in 0..opts.warmup {
-                let fresh = Browser::new(t, usable[k].method, roots, opts.cache);
-                load(t, &fresh, page, opts, 0).await;
+                let fresh = Arc::new(Browser::new(
+                    t.as_ref(),
+                    usable[k].method,
+                    roots,
+                    opts.cache,
+                ));
+                load(&t, &fresh, page, &opts, 0).await;
             }
         }
     }
     for n in 0..opts.loads {
         for (p, page) in pages.iter().enumerate() {
             for k in permutation(usable.len(), n as usize * pages.len() + p) {
-                sink(load(t, usable[k], page, opts, n + 1).await);
+                sink(load(&t, usable[k], page, &opts, n + 1).await);
             }
         }
     }

@@ -564,7 +564,7 @@ fn extra_roots_and_intermediates_change_costs_not_verdicts() {
             raw,
         )
     };
-    let (_, plain, _) = run("plain.jsonl", &[]);
+    let (_, plain, plain_raw) = run("plain.jsonl", &[]);
     let (text, extra, raw) = run(
         "extra.jsonl",
         &["--extra-roots", "1500", "--extra-intermediates", "150"],
@@ -595,4 +595,22 @@ fn extra_roots_and_intermediates_change_costs_not_verdicts() {
         // roots-creation, verify, total-verification: all measured.
         assert!(!row.contains('—'), "{row}");
     }
+    // The two runs reported together: the store-scaling curve of total-verification; none
+    // of roots-creation, since the stores were cached (built once, in no sample).
+    let html = raw.with_extension("html");
+    let o = certbench(&[
+        "report",
+        plain_raw.to_str().unwrap(),
+        raw.to_str().unwrap(),
+        "--html",
+        html.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("total-verification against the roots in the store"),
+        "no store curve"
+    );
+    assert!(!page.contains("roots-creation against the roots in the store"));
 }

@@ -170,6 +170,8 @@ pub fn render(
     let stage = Stage::TotalVerification;
     h.push_str("<h2>Charts</h2>\n");
     for svg in [
+        store_curve(samples, Stage::RootsCreation),
+        store_curve(samples, Stage::TotalVerification),
         bars(report, stage),
         stacked(report),
         boxes(report, samples, stage),
@@ -232,6 +234,120 @@ pub fn render(
     page::section(&mut h, pages);
     h.push_str("</body></html>\n");
     h
+}
+
+/// The number of roots in a sample's store, from its configuration (`mozilla+extra (1621)`).
+fn store_size(s: &Sample) -> Option<u64> {
+    let roots = s.config.roots.as_deref()?;
+    roots.rsplit_once('(')?.1.trim_end_matches(')').parse().ok()
+}
+
+/// Store scaling (`verify --extra-roots N` runs given together): `stage` against the number
+/// of roots in the store, one line per method, each point the median over chains of each
+/// chain's median (log–log). `None` unless `verify` samples come with two store sizes or more
+/// and have the stage (roots-creation: stores built cold).
+fn store_curve(samples: &[Sample], stage: Stage) -> Option<String> {
+    use crate::schema::Source;
+    // (method, roots) → chain → values.
+    let mut by: BTreeMap<(String, u64), BTreeMap<String, Vec<f64>>> = BTreeMap::new();
+    for s in samples
+        .iter()
+        .filter(|s| s.source == Source::Verify && !s.warmup)
+    {
+        let (Some(n), Some(&ns)) = (store_size(s), s.stages.get(&stage)) else {
+            continue;
+        };
+        if ns == 0 {
+            continue; // a cached store: built once, not in this sample
+        }
+        by.entry((s.method.clone(), n))
+            .or_default()
+            .entry(s.chain.clone().unwrap_or_default())
+            .or_default()
+            .push(ns as f64);
+    }
+    let sizes: std::collections::BTreeSet<u64> = by.keys().map(|k| k.1).collect();
+    if sizes.len() < 2 {
+        return None;
+    }
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        }
+    };
+    let mut lines: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    for ((method, n), chains) in by {
+        let per_chain: Vec<f64> = chains.into_values().map(median).collect();
+        lines
+            .entry(method)
+            .or_default()
+            .push((n as f64, median(per_chain) / 1e3));
+    }
+    let ys = lines.values().flatten().map(|p| p.1);
+    let (ymin, ymax) = ys.fold((f64::MAX, 0f64), |(lo, hi), y| (lo.min(y), hi.max(y)));
+    let xs: Vec<f64> = sizes.iter().map(|&n| n as f64).collect();
+    let (xmin, xmax) = (xs[0].max(1.0), xs[xs.len() - 1]);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (1100, 520)).into_drawing_area();
+        root.fill(&WHITE).ok()?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!("{stage} against the roots in the store (median over chains of each chain's median), µs"),
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(70)
+            .build_cartesian_2d(
+                (xmin * 0.8..xmax * 1.25).log_scale(),
+                (ymin.max(1e-3) * 0.7..ymax * 1.4).log_scale(),
+            )
+            .ok()?;
+        chart
+            .configure_mesh()
+            .x_desc("roots in the store")
+            .y_desc("µs")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| {
+                if *y >= 10.0 {
+                    format!("{y:.0}")
+                } else {
+                    format!("{y:.2}")
+                }
+            })
+            .draw()
+            .ok()?;
+        for (j, (method, points)) in lines.iter().enumerate() {
+            let color = Palette99::pick(j).to_rgba();
+            chart
+                .draw_series(LineSeries::new(
+                    points.iter().copied(),
+                    color.stroke_width(2),
+                ))
+                .ok()?
+                .label(method.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 14, y)], color.stroke_width(2))
+                });
+            chart
+                .draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                .ok()?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .ok()?;
+        root.present().ok()?;
+    }
+    Some(svg)
 }
 
 fn seed_table_html(h: &mut String, t: &SeedTable) {
