@@ -15,6 +15,7 @@
 //! - [`cli`]: the command line (args → options → run).
 
 pub mod bench;
+pub mod bulk;
 pub mod capture;
 pub mod cli;
 pub mod driver;

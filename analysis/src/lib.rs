@@ -10,6 +10,8 @@
 //! `certbench-core` (and so a Servo build) links.
 
 #[cfg(feature = "report")]
+pub mod bulk;
+#[cfg(feature = "report")]
 pub mod compare;
 #[cfg(feature = "report")]
 pub mod comparison;

@@ -12,6 +12,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 mod args;
+mod bulk;
 mod capture;
 mod drive;
 mod handshake;
@@ -64,6 +65,9 @@ enum Command {
     Icount(icount::IcountArgs),
     /// Handshakes per second, latency and CPU per handshake on loopback: OpenSSL vs rustls.
     Handshake(handshake::HandshakeArgs),
+    /// MB/s sending and receiving over an established TLS session, client and server in
+    /// memory: OpenSSL, rustls on aws-lc-rs, rustls on ring, per cipher suite.
+    Bulk(bulk::BulkArgs),
     /// Verification per page load, with a browser's cache (none or Chrome's), TLS sessions
     /// and connections per host: cold load against later ones.
     Page(page::PageArgs),
@@ -83,6 +87,7 @@ pub fn main() -> ExitCode {
         Some(Command::Handshake(args)) => handshake::run(args),
         Some(Command::Capture(args)) => capture::run(args),
         Some(Command::Page(args)) => page::run(args),
+        Some(Command::Bulk(args)) => bulk::run(args),
         None => drive::run(cli.drive),
     };
     match result {

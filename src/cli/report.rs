@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use certbench_analysis::Sample;
+use certbench_analysis::bulk::BulkResult;
 use certbench_analysis::compare::compare;
 use certbench_analysis::export::html::{self, Input};
 use certbench_analysis::export::{Format, Report, render_ab};
@@ -66,6 +67,7 @@ enum Contents {
     Samples(Vec<Sample>, usize),
     Handshakes(Results),
     Pages(Vec<PageLoad>),
+    Bulk(Vec<BulkResult>),
 }
 
 /// Reads `path` as handshake results when it holds one JSON array, else as JSONL samples.
@@ -83,11 +85,16 @@ fn read_any(path: &Path, out: &OutputArgs) -> Result<Contents> {
     {
         return Ok(Contents::Pages(pages));
     }
+    if let Ok(bulk) = serde_json::from_str::<Vec<BulkResult>>(&text)
+        && !bulk.is_empty()
+    {
+        return Ok(Contents::Bulk(bulk));
+    }
     match certbench_analysis::handshake::parse(&text) {
         Ok(r) => Ok(Contents::Handshakes(r)),
         Err(e) => {
             out.error(&format!(
-                "certbench: error: {}: neither `certbench handshake --format json` nor `certbench page --format json` results: {e}",
+                "certbench: error: {}: not `certbench handshake`, `page` or `bulk --format json` results: {e}",
                 path.display()
             ));
             Ok(Contents::Samples(Vec::new(), 1))
@@ -102,6 +109,7 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
     let mut samples: Vec<Sample> = Vec::new();
     let mut handshakes = Results::default();
     let mut pages: Vec<PageLoad> = Vec::new();
+    let mut bulk: Vec<BulkResult> = Vec::new();
     let mut inputs = Vec::new();
     let mut bad = 0usize;
     for path in &args.files {
@@ -115,6 +123,11 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
             Contents::Pages(p) => {
                 let n = p.len();
                 pages.extend(p);
+                (Vec::new(), 0, n)
+            }
+            Contents::Bulk(b) => {
+                let n = b.len();
+                bulk.extend(b);
                 (Vec::new(), 0, n)
             }
         };
@@ -135,6 +148,7 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
         (!handshakes.runs.is_empty(), "handshake throughput results"),
         (!handshakes.memory.is_empty(), "memory (--hold) results"),
         (!pages.is_empty(), "page loads"),
+        (!bulk.is_empty(), "bulk transfers"),
     ];
     let present: Vec<&str> = kinds.iter().filter(|k| k.0).map(|k| k.1).collect();
     if present.len() > 1 && args.out.format != Format::Markdown {
@@ -151,7 +165,7 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
     }
     let other_hook = other_hook(&samples, &inputs);
     let mut text = String::new();
-    if !samples.is_empty() || (handshakes.is_empty() && pages.is_empty()) {
+    if !samples.is_empty() || (handshakes.is_empty() && pages.is_empty() && bulk.is_empty()) {
         text.push_str(&args.out.tables(
             &format!(
                 "certbench report — {} samples from {}",
@@ -199,6 +213,22 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
             Format::Json => text.push_str(&(serde_json::to_string_pretty(&pages)? + "\n")),
         }
     }
+    if !bulk.is_empty() {
+        match args.out.format {
+            Format::Markdown => {
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(&format!(
+                    "## certbench report — bulk transfers from {}\n\n{}",
+                    names.join(", "),
+                    certbench_analysis::bulk::render_markdown(&bulk)
+                ));
+            }
+            Format::Csv => text.push_str(&certbench_analysis::bulk::render_csv(&bulk)),
+            Format::Json => text.push_str(&(serde_json::to_string_pretty(&bulk)? + "\n")),
+        }
+    }
     args.out.write(&text)?;
     if let Some(path) = &args.html {
         let order: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
@@ -209,6 +239,7 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
             &samples,
             &handshakes,
             &pages,
+            &bulk,
             &inputs,
             &command.join(" "),
         );

@@ -5,6 +5,7 @@
 
 mod common;
 
+mod bulk;
 mod capture;
 mod cli;
 mod docs;

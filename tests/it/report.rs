@@ -242,7 +242,11 @@ fn a_malformed_handshake_file_is_named_and_the_rest_reported() {
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
-    assert!(stderr.contains("bad.json: neither `certbench handshake --format json` nor `certbench page --format json` results"));
+    assert!(
+        stderr.contains(
+            "bad.json: not `certbench handshake`, `page` or `bulk --format json` results"
+        )
+    );
     assert!(String::from_utf8_lossy(&out.stdout).contains("### Handshakes per second"));
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("<h2>Handshakes</h2>"));

@@ -4,6 +4,7 @@
 //! stacked bar of stages per method, box plots of the slowest sites; then the tables; then,
 //! when handshake results are given, their section ([`handshake`]).
 
+mod bulk;
 mod handshake;
 mod page;
 
@@ -88,6 +89,7 @@ pub fn render(
     samples: &[Sample],
     handshakes: &Results,
     pages: &[crate::page::PageLoad],
+    bulk: &[crate::bulk::BulkResult],
     inputs: &[Input],
     command: &str,
 ) -> String {
@@ -164,6 +166,7 @@ pub fn render(
     if report.tables.is_empty() {
         handshake::section(&mut h, handshakes);
         page::section(&mut h, pages);
+        bulk::section(&mut h, bulk);
         h.push_str("</body></html>\n");
         return h;
     }
@@ -232,6 +235,7 @@ pub fn render(
     }
     handshake::section(&mut h, handshakes);
     page::section(&mut h, pages);
+    bulk::section(&mut h, bulk);
     h.push_str("</body></html>\n");
     h
 }
