@@ -196,7 +196,14 @@ fn pump(from: &mut rustls::Connection, to: &mut rustls::Connection) -> Result<()
     Ok(())
 }
 
-fn rustls_pair(provider: Provider, suite: Suite, cert: &ServerCert) -> Result<RustlsPair, String> {
+/// A rustls client and server configuration for one suite (the client trusts the server's
+/// CA; resumption as rustls does by default, or off for the client).
+fn rustls_configs(
+    provider: Provider,
+    suite: Suite,
+    cert: &ServerCert,
+    resumption: bool,
+) -> Result<(Arc<rustls::ClientConfig>, Arc<rustls::ServerConfig>), String> {
     let base = Arc::unwrap_or_clone(provider.crypto());
     let cs = base
         .cipher_suites
@@ -214,11 +221,14 @@ fn rustls_pair(provider: Provider, suite: Suite, cert: &ServerCert) -> Result<Ru
     };
     let mut roots = rustls::RootCertStore::empty();
     roots.add(cert.ca.clone()).map_err(|e| e.to_string())?;
-    let client = rustls::ClientConfig::builder_with_provider(crypto.clone())
+    let mut client = rustls::ClientConfig::builder_with_provider(crypto.clone())
         .with_protocol_versions(versions)
         .map_err(|e| e.to_string())?
         .with_root_certificates(roots)
         .with_no_client_auth();
+    if !resumption {
+        client.resumption = rustls::client::Resumption::disabled();
+    }
     let server = rustls::ServerConfig::builder_with_provider(crypto)
         .with_protocol_versions(versions)
         .map_err(|e| e.to_string())?
@@ -228,11 +238,21 @@ fn rustls_pair(provider: Provider, suite: Suite, cert: &ServerCert) -> Result<Ru
             PrivateKeyDer::Pkcs8(cert.key.clone().into()),
         )
         .map_err(|e| e.to_string())?;
+    Ok((Arc::new(client), Arc::new(server)))
+}
+
+/// A handshake in memory between new connections of these configurations (the server's
+/// post-handshake messages, session tickets included, delivered to the client).
+fn rustls_connect(
+    client: &Arc<rustls::ClientConfig>,
+    server: &Arc<rustls::ServerConfig>,
+    suite: Suite,
+) -> Result<RustlsPair, String> {
     let name = ServerName::try_from(SERVER_NAME).map_err(|e| e.to_string())?;
-    let mut client: rustls::Connection = rustls::ClientConnection::new(Arc::new(client), name)
+    let mut client: rustls::Connection = rustls::ClientConnection::new(client.clone(), name)
         .map_err(|e| e.to_string())?
         .into();
-    let mut server: rustls::Connection = rustls::ServerConnection::new(Arc::new(server))
+    let mut server: rustls::Connection = rustls::ServerConnection::new(server.clone())
         .map_err(|e| e.to_string())?
         .into();
     for _ in 0..16 {
@@ -255,6 +275,11 @@ fn rustls_pair(provider: Provider, suite: Suite, cert: &ServerCert) -> Result<Ru
     client.set_buffer_limit(None);
     server.set_buffer_limit(None);
     Ok(RustlsPair { client, server })
+}
+
+fn rustls_pair(provider: Provider, suite: Suite, cert: &ServerCert) -> Result<RustlsPair, String> {
+    let (c, s) = rustls_configs(provider, suite, cert, false)?;
+    rustls_connect(&c, &s, suite)
 }
 
 impl Pair for RustlsPair {
@@ -331,7 +356,25 @@ struct OpensslPair {
     server: SslStream<Pipe>,
 }
 
-fn openssl_pair(suite: Suite, cert: &ServerCert) -> Result<OpensslPair, String> {
+impl Drop for OpensslPair {
+    /// Closes both ends with close_notify: OpenSSL marks the session of an `SSL` freed
+    /// without it not resumable.
+    fn drop(&mut self) {
+        let _ = self.client.shutdown();
+        let _ = self.server.shutdown();
+    }
+}
+
+/// OpenSSL client and server contexts for one suite; with `resumption`, the client keeps the
+/// last session it was given (in `session`) to offer on the next connection.
+struct OpensslEnds {
+    client: SslConnector,
+    server: SslAcceptor,
+    session: Arc<std::sync::Mutex<Option<openssl::ssl::SslSession>>>,
+    resumption: bool,
+}
+
+fn openssl_ends(suite: Suite, cert: &ServerCert, resumption: bool) -> Result<OpensslEnds, String> {
     let e = |e: openssl::error::ErrorStack| e.to_string();
     let version = match suite.tls {
         Tls::V12 => SslVersion::TLS1_2,
@@ -350,6 +393,22 @@ fn openssl_pair(suite: Suite, cert: &ServerCert) -> Result<OpensslPair, String> 
     let ca = openssl::x509::X509::from_der(&cert.ca).map_err(e)?;
     c.cert_store_mut().add_cert(ca).map_err(e)?;
     c.set_verify(SslVerifyMode::PEER);
+    let session = Arc::new(std::sync::Mutex::new(None));
+    if resumption {
+        // As `certbench handshake` does: sessions go to a callback, never into a cache list
+        // (which makes offering them on a new `SSL` sound, see `ossl::offer_session`).
+        c.set_session_cache_mode(
+            openssl::ssl::SslSessionCacheMode::CLIENT
+                | openssl::ssl::SslSessionCacheMode::NO_INTERNAL_STORE,
+        );
+        let slot = session.clone();
+        c.set_new_session_callback(move |_, s| {
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(s);
+        });
+    } else {
+        c.set_session_cache_mode(openssl::ssl::SslSessionCacheMode::OFF);
+        c.set_options(openssl::ssl::SslOptions::NO_TICKET);
+    }
     let leaf = openssl::x509::X509::from_der(&cert.chain[0]).map_err(e)?;
     s.set_certificate(&leaf).map_err(e)?;
     for extra in &cert.chain[1..] {
@@ -358,12 +417,32 @@ fn openssl_pair(suite: Suite, cert: &ServerCert) -> Result<OpensslPair, String> 
     }
     let key = openssl::pkey::PKey::private_key_from_pkcs8(&cert.key).map_err(e)?;
     s.set_private_key(&key).map_err(e)?;
-    let client_ssl = c
-        .build()
+    Ok(OpensslEnds {
+        client: c.build(),
+        server: s.build(),
+        session,
+        resumption,
+    })
+}
+
+/// A handshake in memory between new `SSL`s of these contexts; with resumption, the last
+/// session is offered and the server's tickets are read after the handshake.
+fn openssl_connect(ends: &OpensslEnds, suite: Suite) -> Result<OpensslPair, String> {
+    let e = |e: openssl::error::ErrorStack| e.to_string();
+    let mut client_ssl = ends
+        .client
         .configure()
         .and_then(|conf| conf.into_ssl(SERVER_NAME))
         .map_err(e)?;
-    let server_ssl = Ssl::new(s.build().context()).map_err(e)?;
+    let offered = ends
+        .session
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
+    if let Some(session) = offered {
+        certbench_core::ossl::offer_session(&mut client_ssl, &session).map_err(e)?;
+    }
+    let server_ssl = Ssl::new(ends.server.context()).map_err(e)?;
     let (a2b, b2a): (Queue, Queue) = (Queue::default(), Queue::default());
     let mut client = SslStream::new(
         client_ssl,
@@ -374,18 +453,18 @@ fn openssl_pair(suite: Suite, cert: &ServerCert) -> Result<OpensslPair, String> 
     )
     .map_err(e)?;
     let mut server = SslStream::new(server_ssl, Pipe { rx: a2b, tx: b2a }).map_err(e)?;
+    let want = |r: Result<(), openssl::ssl::Error>| match r {
+        Ok(()) => Ok(true),
+        Err(err)
+            if err.code() == openssl::ssl::ErrorCode::WANT_READ
+                || err.code() == openssl::ssl::ErrorCode::WANT_WRITE =>
+        {
+            Ok(false)
+        }
+        Err(err) => Err(err.to_string()),
+    };
     let mut done = (false, false);
     for _ in 0..16 {
-        let want = |r: Result<(), openssl::ssl::Error>| match r {
-            Ok(()) => Ok(true),
-            Err(err)
-                if err.code() == openssl::ssl::ErrorCode::WANT_READ
-                    || err.code() == openssl::ssl::ErrorCode::WANT_WRITE =>
-            {
-                Ok(false)
-            }
-            Err(err) => Err(err.to_string()),
-        };
         if !done.0 {
             done.0 = want(client.connect())?;
         }
@@ -399,6 +478,15 @@ fn openssl_pair(suite: Suite, cert: &ServerCert) -> Result<OpensslPair, String> 
     if done != (true, true) {
         return Err("the handshake did not complete".into());
     }
+    if ends.resumption {
+        // TLS 1.3 tickets come after the handshake: a read takes them in (then would block).
+        let mut none = [0u8; 1];
+        match client.ssl_read(&mut none) {
+            Err(err) if err.code() == openssl::ssl::ErrorCode::WANT_READ => {}
+            Ok(_) => return Err("unexpected application data".into()),
+            Err(err) => return Err(err.to_string()),
+        }
+    }
     let got = client
         .ssl()
         .current_cipher()
@@ -408,6 +496,83 @@ fn openssl_pair(suite: Suite, cert: &ServerCert) -> Result<OpensslPair, String> 
         return Err(format!("negotiated {got}, not {}", suite.iana()));
     }
     Ok(OpensslPair { client, server })
+}
+
+fn openssl_pair(suite: Suite, cert: &ServerCert) -> Result<OpensslPair, String> {
+    openssl_connect(&openssl_ends(suite, cert, false)?, suite)
+}
+
+/// Both ends of one stack, configured once; each [`Ends::connect`] is a new handshake
+/// between new connections (resumed when the configuration allows it and a session exists).
+pub struct Ends {
+    suite: Suite,
+    kind: EndsKind,
+}
+
+enum EndsKind {
+    Rustls(Arc<rustls::ClientConfig>, Arc<rustls::ServerConfig>),
+    Openssl(OpensslEnds),
+}
+
+/// A connected pair of one stack.
+pub struct Connected(Box<dyn Pair>, bool);
+
+impl Connected {
+    /// Whether the handshake resumed a session.
+    pub fn resumed(&self) -> bool {
+        self.1
+    }
+
+    /// Moves `bytes` from client to server through the pair (records of `record` bytes of
+    /// `plain`, a [`pattern`]; checked byte for byte); the (send, receive) time.
+    pub fn transfer(
+        &mut self,
+        bytes: u64,
+        record: usize,
+        plain: &[u8],
+    ) -> Result<(Duration, Duration), BulkError> {
+        transfer(self.0.as_mut(), "pair", bytes, record, plain)
+    }
+}
+
+impl Ends {
+    /// `stack`'s client and server for `suite`, with `cert`; `resumption` lets the client
+    /// keep and offer sessions.
+    pub fn new(
+        stack: BulkStack,
+        suite: Suite,
+        cert: &ServerCert,
+        resumption: bool,
+    ) -> Result<Ends, String> {
+        let kind = match stack {
+            BulkStack::Openssl => EndsKind::Openssl(openssl_ends(suite, cert, resumption)?),
+            BulkStack::RustlsAwsLcRs => {
+                let (c, s) = rustls_configs(Provider::AwsLcRs, suite, cert, resumption)?;
+                EndsKind::Rustls(c, s)
+            }
+            BulkStack::RustlsRing => {
+                let (c, s) = rustls_configs(Provider::Ring, suite, cert, resumption)?;
+                EndsKind::Rustls(c, s)
+            }
+        };
+        Ok(Ends { suite, kind })
+    }
+
+    /// One handshake in memory.
+    pub fn connect(&self) -> Result<Connected, String> {
+        Ok(match &self.kind {
+            EndsKind::Rustls(c, s) => {
+                let p = rustls_connect(c, s, self.suite)?;
+                let resumed = p.client.handshake_kind() == Some(rustls::HandshakeKind::Resumed);
+                Connected(Box::new(p), resumed)
+            }
+            EndsKind::Openssl(ends) => {
+                let p = openssl_connect(ends, self.suite)?;
+                let resumed = p.client.ssl().session_reused();
+                Connected(Box::new(p), resumed)
+            }
+        })
+    }
 }
 
 impl Pair for OpensslPair {
@@ -433,9 +598,9 @@ impl Pair for OpensslPair {
     }
 }
 
-/// The plaintext of one batch: a pattern that tells positions apart (so a dropped or
+/// The plaintext of one batch (1 MiB): a pattern that tells positions apart (so a dropped or
 /// repeated record shows).
-fn pattern() -> Vec<u8> {
+pub fn pattern() -> Vec<u8> {
     (0..BATCH).map(|i| (i % 251) as u8).collect()
 }
 
@@ -657,5 +822,32 @@ mod tests {
         let mut pair = Lossy(rustls_pair(Provider::AwsLcRs, suite, &cert).unwrap());
         let err = transfer(&mut pair, "t", 1000, 100, &pattern()).unwrap_err();
         assert!(matches!(err, BulkError::Integrity { .. }), "{err}");
+    }
+}
+
+#[cfg(test)]
+mod resume_tests {
+    use super::*;
+
+    #[test]
+    fn every_stack_resumes_in_memory_when_asked_and_never_otherwise() {
+        let cert = crate::handshake::certs::generate(KeyType::P256).unwrap();
+        let suite = Suite {
+            tls: Tls::V13,
+            cipher: Cipher::Aes128gcm,
+            key: KeyType::P256,
+        };
+        for stack in [
+            BulkStack::Openssl,
+            BulkStack::RustlsAwsLcRs,
+            BulkStack::RustlsRing,
+        ] {
+            let ends = Ends::new(stack, suite, &cert, true).unwrap();
+            let resumed: Vec<bool> = (0..4).map(|_| ends.connect().unwrap().resumed()).collect();
+            assert_eq!(resumed, [false, true, true, true], "{}", stack.name());
+            let ends = Ends::new(stack, suite, &cert, false).unwrap();
+            let resumed: Vec<bool> = (0..3).map(|_| ends.connect().unwrap().resumed()).collect();
+            assert_eq!(resumed, [false, false, false], "{}", stack.name());
+        }
     }
 }

@@ -151,6 +151,153 @@ pub fn measure(
     })
 }
 
+/// A TLS scenario counted per stack, like rustls' own CI benchmarks: in memory (no socket),
+/// P-256 server key, TLS 1.3 with AES-128-GCM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Scenario {
+    /// One full handshake: both sides, the client verifying the chain (new connections of
+    /// configurations made once; resumption off on the client).
+    Handshake,
+    /// One resumed handshake (the session of the previous connection offered).
+    Resumed,
+    /// 1 MiB of application data from client to server over an established session, in
+    /// 16 KiB records, both sides (and the byte-for-byte check of what arrived).
+    Bulk,
+}
+
+impl Scenario {
+    /// The name on the command line and in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scenario::Handshake => "handshake",
+            Scenario::Resumed => "resumed",
+            Scenario::Bulk => "bulk-1MiB",
+        }
+    }
+}
+
+/// The fixed P-256 leaf ← CA of the scenarios (`icount-cert/`, made by its `make.sh`, valid
+/// until 2055): a chain generated per process would give the client's signature checks
+/// other inputs in every process, and variable-time verification other counts.
+fn scenario_cert() -> crate::handshake::certs::ServerCert {
+    crate::handshake::certs::ServerCert {
+        chain: vec![
+            rustls_pki_types::CertificateDer::from(&include_bytes!("icount-cert/leaf.der")[..])
+                .into_owned(),
+        ],
+        key: include_bytes!("icount-cert/leaf.key.der").to_vec(),
+        ca: rustls_pki_types::CertificateDer::from(&include_bytes!("icount-cert/ca.der")[..])
+            .into_owned(),
+    }
+}
+
+/// A scenario's counted work. Not inlined: callgrind toggles on it.
+#[inline(never)]
+pub fn measured_scenario(f: &mut dyn FnMut() -> bool) -> bool {
+    std::hint::black_box(f())
+}
+
+/// The child of a scenario count: `iterations` times `scenario` with `stack`, after two
+/// uncounted rounds (which also give the resumed scenario its first session).
+pub fn scenario_child(
+    scenario: Scenario,
+    stack: crate::bulk::BulkStack,
+    iterations: u32,
+) -> Result<(), Error> {
+    use crate::bulk::{Cipher, Ends, Suite, Tls};
+    let fail = |m: String| Error::Icount(format!("{} {}: {m}", scenario.name(), stack.name()));
+    let cert = scenario_cert();
+    let suite = Suite {
+        tls: Tls::V13,
+        cipher: Cipher::Aes128gcm,
+        key: crate::handshake::KeyType::P256,
+    };
+    let ends = Ends::new(stack, suite, &cert, scenario == Scenario::Resumed).map_err(fail)?;
+    let plain = crate::bulk::pattern();
+    let mut pair = ends.connect().map_err(fail)?;
+    for _ in 0..2 {
+        pair = ends.connect().map_err(fail)?;
+        if scenario == Scenario::Bulk {
+            pair.transfer(1 << 20, 16384, &plain)
+                .map_err(|e| fail(e.to_string()))?;
+        }
+    }
+    for _ in 0..iterations {
+        let ok = match scenario {
+            Scenario::Handshake => {
+                measured_scenario(&mut || ends.connect().is_ok_and(|c| !c.resumed()))
+            }
+            Scenario::Resumed => {
+                measured_scenario(&mut || ends.connect().is_ok_and(|c| c.resumed()))
+            }
+            Scenario::Bulk => {
+                measured_scenario(&mut || pair.transfer(1 << 20, 16384, &plain).is_ok())
+            }
+        };
+        if !ok {
+            return Err(fail(match scenario {
+                Scenario::Handshake => "a handshake failed or resumed".into(),
+                Scenario::Resumed => "a handshake failed or did not resume".into(),
+                Scenario::Bulk => "the transfer failed".into(),
+            }));
+        }
+    }
+    Ok(())
+}
+
+/// Runs `exe icount --child-scenario SCENARIO STACK N` under callgrind: instructions per
+/// scenario (`Count::method` is the stack, `Count::key` the scenario).
+pub fn measure_scenario(
+    exe: &Path,
+    scenario: Scenario,
+    stack: crate::bulk::BulkStack,
+    iterations: u32,
+    out_dir: &Path,
+) -> Result<Count, Error> {
+    let out: PathBuf = out_dir.join(format!(
+        "callgrind.{}.{}.out",
+        stack.name(),
+        scenario.name()
+    ));
+    let mut cmd = Command::new("valgrind");
+    cmd.arg("--tool=callgrind")
+        .arg("--collect-atstart=no")
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg("--toggle-collect=*icount*measured_scenario*");
+    cmd.arg(exe)
+        .args(["icount", "--child-scenario", scenario.name(), stack.name()])
+        .arg(iterations.to_string());
+    let output = cmd
+        .output()
+        .map_err(|e| Error::Icount(format!("running valgrind (is it installed?): {e}")))?;
+    if !output.status.success() {
+        return Err(Error::Icount(format!(
+            "valgrind {} {}: {}\n{}",
+            stack.name(),
+            scenario.name(),
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+                .lines()
+                .rev()
+                .take(8)
+                .collect::<Vec<_>>()
+                .join("\n")
+        )));
+    }
+    let text = std::fs::read_to_string(&out)
+        .map_err(|e| Error::Icount(format!("{}: {e}", out.display())))?;
+    let total = collected(&text)
+        .filter(|&t| t > 0)
+        .ok_or_else(|| Error::Icount(format!("{}: nothing collected", out.display())))?;
+    Ok(Count {
+        method: stack.name().to_owned(),
+        key: scenario.name().to_owned(),
+        chain: "P-256, TLS 1.3, AES-128-GCM, in memory".to_owned(),
+        per_verify: total / u64::from(iterations),
+        iterations,
+    })
+}
+
 /// The collected instruction total of a callgrind output file (its `totals:` or `summary:`
 /// line; the first event is Ir).
 pub fn collected(callgrind_out: &str) -> Option<u64> {

@@ -11,7 +11,23 @@ use clap::Args;
 
 use super::args::{MethodArg, methods};
 use crate::Method;
-use crate::bench::icount::{Count, KEY_CHAINS, child, measure};
+use crate::bench::icount::{
+    Count, KEY_CHAINS, Scenario, child, measure, measure_scenario, scenario_child,
+};
+use crate::bulk::BulkStack;
+
+/// `--scenario`: verification alone, or a TLS scenario per stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ScenarioArg {
+    /// One verification per method and key type (the corpus chains).
+    Verify,
+    /// One full handshake per stack.
+    Handshake,
+    /// One resumed handshake per stack.
+    Resumed,
+    /// 1 MiB of application data per stack.
+    Bulk,
+}
 
 #[derive(Args, Debug)]
 pub(super) struct IcountArgs {
@@ -36,9 +52,24 @@ pub(super) struct IcountArgs {
     /// Where callgrind's files go (default: a temporary folder).
     #[arg(long)]
     out_dir: Option<PathBuf>,
+    /// What to count, comma-separated: verify (per method and key type), and per TLS stack
+    /// handshake, resumed and bulk (in memory, P-256, TLS 1.3 AES-128-GCM).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "verify")]
+    scenario: Vec<ScenarioArg>,
+    /// Stacks for the handshake, resumed and bulk scenarios, comma-separated.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "openssl,rustls-aws-lc-rs,rustls-ring"
+    )]
+    stack: Vec<BulkStack>,
     /// Internal: the process valgrind runs (METHOD KEY ITERATIONS).
     #[arg(long, hide = true, num_args = 3)]
     child: Option<Vec<String>>,
+    /// Internal: the process valgrind runs for a scenario (SCENARIO STACK ITERATIONS).
+    #[arg(long, hide = true, num_args = 3)]
+    child_scenario: Option<Vec<String>>,
 }
 
 pub(super) fn run(args: IcountArgs) -> Result<ExitCode> {
@@ -46,6 +77,17 @@ pub(super) fn run(args: IcountArgs) -> Result<ExitCode> {
         let method: Method = c[0].parse().map_err(|e: String| anyhow::anyhow!(e))?;
         let n: u32 = c[2].parse().context("iterations")?;
         child(method, &c[1], n)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(c) = &args.child_scenario {
+        use clap::ValueEnum;
+        let scenario = [Scenario::Handshake, Scenario::Resumed, Scenario::Bulk]
+            .into_iter()
+            .find(|s| s.name() == c[0])
+            .with_context(|| format!("unknown scenario {:?}", c[0]))?;
+        let stack = BulkStack::from_str(&c[1], false).map_err(|e| anyhow::anyhow!(e))?;
+        let n: u32 = c[2].parse().context("iterations")?;
+        scenario_child(scenario, stack, n)?;
         return Ok(ExitCode::SUCCESS);
     }
     let methods = methods(&args.method);
@@ -78,7 +120,8 @@ pub(super) fn run(args: IcountArgs) -> Result<ExitCode> {
     let mut rows = Vec::new();
     let mut all: Vec<Vec<Count>> = Vec::new();
     let mut worst = 0.0f64;
-    for &key in &keys {
+    let verify = args.scenario.contains(&ScenarioArg::Verify);
+    for &key in keys.iter().filter(|_| verify) {
         for &m in &methods {
             let mut counts = Vec::new();
             for r in 0..args.repeat {
@@ -113,18 +156,94 @@ pub(super) fn run(args: IcountArgs) -> Result<ExitCode> {
             all.push(counts);
         }
     }
-    println!(
-        "## Instructions per verification (callgrind, {} verifications per run)\n",
-        args.iterations
-    );
-    println!(
-        "{}",
-        plain_table(
-            &["method", "key", "Ir per verify (each run)", "spread"],
-            rows,
-            2
-        )
-    );
+    let spread_of = |values: &[u64]| {
+        let (lo, hi) = (
+            *values.iter().min().unwrap_or(&0),
+            *values.iter().max().unwrap_or(&0),
+        );
+        if lo == 0 {
+            0.0
+        } else {
+            (hi - lo) as f64 / lo as f64 * 100.0
+        }
+    };
+    let scenarios: Vec<Scenario> = args
+        .scenario
+        .iter()
+        .filter_map(|s| match s {
+            ScenarioArg::Verify => None,
+            ScenarioArg::Handshake => Some(Scenario::Handshake),
+            ScenarioArg::Resumed => Some(Scenario::Resumed),
+            ScenarioArg::Bulk => Some(Scenario::Bulk),
+        })
+        .collect();
+    let mut scenario_rows = Vec::new();
+    for &scenario in &scenarios {
+        for &stack in &args.stack {
+            let mut counts = Vec::new();
+            for r in 0..args.repeat {
+                eprintln!(
+                    "certbench: icount {} {} (run {}/{})",
+                    scenario.name(),
+                    stack.name(),
+                    r + 1,
+                    args.repeat
+                );
+                counts.push(measure_scenario(
+                    &exe,
+                    scenario,
+                    stack,
+                    args.iterations,
+                    &out_dir,
+                )?);
+            }
+            let values: Vec<u64> = counts.iter().map(|c| c.per_verify).collect();
+            let spread = spread_of(&values);
+            worst = worst.max(spread);
+            scenario_rows.push(vec![
+                scenario.name().to_owned(),
+                stack.name().to_owned(),
+                values
+                    .iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" / "),
+                format!("{spread:.4} %"),
+            ]);
+            all.push(counts);
+        }
+    }
+    if !rows.is_empty() {
+        println!(
+            "## Instructions per verification (callgrind, {} verifications per run)\n",
+            args.iterations
+        );
+        println!(
+            "{}",
+            plain_table(
+                &["method", "key", "Ir per verify (each run)", "spread"],
+                rows,
+                2
+            )
+        );
+    }
+    if !scenario_rows.is_empty() {
+        if verify {
+            println!();
+        }
+        println!(
+            "## Instructions per scenario (callgrind, {} per run; in memory, P-256, TLS 1.3 AES-128-GCM)\n",
+            args.iterations
+        );
+        println!(
+            "{}",
+            plain_table(
+                &["scenario", "stack", "Ir per scenario (each run)", "spread"],
+                scenario_rows,
+                2
+            )
+        );
+    }
     println!(
         "\nLargest spread between runs: {worst:.4} % (tolerance {} %).",
         args.tolerance

@@ -69,3 +69,51 @@ fn two_runs_count_the_same_instructions() {
     assert!(serial[0] > 1_000_000, "{serial:?}");
     assert!(parallel[0] >= serial[0], "{parallel:?} vs {serial:?}");
 }
+
+/// The TLS scenarios (in memory, a fixed chain): a full handshake and 1 MiB of bulk data per
+/// stack count the same instructions in two runs, within 0.1 %.
+#[test]
+fn handshake_and_bulk_scenarios_count_the_same_instructions_twice() {
+    if !valgrind() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("scenarios.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_certbench"))
+        .args(["icount", "--scenario", "handshake,bulk"])
+        .args(["--stack", "openssl,rustls-aws-lc-rs"])
+        .args(["--iterations", "5", "--repeat", "2", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !stdout.contains("per verification"),
+        "no verify counts asked: {stdout}"
+    );
+    let counts: Vec<Vec<serde_json::Value>> =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(counts.len(), 4, "2 scenarios × 2 stacks");
+    for runs in &counts {
+        let v: Vec<u64> = runs
+            .iter()
+            .map(|c| c["per_verify"].as_u64().unwrap())
+            .collect();
+        assert_eq!(v.len(), 2);
+        let (lo, hi) = (v[0].min(v[1]) as f64, v[0].max(v[1]) as f64);
+        assert!(hi / lo - 1.0 <= 0.001, "{runs:?}");
+        // A handshake is millions of instructions, 1 MiB of AES-GCM more.
+        assert!(lo > 1e6, "{runs:?}");
+    }
+    let bulk: Vec<&serde_json::Value> = counts
+        .iter()
+        .flatten()
+        .filter(|c| c["key"] == "bulk-1MiB")
+        .collect();
+    assert_eq!(bulk.len(), 4);
+}
