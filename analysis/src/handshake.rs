@@ -36,6 +36,12 @@ pub struct HandshakeRun {
     /// leaf issued by the trusted CA itself (one).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub intermediate: bool,
+    /// Server threads (each its own single-threaded runtime on the one listening socket).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub server_threads: usize,
+    /// Client threads the clients ran on.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub client_threads: usize,
     /// Handshakes done (each: TCP connect + TLS handshake with certificate verification on
     /// the client + close).
     pub handshakes: u64,
@@ -58,6 +64,14 @@ pub struct HandshakeRun {
     pub client_cpu_us: f64,
     /// Server CPU time per handshake, µs.
     pub server_cpu_us: f64,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
 }
 
 impl HandshakeRun {
@@ -148,6 +162,12 @@ pub fn label(runs: &[HandshakeRun], r: &HandshakeRun) -> String {
     let mut s = r.config();
     if runs.iter().any(|x| x.clients != r.clients) {
         s.push_str(&format!(", {} client(s)", r.clients));
+    }
+    if runs.iter().any(|x| x.server_threads != r.server_threads) {
+        s.push_str(&format!(", {} server thread(s)", r.server_threads));
+    }
+    if runs.iter().any(|x| x.client_threads != r.client_threads) {
+        s.push_str(&format!(", {} client thread(s)", r.client_threads));
     }
     // One run's servers are all the client's own stack (`--server same`) or all one stack
     // (`--server openssl|rustls`); only a mix of those needs the server named.
@@ -421,6 +441,8 @@ mod tests {
             clients,
             verifier: None,
             intermediate: false,
+            server_threads: 1,
+            client_threads: 1,
             handshakes: 100,
             resumed: if resumption == "none" { 0 } else { 100 },
             seconds: 100.0 / per_second,

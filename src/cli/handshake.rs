@@ -75,6 +75,14 @@ pub(super) struct HandshakeArgs {
     /// leaf issued by the trusted CA (one).
     #[arg(long)]
     intermediate: bool,
+    /// Server threads, comma-separated: one configuration per count (server scaling). Each
+    /// thread runs its own single-threaded runtime accepting from the one socket.
+    #[arg(long, value_delimiter = ',', default_value = "1", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    server_threads: Vec<u16>,
+    /// Client threads the --clients tasks spread over [default: as many as server threads]:
+    /// one client thread cannot keep several server threads busy.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    client_threads: Option<u16>,
     /// Instead of throughput: hold this many idle connections (comma-separated counts) per
     /// client stack and report each side's resident memory per connection.
     #[arg(long, value_delimiter = ',')]
@@ -198,8 +206,10 @@ pub(super) fn run(args: HandshakeArgs) -> Result<ExitCode> {
                     };
                     vs.into_iter().map(move |v| (c, v))
                 });
-                for (client, verifier) in pairs {
+                let pairs = pairs.flat_map(|p| args.server_threads.iter().map(move |&t| (p, t)));
+                for ((client, verifier), server_threads) in pairs {
                     let server = server_for(client);
+                    let server_threads = usize::from(server_threads);
                     let cfg = Config {
                         client,
                         server,
@@ -212,15 +222,18 @@ pub(super) fn run(args: HandshakeArgs) -> Result<ExitCode> {
                         provider: args.provider,
                         verifier,
                         intermediate: args.intermediate,
+                        server_threads,
+                        client_threads: args.client_threads.map_or(server_threads, usize::from),
                     };
                     args.out.note(&format!(
-                        "certbench: handshake {}{} → {} server, {key}, TLS {}, resumption {}, {} client(s)",
+                        "certbench: handshake {}{} → {} server ({server_threads} thread(s)), {key}, TLS {}, resumption {}, {} client(s) on {} thread(s)",
                         client.name(),
                         verifier.map(|m| format!(" ({m})")).unwrap_or_default(),
                         server.name(),
                         run_tls(tls),
                         run_res(resumption),
-                        args.clients
+                        args.clients,
+                        cfg.client_threads.clamp(1, cfg.clients)
                     ));
                     let o = crate::handshake::run_with_cert(&cfg, &cert)?;
                     if o.failed > 0 {

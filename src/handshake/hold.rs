@@ -43,7 +43,7 @@ pub fn serve_child(
     provider: Provider,
 ) -> Result<(), HandshakeError> {
     let cert = super::certs::generate(key)?;
-    let s = super::server::start(server, &cert, tls, Resumption::None, provider)?;
+    let s = super::server::start(server, &cert, tls, Resumption::None, provider, 1)?;
     println!("READY {} {}", s.addr, hex(&cert.ca));
     std::io::stdout().flush()?;
     let mut sink = String::new();
@@ -117,6 +117,8 @@ pub fn hold(
         provider,
         verifier: None,
         intermediate: false,
+        server_threads: 1,
+        client_threads: 1,
     };
     let connector = match client {
         Stack::Openssl => super::openssl_client(&cfg, &cert)?,

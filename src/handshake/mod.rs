@@ -18,7 +18,6 @@ pub mod server;
 
 use std::cell::RefCell;
 use std::pin::Pin;
-use std::rc::Rc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -191,6 +190,10 @@ pub struct Config {
     /// Whether the certificate has an intermediate ([`certs::generate_with_intermediate`]);
     /// recorded in the run.
     pub intermediate: bool,
+    /// Server threads (each a single-threaded runtime accepting from the one socket).
+    pub server_threads: usize,
+    /// Client threads the `clients` tasks spread over (at most `clients`).
+    pub client_threads: usize,
 }
 
 /// A finished run: the figures, and the handshakes that failed (with the first error).
@@ -350,56 +353,61 @@ pub fn run(cfg: &Config) -> Result<Outcome, HandshakeError> {
     run_with_cert(cfg, &cert)
 }
 
-/// [`run`] with a given certificate (so that several configurations can share one).
-pub fn run_with_cert(cfg: &Config, cert: &ServerCert) -> Result<Outcome, HandshakeError> {
-    if cfg.clients == 0 || cfg.handshakes == 0 {
-        return Err(HandshakeError::Setup(
-            "--clients and --handshakes must be at least 1".into(),
-        ));
-    }
-    let server = server::start(cfg.server, cert, cfg.tls, cfg.resumption, cfg.provider)?;
+/// What one client thread measured.
+struct ThreadResult {
+    hist: Histogram<u64>,
+    resumed: u64,
+    failed: u64,
+    first_error: Option<String>,
+}
+
+/// One client thread: its `clients` tasks on a single-threaded runtime, each doing handshakes
+/// one after the other while the shared count `next` is below `cfg.handshakes`.
+fn client_thread(
+    cfg: &Config,
+    cert: &ServerCert,
+    clients: usize,
+    addr: std::net::SocketAddr,
+    next: &std::sync::atomic::AtomicU64,
+    deadline: Option<Instant>,
+    ready: &std::sync::Barrier,
+) -> Result<ThreadResult, HandshakeError> {
+    use std::sync::atomic::Ordering;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let clients: Vec<Client> = (0..cfg.clients)
+    let made: Result<Vec<Client>, HandshakeError> = (0..clients)
         .map(|_| match cfg.client {
             Stack::Openssl => openssl_client(cfg, cert),
             Stack::Rustls => rustls_client(cfg, cert),
         })
-        .collect::<Result<_, _>>()?;
-    let addr = server.addr;
-    let resumed_run = cfg.resumption != Resumption::None;
+        .collect();
     let result = rt.block_on(async {
+        let clients = made?;
         // Resumed runs: one full handshake per client first, to hold a session.
-        if resumed_run {
+        if cfg.resumption != Resumption::None {
             for c in &clients {
                 handshake(c, addr).await.map_err(HandshakeError::Setup)?;
             }
         }
-        let next = Rc::new(RefCell::new(0u64));
-        let hist = Rc::new(RefCell::new(
-            Histogram::<u64>::new_with_bounds(1, 60_000_000, 3)
-                .map_err(|e| HandshakeError::Setup(e.to_string()))?,
-        ));
-        let stats = Rc::new(RefCell::new((0u64, 0u64, None::<String>))); // resumed, failed, first error
-        let deadline = cfg.duration.map(|d| Instant::now() + d);
-        // The client's CPU is the process's less the server thread's: the client thread and
-        // whatever helps it (a verifier's worker pool: `rustlsparallel`'s checks run there).
-        let (client_cpu0, server_cpu0) = (
-            server::clock_time(libc::CLOCK_PROCESS_CPUTIME_ID),
-            server.cpu(),
-        );
-        let start = Instant::now();
+        Ok::<_, HandshakeError>(clients)
+    });
+    // Every thread starts counting together (a failed setup still reaches the barrier).
+    ready.wait();
+    let clients = result?;
+    let hist = RefCell::new(
+        Histogram::<u64>::new_with_bounds(1, 60_000_000, 3)
+            .map_err(|e| HandshakeError::Setup(e.to_string()))?,
+    );
+    let stats = RefCell::new((0u64, 0u64, None::<String>)); // resumed, failed, first error
+    rt.block_on(async {
         let tasks = clients.iter().map(|c| {
-            let (next, hist, stats) = (next.clone(), hist.clone(), stats.clone());
+            let (hist, stats) = (&hist, &stats);
             async move {
                 loop {
-                    {
-                        let mut n = next.borrow_mut();
-                        if *n >= cfg.handshakes || deadline.is_some_and(|d| Instant::now() >= d) {
-                            break;
-                        }
-                        *n += 1;
+                    let n = next.fetch_add(1, Ordering::SeqCst);
+                    if n >= cfg.handshakes || deadline.is_some_and(|d| Instant::now() >= d) {
+                        break;
                     }
                     match handshake(c, addr).await {
                         Ok((latency, resumed)) => {
@@ -419,55 +427,125 @@ pub fn run_with_cert(cfg: &Config, cert: &ServerCert) -> Result<Outcome, Handsha
             }
         });
         futures_util::future::join_all(tasks).await;
+    });
+    drop(clients);
+    let (resumed, failed, first_error) = stats.into_inner();
+    Ok(ThreadResult {
+        hist: hist.into_inner(),
+        resumed,
+        failed,
+        first_error,
+    })
+}
+
+/// [`run`] with a given certificate (so that several configurations can share one).
+pub fn run_with_cert(cfg: &Config, cert: &ServerCert) -> Result<Outcome, HandshakeError> {
+    if cfg.clients == 0 || cfg.handshakes == 0 {
+        return Err(HandshakeError::Setup(
+            "--clients and --handshakes must be at least 1".into(),
+        ));
+    }
+    let server = server::start(
+        cfg.server,
+        cert,
+        cfg.tls,
+        cfg.resumption,
+        cfg.provider,
+        cfg.server_threads,
+    )?;
+    let addr = server.addr;
+    // The clients spread over the client threads (each thread at least one).
+    let threads = cfg.client_threads.clamp(1, cfg.clients);
+    let per_thread: Vec<usize> = (0..threads)
+        .map(|t| cfg.clients / threads + usize::from(t < cfg.clients % threads))
+        .collect();
+    let next = std::sync::atomic::AtomicU64::new(0);
+    let ready = std::sync::Barrier::new(threads + 1);
+    let deadline = cfg.duration.map(|d| Instant::now() + d);
+    let (results, seconds, client_cpu, server_cpu) = std::thread::scope(|scope| {
+        let handles: Vec<_> = per_thread
+            .iter()
+            .map(|&n| {
+                let (next, ready) = (&next, &ready);
+                scope.spawn(move || client_thread(cfg, cert, n, addr, next, deadline, ready))
+            })
+            .collect();
+        ready.wait();
+        // The client's CPU is the process's less the server threads': the client threads and
+        // whatever helps them (a verifier's worker pool: `rustlsparallel`'s checks run there).
+        let (client_cpu0, server_cpu0) = (
+            server::clock_time(libc::CLOCK_PROCESS_CPUTIME_ID),
+            server.cpu(),
+        );
+        let start = Instant::now();
+        let results: Vec<Result<ThreadResult, HandshakeError>> = handles
+            .into_iter()
+            .map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(HandshakeError::Setup("a client thread panicked".into()))
+                })
+            })
+            .collect();
         let seconds = start.elapsed().as_secs_f64();
         let server_cpu = server.cpu() - server_cpu0;
         let client_cpu = (server::clock_time(libc::CLOCK_PROCESS_CPUTIME_ID) - client_cpu0)
             .saturating_sub(server_cpu);
-        let hist = hist.borrow();
-        let (resumed, failed, first_error) = stats.borrow().clone();
-        let done = hist.len();
-        let per = |d: Duration| {
-            if done == 0 {
-                0.0
-            } else {
-                d.as_secs_f64() * 1e6 / done as f64
-            }
-        };
-        Ok::<_, HandshakeError>(Outcome {
-            run: HandshakeRun {
-                client: cfg.client.name().to_owned(),
-                server: cfg.server.name().to_owned(),
-                provider: cfg.provider.name().to_owned(),
-                key: cfg.key.to_string(),
-                tls: cfg.tls.name().to_owned(),
-                resumption: cfg.resumption.name().to_owned(),
-                clients: cfg.clients,
-                verifier: match cfg.client {
-                    Stack::Rustls => cfg.verifier.map(|m| m.name().to_owned()),
-                    Stack::Openssl => None,
-                },
-                intermediate: cfg.intermediate,
-                handshakes: done,
-                resumed,
-                seconds,
-                per_second: if seconds > 0.0 {
-                    done as f64 / seconds
-                } else {
-                    0.0
-                },
-                p50_us: hist.value_at_quantile(0.50) as f64,
-                p90_us: hist.value_at_quantile(0.90) as f64,
-                p99_us: hist.value_at_quantile(0.99) as f64,
-                max_us: hist.max() as f64,
-                client_cpu_us: per(client_cpu),
-                server_cpu_us: per(server_cpu),
-            },
-            failed,
-            first_error,
-        })
+        (results, seconds, client_cpu, server_cpu)
     });
-    drop(clients);
-    drop(rt);
+    let mut hist = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3)
+        .map_err(|e| HandshakeError::Setup(e.to_string()))?;
+    let (mut resumed, mut failed, mut first_error) = (0, 0, None);
+    for r in results {
+        let r = r?;
+        hist.add(&r.hist)
+            .map_err(|e| HandshakeError::Setup(e.to_string()))?;
+        resumed += r.resumed;
+        failed += r.failed;
+        if first_error.is_none() {
+            first_error = r.first_error;
+        }
+    }
     drop(server);
-    result
+    let done = hist.len();
+    let per = |d: Duration| {
+        if done == 0 {
+            0.0
+        } else {
+            d.as_secs_f64() * 1e6 / done as f64
+        }
+    };
+    Ok(Outcome {
+        run: HandshakeRun {
+            client: cfg.client.name().to_owned(),
+            server: cfg.server.name().to_owned(),
+            provider: cfg.provider.name().to_owned(),
+            key: cfg.key.to_string(),
+            tls: cfg.tls.name().to_owned(),
+            resumption: cfg.resumption.name().to_owned(),
+            clients: cfg.clients,
+            verifier: match cfg.client {
+                Stack::Rustls => cfg.verifier.map(|m| m.name().to_owned()),
+                Stack::Openssl => None,
+            },
+            intermediate: cfg.intermediate,
+            server_threads: cfg.server_threads.max(1),
+            client_threads: threads,
+            handshakes: done,
+            resumed,
+            seconds,
+            per_second: if seconds > 0.0 {
+                done as f64 / seconds
+            } else {
+                0.0
+            },
+            p50_us: hist.value_at_quantile(0.50) as f64,
+            p90_us: hist.value_at_quantile(0.90) as f64,
+            p99_us: hist.value_at_quantile(0.99) as f64,
+            max_us: hist.max() as f64,
+            client_cpu_us: per(client_cpu),
+            server_cpu_us: per(server_cpu),
+        },
+        failed,
+        first_error,
+    })
 }

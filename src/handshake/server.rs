@@ -1,7 +1,9 @@
-//! The loopback handshake server: one thread with its own single-threaded runtime, OpenSSL or
-//! rustls, the generated certificate, the chosen TLS version and resumption mechanism. Each
-//! connection: handshake, then read until the client closes (answering its close_notify).
-//! Its thread's CPU clock is readable from other threads ([`Server::cpu`]).
+//! The loopback handshake server: `threads` threads, each with its own single-threaded
+//! runtime accepting from the one listening socket, OpenSSL or rustls, the generated
+//! certificate, the chosen TLS version and resumption mechanism (one acceptor shared by all
+//! threads, so sessions resume whichever thread accepts). Each connection: handshake, then
+//! read until the client closes (answering its close_notify). The threads' CPU clocks are
+//! readable from other threads ([`Server::cpu`] sums them).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -19,24 +21,29 @@ use super::{HandshakeError, Provider, Resumption, Stack, TlsVersion};
 pub struct Server {
     /// Where it listens.
     pub addr: SocketAddr,
-    clock: libc::clockid_t,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    clocks: Vec<libc::clockid_t>,
+    stop: Option<tokio::sync::watch::Sender<bool>>,
+    threads: Vec<std::thread::JoinHandle<()>>,
 }
 
 impl Server {
-    /// CPU time the server's thread has used so far.
+    /// CPU time the server's threads have used so far, summed.
     pub fn cpu(&self) -> Duration {
-        clock_time(self.clock)
+        self.clocks.iter().map(|&c| clock_time(c)).sum()
+    }
+
+    /// Its threads.
+    pub fn threads(&self) -> usize {
+        self.clocks.len()
     }
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
         if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
+            let _ = stop.send(true);
         }
-        if let Some(t) = self.thread.take() {
+        for t in self.threads.drain(..) {
             let _ = t.join();
         }
     }
@@ -143,13 +150,14 @@ async fn drain<S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin>(mut s: S
     let _ = s.shutdown().await;
 }
 
-/// Starts a server of `stack` on 127.0.0.1 (a free port).
+/// Starts a server of `stack` on 127.0.0.1 (a free port), on `threads` threads (at least 1).
 pub fn start(
     stack: Stack,
     cert: &ServerCert,
     tls: TlsVersion,
     resumption: Resumption,
     provider: Provider,
+    threads: usize,
 ) -> Result<Server, HandshakeError> {
     let acceptor = Arc::new(match stack {
         Stack::Openssl => Acceptor::Openssl(openssl_acceptor(cert, tls, resumption)?),
@@ -158,70 +166,90 @@ pub fn start(
     let std_listener = std::net::TcpListener::bind("127.0.0.1:0")?;
     std_listener.set_nonblocking(true)?;
     let addr = std_listener.local_addr()?;
-    let (stop_tx, mut stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let (clock_tx, clock_rx) = std::sync::mpsc::channel::<libc::clockid_t>();
-    let thread = std::thread::Builder::new()
-        .name("certbench-hs-server".into())
-        .spawn(move || {
-            let mut clock: libc::clockid_t = 0;
-            // SAFETY: pthread_self is this live thread; `clock` is a valid out pointer.
-            let rc = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) };
-            let _ = clock_tx.send(if rc == 0 {
-                clock
-            } else {
-                libc::CLOCK_THREAD_CPUTIME_ID
-            });
-            let rt = match tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-            {
-                Ok(rt) => rt,
-                Err(_) => return,
-            };
-            rt.block_on(async move {
-                let Ok(listener) = tokio::net::TcpListener::from_std(std_listener) else {
-                    return;
-                };
-                loop {
-                    let tcp = tokio::select! {
-                        _ = &mut stop_rx => break,
-                        r = listener.accept() => match r {
-                            Ok((tcp, _)) => tcp,
-                            Err(_) => continue,
-                        },
-                    };
-                    let _ = tcp.set_nodelay(true);
-                    let acceptor = acceptor.clone();
-                    tokio::spawn(async move {
-                        match &*acceptor {
-                            Acceptor::Openssl(a) => {
-                                let Ok(ssl) = openssl::ssl::Ssl::new(a.context()) else {
-                                    return;
-                                };
-                                let Ok(mut s) = tokio_openssl::SslStream::new(ssl, tcp) else {
-                                    return;
-                                };
-                                if std::pin::Pin::new(&mut s).accept().await.is_ok() {
-                                    drain(s).await;
-                                }
-                            }
-                            Acceptor::Rustls(a) => {
-                                if let Ok(s) = a.accept(tcp).await {
-                                    drain(s).await;
-                                }
-                            }
-                        }
-                    });
-                }
-            });
-        })?;
-    let clock = clock_rx
-        .recv()
-        .map_err(|_| HandshakeError::Setup("the server thread did not start".into()))?;
+    let mut handles = Vec::new();
+    for i in 0..threads.max(1) {
+        let listener = std_listener.try_clone()?;
+        let (acceptor, clock_tx, mut stop_rx) =
+            (acceptor.clone(), clock_tx.clone(), stop_rx.clone());
+        handles.push(
+            std::thread::Builder::new()
+                .name(format!("certbench-hs-server-{i}"))
+                .spawn(move || serve(listener, acceptor, clock_tx, &mut stop_rx))?,
+        );
+    }
+    drop(clock_tx);
+    let clocks: Vec<libc::clockid_t> = clock_rx.iter().take(handles.len()).collect();
+    if clocks.len() != handles.len() {
+        return Err(HandshakeError::Setup(
+            "a server thread did not start".into(),
+        ));
+    }
     Ok(Server {
         addr,
-        clock,
+        clocks,
         stop: Some(stop_tx),
-        thread: Some(thread),
+        threads: handles,
     })
+}
+
+/// One server thread: its CPU clock sent back, then accept and serve until stopped.
+fn serve(
+    std_listener: std::net::TcpListener,
+    acceptor: Arc<Acceptor>,
+    clock_tx: std::sync::mpsc::Sender<libc::clockid_t>,
+    stop_rx: &mut tokio::sync::watch::Receiver<bool>,
+) {
+    let mut clock: libc::clockid_t = 0;
+    // SAFETY: pthread_self is this live thread; `clock` is a valid out pointer.
+    let rc = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) };
+    let _ = clock_tx.send(if rc == 0 {
+        clock
+    } else {
+        libc::CLOCK_THREAD_CPUTIME_ID
+    });
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(_) => return,
+    };
+    rt.block_on(async move {
+        let Ok(listener) = tokio::net::TcpListener::from_std(std_listener) else {
+            return;
+        };
+        loop {
+            let tcp = tokio::select! {
+                _ = stop_rx.changed() => break,
+                r = listener.accept() => match r {
+                    Ok((tcp, _)) => tcp,
+                    Err(_) => continue,
+                },
+            };
+            let _ = tcp.set_nodelay(true);
+            let acceptor = acceptor.clone();
+            tokio::spawn(async move {
+                match &*acceptor {
+                    Acceptor::Openssl(a) => {
+                        let Ok(ssl) = openssl::ssl::Ssl::new(a.context()) else {
+                            return;
+                        };
+                        let Ok(mut s) = tokio_openssl::SslStream::new(ssl, tcp) else {
+                            return;
+                        };
+                        if std::pin::Pin::new(&mut s).accept().await.is_ok() {
+                            drain(s).await;
+                        }
+                    }
+                    Acceptor::Rustls(a) => {
+                        if let Ok(s) = a.accept(tcp).await {
+                            drain(s).await;
+                        }
+                    }
+                }
+            });
+        }
+    });
 }

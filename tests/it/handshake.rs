@@ -152,3 +152,68 @@ fn certbench_verifiers_run_inside_the_rustls_client_over_an_intermediate() {
         "{out}"
     );
 }
+
+/// Server scaling: 1 and 2 server threads (clients on as many threads), both stacks, full and
+/// resumed; each run counts its handshakes, names its threads and has ordered percentiles.
+#[test]
+fn server_threads_scale_with_percentiles_for_both_stacks() {
+    let (code, out, err) = certbench(&[
+        "handshake",
+        "--transport",
+        "all",
+        "--key",
+        "p256",
+        "--resumption",
+        "none,tickets",
+        "--server-threads",
+        "1,2",
+        "--clients",
+        "4",
+        "--handshakes",
+        "200",
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let runs: Vec<certbench_analysis::handshake::HandshakeRun> =
+        serde_json::from_str(&out).unwrap();
+    assert_eq!(runs.len(), 2 * 2 * 2, "stacks × resumption × thread counts");
+    for threads in [1, 2] {
+        for client in ["openssl", "rustls"] {
+            for resumption in ["none", "tickets"] {
+                let r = runs
+                    .iter()
+                    .find(|r| {
+                        r.server_threads == threads
+                            && r.client == client
+                            && r.resumption == resumption
+                    })
+                    .unwrap_or_else(|| panic!("{client} {resumption} {threads} thread(s)"));
+                assert_eq!(r.client_threads, threads);
+                assert_eq!(r.handshakes, 200, "{r:?}");
+                if resumption == "tickets" {
+                    assert_eq!(r.resumed, 200, "{r:?}");
+                }
+                assert!(r.per_second > 0.0 && r.server_cpu_us > 0.0, "{r:?}");
+                assert!(r.p50_us <= r.p90_us && r.p90_us <= r.p99_us, "{r:?}");
+            }
+        }
+    }
+    // In markdown the thread counts tell the rows apart.
+    let (code, out, err) = certbench(&[
+        "handshake",
+        "--transport",
+        "rustls",
+        "--server-threads",
+        "1,2",
+        "--handshakes",
+        "50",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("1 server thread(s)") && out.contains("2 server thread(s)"),
+        "{out}"
+    );
+}

@@ -22,6 +22,8 @@ fn config(client: Stack, tls: TlsVersion, resumption: Resumption, clients: usize
         provider: Provider::AwsLcRs,
         verifier: None,
         intermediate: false,
+        server_threads: 1,
+        client_threads: 1,
     }
 }
 
