@@ -229,7 +229,7 @@ fn rustls_configs(
     if !resumption {
         client.resumption = rustls::client::Resumption::disabled();
     }
-    let server = rustls::ServerConfig::builder_with_provider(crypto)
+    let mut server = rustls::ServerConfig::builder_with_provider(crypto)
         .with_protocol_versions(versions)
         .map_err(|e| e.to_string())?
         .with_no_client_auth()
@@ -238,6 +238,12 @@ fn rustls_configs(
             PrivateKeyDer::Pkcs8(cert.key.clone().into()),
         )
         .map_err(|e| e.to_string())?;
+    if !resumption {
+        // Nothing to resume: the server issues no tickets and stores no sessions (whose
+        // hash-map inserts would also vary from process to process in instruction counts).
+        server.send_tls13_tickets = 0;
+        server.session_storage = Arc::new(rustls::server::NoServerSessionStorage {});
+    }
     Ok((Arc::new(client), Arc::new(server)))
 }
 
@@ -406,8 +412,11 @@ fn openssl_ends(suite: Suite, cert: &ServerCert, resumption: bool) -> Result<Ope
             *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(s);
         });
     } else {
-        c.set_session_cache_mode(openssl::ssl::SslSessionCacheMode::OFF);
-        c.set_options(openssl::ssl::SslOptions::NO_TICKET);
+        for b in [&mut *c, &mut *s] {
+            b.set_session_cache_mode(openssl::ssl::SslSessionCacheMode::OFF);
+            b.set_options(openssl::ssl::SslOptions::NO_TICKET);
+        }
+        s.set_num_tickets(0).map_err(e)?;
     }
     let leaf = openssl::x509::X509::from_der(&cert.chain[0]).map_err(e)?;
     s.set_certificate(&leaf).map_err(e)?;

@@ -82,7 +82,7 @@ fn handshake_and_bulk_scenarios_count_the_same_instructions_twice() {
     let out = Command::new(env!("CARGO_BIN_EXE_certbench"))
         .args(["icount", "--scenario", "handshake,bulk"])
         .args(["--stack", "openssl,rustls-aws-lc-rs"])
-        .args(["--iterations", "5", "--repeat", "2", "--json"])
+        .args(["--iterations", "10", "--repeat", "2", "--json"])
         .arg(&json)
         .output()
         .unwrap();
