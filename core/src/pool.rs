@@ -90,6 +90,22 @@ struct Shared {
     wake: Condvar,
     /// Where the workers may run: off the CPU of the caller that wakes them.
     placement: Placement,
+    /// The pool's clock origin, for `warm_until`.
+    epoch: Instant,
+    /// Nanoseconds since `epoch` until which workers keep spinning for a job
+    /// ([`SignaturePool::prewarm`]); 0: no such request.
+    warm_until: AtomicU64,
+}
+
+impl Shared {
+    fn now_ns(&self) -> u64 {
+        self.epoch.elapsed().as_nanos() as u64
+    }
+
+    /// Whether a prewarm asks the workers to be awake now.
+    fn warm(&self) -> bool {
+        self.warm_until.load(Ordering::Relaxed) > self.now_ns()
+    }
 }
 
 impl Shared {
@@ -138,6 +154,8 @@ impl SignaturePool {
             active: AtomicUsize::new(0),
             wake: Condvar::new(),
             placement: Placement::new(),
+            epoch: Instant::now(),
+            warm_until: AtomicU64::new(0),
         }));
         for i in 0..workers {
             // The generation a worker has seen is taken now, not when its thread starts: a
@@ -158,6 +176,29 @@ impl SignaturePool {
     /// microsecond instead of after a wake-up. A hint: it may change right after.
     pub fn awake(&self) -> bool {
         self.shared.spinning.load(Ordering::Relaxed) > 0
+    }
+
+    /// Asks the workers to be awake for the next `budget`: a sleeping worker is woken now (off
+    /// the caller's CPU) and every worker spins until a job comes or the budget is spent, then
+    /// sleeps again. For a caller that knows a verification is coming — a TLS client that has
+    /// just sent its ClientHello — so that the worker's wake-up (tens of µs on a VM, and a
+    /// cold core) overlaps the network round trip instead of the verification. It costs up to
+    /// `budget` of one core's time per call when no job comes.
+    pub fn prewarm(&self, budget: Duration) {
+        let shared = self.shared;
+        if self.workers == 0 {
+            return;
+        }
+        let until = shared.now_ns() + budget.as_nanos() as u64;
+        shared.warm_until.fetch_max(until, Ordering::Relaxed);
+        if self.awake() {
+            return; // a spinning worker reads the new deadline
+        }
+        let slot = shared.lock();
+        if slot.sleeping > 0 {
+            shared.placement.keep_off_current_cpu();
+            shared.wake.notify_all();
+        }
     }
 
     /// Number of worker threads (the calling thread is not counted).
@@ -229,21 +270,26 @@ impl SignaturePool {
 fn worker(shared: &'static Shared, mut seen: u64) {
     shared.placement.register_this_thread();
     loop {
-        // Spin: a job offered now is picked up without a wake-up.
+        // Spin: a job offered now is picked up without a wake-up. A prewarm extends the spin.
         let spin_until = Instant::now() + SPIN;
         shared.spinning.fetch_add(1, Ordering::Relaxed);
-        while shared.generation.load(Ordering::Acquire) == seen && Instant::now() < spin_until {
+        while shared.generation.load(Ordering::Acquire) == seen
+            && (Instant::now() < spin_until || shared.warm())
+        {
             for _ in 0..64 {
                 std::hint::spin_loop();
             }
         }
         shared.spinning.fetch_sub(1, Ordering::Relaxed);
         let mut slot = shared.lock();
-        // Sleep until a new generation (checked under the lock: no lost wake-up).
-        while shared.generation.load(Ordering::Acquire) == seen {
+        // Sleep until a new generation or a prewarm (checked under the lock: no lost wake-up).
+        while shared.generation.load(Ordering::Acquire) == seen && !shared.warm() {
             slot.sleeping += 1;
             slot = shared.wake.wait(slot).unwrap_or_else(|e| e.into_inner());
             slot.sleeping -= 1;
+        }
+        if shared.generation.load(Ordering::Acquire) == seen {
+            continue; // woken to spin for a job that is coming
         }
         seen = shared.generation.load(Ordering::Acquire);
         let Some(job) = slot.job else { continue }; // already withdrawn
@@ -259,6 +305,51 @@ fn worker(shared: &'static Shared, mut seen: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prewarmed_worker_wakes_spins_for_its_budget_then_sleeps() {
+        // A pool of its own (one worker), so other tests' jobs do not keep it awake.
+        let pool = SignaturePool::new(1);
+        let asleep = |pool: &SignaturePool| {
+            let t = Instant::now();
+            while pool.awake() || pool.shared.lock().sleeping == 0 {
+                assert!(
+                    t.elapsed() < Duration::from_secs(5),
+                    "the worker never slept"
+                );
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        };
+        asleep(&pool);
+        pool.prewarm(Duration::from_millis(200));
+        let t = Instant::now();
+        while !pool.awake() {
+            assert!(
+                t.elapsed() < Duration::from_secs(5),
+                "prewarm woke no worker"
+            );
+            std::thread::yield_now();
+        }
+        // Still spinning well inside the budget (no job came), asleep again after it.
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(
+            pool.awake(),
+            "the worker stopped spinning before its budget"
+        );
+        asleep(&pool);
+        assert!(
+            t.elapsed() >= Duration::from_millis(150),
+            "{:?}",
+            t.elapsed()
+        );
+        // A job offered while warm is still done, all of it.
+        pool.prewarm(Duration::from_millis(20));
+        let items: Vec<AtomicUsize> = (0..10).map(|_| AtomicUsize::new(0)).collect();
+        pool.for_each(&items, |c| {
+            c.fetch_add(1, Ordering::SeqCst);
+        });
+        assert!(items.iter().all(|c| c.load(Ordering::SeqCst) == 1));
+    }
 
     #[test]
     fn every_item_is_done_once() {

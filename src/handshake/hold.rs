@@ -174,7 +174,7 @@ async fn open(client: &super::Client, addr: std::net::SocketAddr) -> Result<Held
                 .map_err(|e| HandshakeError::Setup(format!("tls handshake: {e}")))?;
             Ok(Held::Openssl(s))
         }
-        super::Client::Rustls(connector) => {
+        super::Client::Rustls(connector, _) => {
             let name = rustls_pki_types::ServerName::try_from(SERVER_NAME)
                 .map_err(|e| HandshakeError::Setup(e.to_string()))?;
             let s = connector.connect(name, tcp).await?;

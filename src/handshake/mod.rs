@@ -213,7 +213,8 @@ enum Client {
         connector: SslConnector,
         session: Arc<Mutex<Option<SslSession>>>,
     },
-    Rustls(tokio_rustls::TlsConnector),
+    /// rustls, and whether to wake `rustlsparallel`'s pool as each handshake starts.
+    Rustls(tokio_rustls::TlsConnector, bool),
 }
 
 fn openssl_client(cfg: &Config, cert: &ServerCert) -> Result<Client, HandshakeError> {
@@ -281,9 +282,10 @@ fn rustls_client(cfg: &Config, cert: &ServerCert) -> Result<Client, HandshakeErr
         Resumption::SessionId => rustls::client::Resumption::in_memory_sessions(64)
             .tls12_resumption(rustls::client::Tls12Resumption::SessionIdOnly),
     };
-    Ok(Client::Rustls(tokio_rustls::TlsConnector::from(Arc::new(
-        config,
-    ))))
+    Ok(Client::Rustls(
+        tokio_rustls::TlsConnector::from(Arc::new(config)),
+        cfg.verifier == Some(certbench_core::Method::RustlsParallel),
+    ))
 }
 
 /// Closes a TLS stream both ways: our close_notify, then read (a TLS 1.3 client processes
@@ -332,7 +334,10 @@ async fn handshake(
             close(&mut s).await;
             Ok((latency, resumed))
         }
-        Client::Rustls(connector) => {
+        Client::Rustls(connector, prewarm) => {
+            if *prewarm {
+                certbench_core::methods::rustls_parallel::handshake_started();
+            }
             let name = rustls_pki_types::ServerName::try_from(SERVER_NAME)
                 .map_err(|e| format!("tls: {e}"))?;
             let mut s = connector

@@ -352,6 +352,8 @@ pub struct OpensslConnector {
     state: Arc<Mutex<HookState>>,
     verify_host: bool,
     offer: Option<SslSession>,
+    /// Wake `rustlsparallel`'s pool as the handshake starts.
+    prewarm: bool,
 }
 
 impl OpensslTransport {
@@ -451,6 +453,7 @@ impl Transport for OpensslTransport {
             state,
             verify_host: self.native(method),
             offer: if self.resumption { reuse.clone() } else { None },
+            prewarm: method == Method::RustlsParallel,
         })
     }
 
@@ -473,6 +476,9 @@ impl Transport for OpensslTransport {
             ossl::offer_session(&mut ssl, session).map_err(|e| tls_error(&e))?;
         }
         let mut tls = tokio_openssl::SslStream::new(ssl, tcp).map_err(|e| tls_error(&e))?;
+        if c.prewarm {
+            certbench_core::methods::rustls_parallel::handshake_started();
+        }
         Pin::new(&mut tls)
             .connect()
             .await

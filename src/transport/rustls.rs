@@ -118,6 +118,8 @@ impl Default for RustlsReuse {
 pub struct RustlsConnector {
     https: Connector,
     last: Arc<LastVerification>,
+    /// Wake `rustlsparallel`'s pool as the handshake starts.
+    prewarm: bool,
 }
 
 impl Transport for RustlsTransport {
@@ -187,6 +189,7 @@ impl Transport for RustlsTransport {
         Ok(RustlsConnector {
             https: connector(config, TcpConnector { addr }),
             last,
+            prewarm: method == Method::RustlsParallel,
         })
     }
 
@@ -200,6 +203,9 @@ impl Transport for RustlsTransport {
             .parse()
             .map_err(|e| Failure::Input(format!("url: {e}")))?;
         let mut https = c.https.clone();
+        if c.prewarm {
+            certbench_core::methods::rustls_parallel::handshake_started();
+        }
         let stream = https
             .call(uri)
             .await

@@ -218,6 +218,28 @@ pub fn force_overlap(on: bool) {
     FORCE_OVERLAP.store(on, Ordering::Relaxed);
 }
 
+/// How long [`handshake_started`] keeps a pool worker awake: a loopback or nearby server's
+/// Certificate message arrives within it (a distant server's does not, and the worker sleeps
+/// again after this much spinning).
+pub const PREWARM: std::time::Duration = std::time::Duration::from_millis(3);
+
+/// Tells `rustlsparallel` that a TLS handshake has just started (its ClientHello is on the
+/// way): with `CERTBENCH_PREWARM=1`, a pool worker wakes now and spins while the server
+/// answers ([`crate::pool::SignaturePool::prewarm`], at most [`PREWARM`]), so that its
+/// wake-up overlaps the round trip instead of the verification. Off by default, because on
+/// the 2-core machine it was measured on it did not pay where it matters: on the loopback
+/// mirror it brought www.washingtonpost.com's verification from ×1.77 to ×1.94 of
+/// `rustlsserial`'s and the RSA chains' from ×1.00 to ×1.44, but the spinning worker took the
+/// core the server needed, so the whole connection got slower (×1.20 → ×1.14 of
+/// `rustlsserial`'s), and `handshake` showed the same handshakes per second for 66 % more
+/// client CPU. It may pay with spare cores and a server a millisecond or two away.
+pub fn handshake_started() {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *ON.get_or_init(|| std::env::var_os("CERTBENCH_PREWARM").is_some_and(|v| v == "1")) {
+        crate::pool::SignaturePool::global().prewarm(PREWARM);
+    }
+}
+
 /// How many verifications in this process handed their checks to the pool (the others took
 /// the serial path): lets tests see which path ran.
 pub fn overlapped_calls() -> u64 {
