@@ -59,9 +59,11 @@ enum Command {
     Mirror(mirror::MirrorArgs),
     /// Run every method on the testcases of an x509-limbo file and compare the verdicts.
     Limbo(limbo::LimboArgs),
-    /// Print the tables of JSONL sample files (driver, verify, patched Servo), merged.
+    /// Print the tables of sample files (driver, verify, patched Servo), merged, and of
+    /// handshake, page and bulk JSON results; --html charts them.
     Report(report::ReportArgs),
-    /// Count the instructions of each method's verify path under callgrind (deterministic).
+    /// Count instructions under callgrind (deterministic): each method's verify path, and per
+    /// TLS stack a handshake, a resumed handshake and 1 MiB of bulk data.
     Icount(icount::IcountArgs),
     /// Handshakes per second, latency and CPU per handshake on loopback: OpenSSL vs rustls.
     Handshake(handshake::HandshakeArgs),

@@ -1,7 +1,9 @@
 //! `certbench report FILE...`: the tables of samples already taken (the driver's, `verify`'s,
 //! a patched Servo's JSONL), merged by site × method × transport × stage, and of
-//! `certbench handshake --format json` results; `--html` writes the self-contained HTML
-//! report too (charts of both); `--baseline A --candidate B` compares two sample runs.
+//! `certbench handshake`, `page` and `bulk --format json` results; `--html` writes the
+//! self-contained HTML report too (charts of each, and the store-scaling curve when `verify`
+//! runs of several store sizes are given); `--baseline A --candidate B` compares two sample
+//! runs.
 //! Malformed lines are reported with their line numbers and skipped; the report is still
 //! produced (exit 3 says lines were skipped).
 
