@@ -38,6 +38,8 @@ fn inputs(dir: &Path) -> Vec<String> {
         bad.display().to_string(),
         fixture("handshakes.json").display().to_string(),
         fixture("handshake-memory.json").display().to_string(),
+        fixture("pages.json").display().to_string(),
+        fixture("bulk.json").display().to_string(),
     ]
 }
 
@@ -85,7 +87,17 @@ fn the_html_report_is_one_self_contained_file_with_charts_and_tables() {
     ] {
         assert!(page.contains(chart), "{chart}");
     }
-    assert!(page.matches("<svg").count() >= 3 + 4, "charts");
+    // Then the page loads (cold against warm) and the bulk transfers, charted and tabled.
+    assert!(page.find("<h2>Handshakes</h2>") < page.find("<h2>Page loads</h2>"));
+    assert!(page.find("<h2>Page loads</h2>") < page.find("<h2>Bulk transfer</h2>"));
+    for chart in [
+        "Verification time per page load, cold and warm",
+        "Verifications run per page load, cold and warm",
+        "Bulk transfer, MB/s",
+    ] {
+        assert!(page.contains(chart), "{chart}");
+    }
+    assert!(page.matches("<svg").count() >= 3 + 4 + 3, "charts");
     // Self-contained: nothing to fetch at view time (the SVG namespace is not a fetch).
     let fetches = page
         .replace("http://www.w3.org/2000/svg", "")
