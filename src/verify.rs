@@ -117,19 +117,23 @@ pub fn run(
     }
 
     // With extra intermediates, the chains as verified: made once, before any timing.
-    let offered: Vec<CorpusChain> = corpus
-        .chains
-        .iter()
-        .map(|c| {
-            let mut c = c.clone();
-            if !opts.extra_intermediates.is_empty() {
+    let with_extras: Vec<CorpusChain>;
+    let offered: &[CorpusChain] = if opts.extra_intermediates.is_empty() {
+        &corpus.chains
+    } else {
+        with_extras = corpus
+            .chains
+            .iter()
+            .map(|c| {
+                let mut c = c.clone();
                 let sent = std::mem::take(&mut c.chain.intermediates);
                 c.chain.intermediates = opts.extra_intermediates.clone();
                 c.chain.intermediates.extend(sent);
-            }
-            c
-        })
-        .collect();
+                c
+            })
+            .collect();
+        &with_extras
+    };
     let n = verifiers.len();
     let phases = [(true, opts.warmup), (false, opts.runs)];
     // Runs counted across warm-up and measured phases: chain `c` in run `r` takes order

@@ -39,13 +39,7 @@ impl BulkResult {
 
     /// The median run.
     pub fn median(&self) -> f64 {
-        let mut v = self.mb_per_s.clone();
-        v.sort_by(f64::total_cmp);
-        match v.len() {
-            0 => 0.0,
-            n if n % 2 == 1 => v[n / 2],
-            n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-        }
+        crate::stats::middle(&mut self.mb_per_s.clone()).unwrap_or(0.0)
     }
 
     /// The slowest run.

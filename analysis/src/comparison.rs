@@ -147,13 +147,7 @@ fn ratio(a: f64, b: f64) -> f64 {
 
 /// Median of `v` (not empty), by the middle element(s).
 fn median_of(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
+    crate::stats::middle(v).expect("a median of no value")
 }
 
 /// On how many sites each column is fastest, most first: `[("rustlsserial", 9), …]`.

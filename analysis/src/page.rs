@@ -150,15 +150,7 @@ pub fn render_markdown(loads: &[PageLoad]) -> String {
 }
 
 fn median(mut v: Vec<f64>) -> Option<f64> {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    (n > 0).then(|| {
-        if n % 2 == 1 {
-            v[n / 2]
-        } else {
-            (v[n / 2 - 1] + v[n / 2]) / 2.0
-        }
-    })
+    crate::stats::middle(&mut v)
 }
 
 /// The configuration of a load beyond its method: transport, cache, resumption.

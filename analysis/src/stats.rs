@@ -81,6 +81,19 @@ impl Summary {
     }
 }
 
+/// The median of `v` as its middle element, or the mean of the two middle ones (sorts `v`);
+/// `None` when `v` is empty. For medians of medians and of ratios, where the summaries'
+/// quantile estimator (above) is not wanted.
+pub fn middle(v: &mut [f64]) -> Option<f64> {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => None,
+        n if n % 2 == 1 => Some(v[n / 2]),
+        n => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

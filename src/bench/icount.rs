@@ -103,41 +103,8 @@ pub fn measure(
     out_dir: &Path,
 ) -> Result<Count, Error> {
     let out: PathBuf = out_dir.join(format!("callgrind.{method}.{key}.out"));
-    let mut cmd = Command::new("valgrind");
-    cmd.arg("--tool=callgrind")
-        .arg("--collect-atstart=no")
-        .arg(format!("--callgrind-out-file={}", out.display()));
-    for t in TOGGLES {
-        cmd.arg(format!("--toggle-collect={t}"));
-    }
-    cmd.arg(exe)
-        .args(["icount", "--child", method.name(), key])
-        .arg(iterations.to_string());
-    let output = cmd
-        .output()
-        .map_err(|e| Error::Icount(format!("running valgrind (is it installed?): {e}")))?;
-    if !output.status.success() {
-        return Err(Error::Icount(format!(
-            "valgrind {method} {key}: {}\n{}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-                .lines()
-                .rev()
-                .take(8)
-                .collect::<Vec<_>>()
-                .join("\n")
-        )));
-    }
-    let text = std::fs::read_to_string(&out)
-        .map_err(|e| Error::Icount(format!("{}: {e}", out.display())))?;
-    let total = collected(&text)
-        .ok_or_else(|| Error::Icount(format!("{}: no totals line", out.display())))?;
-    if total == 0 {
-        return Err(Error::Icount(format!(
-            "{}: nothing collected (did the toggle functions get inlined?)",
-            out.display()
-        )));
-    }
+    let child = ["--child", method.name(), key, &iterations.to_string()].map(str::to_owned);
+    let total = callgrind(exe, &child, TOGGLES, &out, &format!("{method} {key}"))?;
     let chain = KEY_CHAINS
         .iter()
         .find(|(k, _)| *k == key)
@@ -259,22 +226,48 @@ pub fn measure_scenario(
         stack.name(),
         scenario.name()
     ));
+    let child = [
+        "--child-scenario",
+        scenario.name(),
+        stack.name(),
+        &iterations.to_string(),
+    ]
+    .map(str::to_owned);
+    let what = format!("{} {}", stack.name(), scenario.name());
+    let total = callgrind(exe, &child, &["*icount*measured_scenario*"], &out, &what)?;
+    Ok(Count {
+        method: stack.name().to_owned(),
+        key: scenario.name().to_owned(),
+        chain: "P-256, TLS 1.3, AES-128-GCM, in memory".to_owned(),
+        per_verify: total / u64::from(iterations),
+        iterations,
+    })
+}
+
+/// Runs `exe icount CHILD…` under callgrind, collecting only inside the functions `toggles`
+/// name, and returns the collected instruction total (never 0: nothing collected is an
+/// error). `what` names the measurement in errors.
+fn callgrind(
+    exe: &Path,
+    child: &[String],
+    toggles: &[&str],
+    out: &Path,
+    what: &str,
+) -> Result<u64, Error> {
     let mut cmd = Command::new("valgrind");
     cmd.arg("--tool=callgrind")
         .arg("--collect-atstart=no")
-        .arg(format!("--callgrind-out-file={}", out.display()))
-        .arg("--toggle-collect=*icount*measured_scenario*");
-    cmd.arg(exe)
-        .args(["icount", "--child-scenario", scenario.name(), stack.name()])
-        .arg(iterations.to_string());
+        .arg(format!("--callgrind-out-file={}", out.display()));
+    for t in toggles {
+        cmd.arg(format!("--toggle-collect={t}"));
+    }
+    cmd.arg(exe).arg("icount").args(child);
     let output = cmd
         .output()
         .map_err(|e| Error::Icount(format!("running valgrind (is it installed?): {e}")))?;
     if !output.status.success() {
         return Err(Error::Icount(format!(
-            "valgrind {} {}: {}\n{}",
-            stack.name(),
-            scenario.name(),
+            "valgrind {what}: {}\n{}",
             output.status,
             String::from_utf8_lossy(&output.stderr)
                 .lines()
@@ -284,18 +277,16 @@ pub fn measure_scenario(
                 .join("\n")
         )));
     }
-    let text = std::fs::read_to_string(&out)
+    let text = std::fs::read_to_string(out)
         .map_err(|e| Error::Icount(format!("{}: {e}", out.display())))?;
-    let total = collected(&text)
-        .filter(|&t| t > 0)
-        .ok_or_else(|| Error::Icount(format!("{}: nothing collected", out.display())))?;
-    Ok(Count {
-        method: stack.name().to_owned(),
-        key: scenario.name().to_owned(),
-        chain: "P-256, TLS 1.3, AES-128-GCM, in memory".to_owned(),
-        per_verify: total / u64::from(iterations),
-        iterations,
-    })
+    match collected(&text) {
+        None => Err(Error::Icount(format!("{}: no totals line", out.display()))),
+        Some(0) => Err(Error::Icount(format!(
+            "{}: nothing collected (did the toggle functions get inlined?)",
+            out.display()
+        ))),
+        Some(total) => Ok(total),
+    }
 }
 
 /// The collected instruction total of a callgrind output file (its `totals:` or `summary:`

@@ -1,18 +1,16 @@
 //! `certbench capture --sites FILE --out DIR`: each site's served chain, saved in the corpus
 //! layout for `certbench verify --chains DIR` (args → [`crate::capture`] → a table).
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
 
-use super::drive::parse_resolve;
+use super::drive::{resolve_map, timeout};
 use super::{EXIT_PARTIAL, mirror, runtime};
 use crate::capture::{self, Captured};
-use crate::mirror::server::MirrorServer;
-use crate::roots::{RootSet, RootsSpec};
+use crate::roots::RootsSpec;
 use crate::sites::read_sites;
 
 #[derive(Args, Debug)]
@@ -52,38 +50,16 @@ pub(super) fn run(args: CaptureArgs) -> Result<ExitCode> {
     if sites.is_empty() {
         anyhow::bail!("{}: no site to capture", args.sites.display());
     }
-    let mut resolve = HashMap::new();
-    for r in &args.resolve {
-        let (k, v) = parse_resolve(r)?;
-        resolve.insert(k, v);
-    }
-    let mut roots = RootSet::load(&args.roots).context("loading trust roots")?;
-    let set = if args.mirror {
-        let set = mirror::load(&args.mirror_cache, args.quiet)?;
-        roots.extend("mirror", set.roots.clone());
-        Some(set)
-    } else {
-        None
-    };
-    let timeout = std::time::Duration::try_from_secs_f64(args.timeout)
-        .map_err(|e| anyhow::anyhow!("--timeout {}: {e}", args.timeout))?;
+    let mut resolve = resolve_map(&args.resolve)?;
+    let (roots, set) =
+        mirror::with_roots(&args.roots, args.mirror, &args.mirror_cache, args.quiet)?;
+    let timeout = timeout(args.timeout)?;
 
     let results = runtime()?.block_on(async {
-        let server = match &set {
-            Some(set) => {
-                let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-                    .await
-                    .context("binding the mirror")?;
-                Some(MirrorServer::start(set, listener).context("starting the mirror")?)
-            }
-            None => None,
-        };
+        let _server = mirror::serve(set.as_ref(), &sites, &mut resolve).await?;
         let mut results = Vec::new();
         for site in &sites {
-            let addr = resolve
-                .get(&(site.host.clone(), site.port))
-                .copied()
-                .or_else(|| server.as_ref().map(|s| s.addr_for(&site.host)));
+            let addr = resolve.get(&(site.host.clone(), site.port)).copied();
             let got = capture::capture(site, addr, &roots, timeout).await;
             results.push((site.clone(), addr, got));
         }

@@ -14,7 +14,6 @@ use super::output::{OutputArgs, RawSink};
 use super::{Cli, EXIT_INTERRUPTED, EXIT_PARTIAL, mirror, runtime};
 use crate::driver::{self, DriverOptions, RunControl};
 use crate::mirror::MirrorSet;
-use crate::mirror::server::MirrorServer;
 use crate::roots::{RootSet, RootsSpec};
 use crate::sites::{Site, SiteError, read_sites};
 use crate::transport::TransportKind;
@@ -83,7 +82,20 @@ pub(super) struct DriveArgs {
     out: OutputArgs,
 }
 
-pub(super) fn parse_resolve(s: &str) -> Result<((String, u16), std::net::SocketAddr)> {
+/// Every `--resolve HOST:PORT:ADDR`, as a map (the first bad one is the error).
+pub(super) fn resolve_map(
+    values: &[String],
+) -> Result<std::collections::HashMap<(String, u16), std::net::SocketAddr>> {
+    values.iter().map(|r| parse_resolve(r)).collect()
+}
+
+/// `--timeout SECONDS` as a duration.
+pub(super) fn timeout(seconds: f64) -> Result<std::time::Duration> {
+    std::time::Duration::try_from_secs_f64(seconds)
+        .map_err(|e| anyhow::anyhow!("--timeout {seconds}: {e}"))
+}
+
+fn parse_resolve(s: &str) -> Result<((String, u16), std::net::SocketAddr)> {
     let (host, rest) = s
         .split_once(':')
         .with_context(|| format!("--resolve {s}: expected HOST:PORT:ADDR"))?;
@@ -130,21 +142,10 @@ impl DriveArgs {
         if sites.is_empty() {
             anyhow::bail!("{}: no site to measure", self.sites.display());
         }
-        let mut resolve = std::collections::HashMap::new();
-        for r in &self.resolve {
-            let (k, v) = parse_resolve(r)?;
-            resolve.insert(k, v);
-        }
-        let mut roots = RootSet::load(&self.roots).context("loading trust roots")?;
-        let mirror = if self.mirror {
-            let set = mirror::load(&self.mirror_cache, out.quiet)?;
-            roots.extend("mirror", set.roots.clone());
-            Some(set)
-        } else {
-            None
-        };
-        let timeout = std::time::Duration::try_from_secs_f64(self.timeout)
-            .map_err(|e| anyhow::anyhow!("--timeout {}: {e}", self.timeout))?;
+        let resolve = resolve_map(&self.resolve)?;
+        let (roots, mirror) =
+            mirror::with_roots(&self.roots, self.mirror, &self.mirror_cache, out.quiet)?;
+        let timeout = timeout(self.timeout)?;
         let raw_path = self.resume.clone().or(self.raw.clone()).unwrap_or_else(|| {
             let t = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -320,22 +321,7 @@ fn measure(
                 std::process::exit(i32::from(EXIT_INTERRUPTED));
             }
         });
-        let server = match &plan.mirror {
-            Some(set) => {
-                let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-                    .await
-                    .context("binding the mirror")?;
-                let server = MirrorServer::start(set, listener).context("starting the mirror")?;
-                for s in &plan.sites {
-                    plan.opts
-                        .resolve
-                        .entry((s.host.clone(), s.port))
-                        .or_insert(server.addr_for(&s.host));
-                }
-                Some(server)
-            }
-            None => None,
-        };
+        let server = mirror::serve(plan.mirror.as_ref(), &plan.sites, &mut plan.opts.resolve).await?;
         let finished =
             driver::run_with(&plan.sites, &plan.roots, &plan.opts, control, sink).await;
         drop(server);

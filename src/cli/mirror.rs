@@ -46,6 +46,45 @@ pub(super) fn load(cache: &std::path::Path, quiet: bool) -> Result<MirrorSet> {
     Ok(set)
 }
 
+/// The trust roots of `spec`, and with `mirror` the mirror's certificates (loaded from or made
+/// in `cache`), whose roots are then trusted too.
+pub(super) fn with_roots(
+    spec: &crate::roots::RootsSpec,
+    mirror: bool,
+    cache: &std::path::Path,
+    quiet: bool,
+) -> Result<(crate::roots::RootSet, Option<MirrorSet>)> {
+    let mut roots = crate::roots::RootSet::load(spec).context("loading trust roots")?;
+    let set = if mirror {
+        let set = load(cache, quiet)?;
+        roots.extend("mirror", set.roots.clone());
+        Some(set)
+    } else {
+        None
+    };
+    Ok((roots, set))
+}
+
+/// Serves `set` (if any) on a free loopback port, on the current runtime, and resolves every
+/// site of `sites` to it in `resolve` (a `--resolve` given for a site stays).
+pub(super) async fn serve<'a>(
+    set: Option<&MirrorSet>,
+    sites: impl IntoIterator<Item = &'a crate::sites::Site>,
+    resolve: &mut std::collections::HashMap<(String, u16), std::net::SocketAddr>,
+) -> Result<Option<MirrorServer>> {
+    let Some(set) = set else { return Ok(None) };
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+        .await
+        .context("binding the mirror")?;
+    let server = MirrorServer::start(set, listener).context("starting the mirror")?;
+    for s in sites {
+        resolve
+            .entry((s.host.clone(), s.port))
+            .or_insert(server.addr_for(&s.host));
+    }
+    Ok(Some(server))
+}
+
 pub(super) fn run(args: MirrorArgs) -> Result<ExitCode> {
     let set = load(&args.mirror_cache, false)?;
     runtime()?.block_on(async {

@@ -1,7 +1,6 @@
 //! `certbench page --pages FILE`: verification per page load, with a browser's cache and TLS
 //! sessions (args → [`crate::page::PageOptions`] → [`crate::page::run`] → tables).
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -11,13 +10,12 @@ use certbench_analysis::page::{PageLoad, render_csv, render_markdown};
 use clap::Args;
 
 use super::args::{MethodArg, methods};
-use super::drive::parse_resolve;
+use super::drive::{resolve_map, timeout};
 use super::output::OutputArgs;
 use super::{EXIT_PARTIAL, mirror, runtime};
 use crate::cache::CachePolicy;
-use crate::mirror::server::MirrorServer;
 use crate::page::{MAX_PER_HOST, PageOptions, parse_pages};
-use crate::roots::{RootSet, RootsSpec};
+use crate::roots::RootsSpec;
 use crate::transport::TransportKind;
 
 /// `--verify-cache`.
@@ -99,21 +97,9 @@ pub(super) fn run(args: PageArgs) -> Result<ExitCode> {
     if pages.is_empty() {
         anyhow::bail!("{}: no page to load", args.pages.display());
     }
-    let mut resolve = HashMap::new();
-    for r in &args.resolve {
-        let (k, v) = parse_resolve(r)?;
-        resolve.insert(k, v);
-    }
-    let mut roots = RootSet::load(&args.roots).context("loading trust roots")?;
-    let set = if args.mirror {
-        let set = mirror::load(&args.mirror_cache, out.quiet)?;
-        roots.extend("mirror", set.roots.clone());
-        Some(set)
-    } else {
-        None
-    };
-    let timeout = std::time::Duration::try_from_secs_f64(args.timeout)
-        .map_err(|e| anyhow::anyhow!("--timeout {}: {e}", args.timeout))?;
+    let resolve = resolve_map(&args.resolve)?;
+    let (roots, set) = mirror::with_roots(&args.roots, args.mirror, &args.mirror_cache, out.quiet)?;
+    let timeout = timeout(args.timeout)?;
     let cache = match args.verify_cache {
         CacheArg::None => CachePolicy::None,
         CacheArg::Chrome => CachePolicy::Chrome,
@@ -149,25 +135,10 @@ pub(super) fn run(args: PageArgs) -> Result<ExitCode> {
     let mut loads: Vec<PageLoad> = Vec::new();
     let bar = out.progress(u64::from(opts.loads) * (pages.len() * opts.methods.len()) as u64);
     let failures = runtime()?.block_on(async {
-        let server = match &set {
-            Some(set) => {
-                let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-                    .await
-                    .context("binding the mirror")?;
-                let server = MirrorServer::start(set, listener).context("starting the mirror")?;
-                for p in &pages {
-                    for s in
-                        std::iter::once(&p.document).chain(p.subresources.iter().map(|(s, _)| s))
-                    {
-                        opts.resolve
-                            .entry((s.host.clone(), s.port))
-                            .or_insert(server.addr_for(&s.host));
-                    }
-                }
-                Some(server)
-            }
-            None => None,
-        };
+        let hosts = pages.iter().flat_map(|p| {
+            std::iter::once(&p.document).chain(p.subresources.iter().map(|(s, _)| s))
+        });
+        let server = mirror::serve(set.as_ref(), hosts, &mut opts.resolve).await?;
         let failures = crate::page::run(&pages, &roots, &opts, |l| {
             bar.inc(1);
             loads.push(l);

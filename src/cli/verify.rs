@@ -192,17 +192,7 @@ fn store_scaling(
     extra: &crate::extra::Extra,
 ) -> String {
     let tables = certbench_analysis::build_seed_tables(samples);
-    let median = |mut v: Vec<f64>| -> Option<f64> {
-        v.sort_by(f64::total_cmp);
-        let n = v.len();
-        (n > 0).then(|| {
-            if n % 2 == 1 {
-                v[n / 2]
-            } else {
-                (v[n / 2 - 1] + v[n / 2]) / 2.0
-            }
-        })
-    };
+    let median = |mut v: Vec<f64>| certbench_analysis::stats::middle(&mut v);
     let show = |v: Option<f64>| v.map_or("—".to_owned(), human);
     let rows = methods
         .iter()

@@ -274,15 +274,8 @@ fn store_curve(samples: &[Sample], stage: Stage) -> Option<String> {
     if sizes.len() < 2 {
         return None;
     }
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        let n = v.len();
-        if n % 2 == 1 {
-            v[n / 2]
-        } else {
-            (v[n / 2 - 1] + v[n / 2]) / 2.0
-        }
-    };
+    // Every chain and method here has at least one value.
+    let median = |mut v: Vec<f64>| crate::stats::middle(&mut v).unwrap_or(0.0);
     let mut lines: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
     for ((method, n), chains) in by {
         let per_chain: Vec<f64> = chains.into_values().map(median).collect();
