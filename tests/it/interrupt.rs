@@ -22,29 +22,27 @@ fn start(raw_flag: &str, raw: &Path, runs: u32) -> Child {
 
 fn start_with(raw_flag: &str, raw: &Path, runs: u32, extra: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_certbench"))
-        .args([
-            "--sites",
-            "sites.txt",
-            "--mirror",
-            "--method",
-            "openssl,rustlsserial",
-        ])
-        .args([
-            "--runs",
-            &runs.to_string(),
-            "--warmup",
-            "0",
-            "--mirror-cache",
-        ])
-        .arg(cache())
-        .arg(raw_flag)
-        .arg(raw)
+        .args(["--sites", "sites.txt", "--method", "openssl,rustlsserial"])
+        .args(common_args(raw_flag, raw, runs))
         .args(extra)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap()
+}
+
+/// The mirror, its cache, the run count, no warm-up and the raw file.
+fn common_args(raw_flag: &str, raw: &Path, runs: u32) -> Vec<std::ffi::OsString> {
+    let mut v: Vec<std::ffi::OsString> = ["--mirror", "--runs", &runs.to_string()]
+        .iter()
+        .map(Into::into)
+        .collect();
+    v.extend(["--warmup", "0", "--mirror-cache"].map(Into::into));
+    v.push(cache().into());
+    v.push(raw_flag.into());
+    v.push(raw.into());
+    v
 }
 
 fn lines(path: &Path) -> usize {
@@ -136,20 +134,41 @@ fn ctrl_c_stops_after_the_current_sample_and_resume_takes_the_rest() {
 
 #[test]
 fn a_second_ctrl_c_quits_at_once_and_leaves_whole_lines() {
+    // A good site, then one whose server never answers: once the good site's sample is in
+    // the file, the stalled one is under way and holds the first Ctrl-C's graceful stop for
+    // the whole (long) timeout, so only the second Ctrl-C can end the run quickly. (With
+    // good sites alone, the current sample could finish before the second signal came.)
     let dir = tempfile::tempdir().unwrap();
+    let sites = dir.path().join("sites.txt");
+    std::fs::write(&sites, "reddit.com\nstall.mirror.test\n").unwrap();
     let raw = dir.path().join("run.jsonl");
-    let child = start("--raw", &raw, 100);
-    wait_for_lines(&raw, 3);
+    let child = Command::new(env!("CARGO_BIN_EXE_certbench"))
+        .arg("--sites")
+        .arg(&sites)
+        .args(["--method", "openssl", "--timeout", "100"])
+        .args(common_args("--raw", &raw, 100))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_lines(&raw, 1);
+    std::thread::sleep(Duration::from_millis(100));
     sigint(&child);
-    std::thread::sleep(Duration::from_millis(30));
+    std::thread::sleep(Duration::from_millis(100));
     sigint(&child);
     let t = Instant::now();
     let out = child.wait_with_output().unwrap();
     assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
     assert_eq!(out.status.code(), Some(130));
     let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("stopping after the current sample"),
+        "{stderr}"
+    );
     assert!(stderr.contains("interrupted again"), "{stderr}");
-    assert!(samples(&raw).len() >= 3);
+    let taken = samples(&raw);
+    assert_eq!(taken.len(), 1, "the good site's sample, whole: {taken:?}");
+    assert_eq!(taken[0].0, "reddit.com");
 }
 
 #[test]
