@@ -198,6 +198,20 @@ impl<'a> SignedParts<'a> {
     }
 }
 
+/// The contents of a certificate's issuer Name (as [`SignedParts::issuer`]), reading only the
+/// DER headers before it; `None` if those do not parse.
+pub fn issuer(der: &[u8]) -> Option<&[u8]> {
+    let mut outer = Der::new(der);
+    let mut c = Der::new(outer.expect(SEQUENCE).ok()?);
+    let mut t = Der::new(c.expect(SEQUENCE).ok()?);
+    if t.peek() == Some(VERSION) {
+        t.next().ok()?;
+    }
+    t.expect(INTEGER).ok()?; // serialNumber
+    t.expect(SEQUENCE).ok()?; // signature (inner)
+    t.expect(SEQUENCE).ok()
+}
+
 /// What made a certificate's signature — its issuer's key class — as its signature algorithm
 /// and length tell, without a crypto library: an RSA signature is as long as the modulus; an
 /// ECDSA one is a DER pair of two integers of the curve's size (P-256 about 70 bytes, P-384

@@ -409,7 +409,7 @@ methods! {
     [feature = "awslc"] AwsLc => "awslc", awslc::AwsLcVerifier;
     /// rustls-webpki: `verify_for_usage` then `verify_is_valid_for_subject_name`.
     [all()] RustlsSerial => "rustlsserial", rustls_serial::RustlsSerial::new();
-    /// rustls-webpki with the chain's signatures checked in parallel on a persistent pool.
+    /// rustls-webpki with the chain's signatures checked in parallel on a persistent pool, and its anchors looked up by subject.
     [all()] RustlsParallel => "rustlsparallel", rustls_parallel::RustlsParallel::new();
     /// The original webpki 0.22.4, as rustls 0.20 called it.
     [feature = "webpki-legacy"] WebpkiLegacy => "webpkilegacy", webpki_legacy::WebpkiLegacy;

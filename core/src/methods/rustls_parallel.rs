@@ -5,6 +5,8 @@
 //! before a sent intermediate), checks that path's (issuer key, signed data, signature)
 //! triples at once on the persistent [`SignaturePool`] when overlapping them can pay, and
 //! then runs webpki's own walk with signature algorithms that answer from those results.
+//! The walk is handed only the trust anchors it could use ([`relevant_anchors`]), found
+//! through the store's index by subject, instead of the whole store it would scan per head.
 //!
 //! Invariant: the verdict is exactly `rustlsserial`'s. The wrapped algorithm answers from the
 //! cache only for a call with the same algorithm, key, message and signature bytes as a
@@ -101,10 +103,14 @@ impl Verifier for RustlsParallel {
                 }
             };
             count(Paths::walked);
+            // Only the anchors webpki's walk could use (see `relevant_anchors`), in their
+            // order: the walk then skips the scan of the whole store for every head.
+            let subset = relevant_anchors(chain, roots);
+            let anchors = subset.as_deref().unwrap_or(&roots.anchors);
             let walk = |algs: &[&dyn SignatureVerificationAlgorithm]| {
                 ee.verify_for_usage(
                     algs,
-                    &roots.anchors,
+                    anchors,
                     &chain.intermediates,
                     path.time,
                     path.usage,
@@ -261,6 +267,51 @@ type Checks<'a> = ArrayVec<Check<'a>, MAX_PRECHECKS>;
 const PENDING: u8 = 0;
 const VALID: u8 = 1;
 const INVALID: u8 = 2;
+
+/// The most trust anchors [`relevant_anchors`] hands webpki; a chain whose issuers name more
+/// (same-subject decoys, say) is walked against the whole store.
+const MAX_ANCHORS: usize = 16;
+
+/// The trust anchors whose subject is the issuer of a certificate of `chain` (the leaf or a
+/// sent intermediate), borrowed, in the store's order; `None` (walk the whole store) when a
+/// certificate's issuer cannot be read or more than [`MAX_ANCHORS`] anchors match.
+///
+/// Invariant: webpki's walk over these gives what it gives over the whole store. The walk
+/// only considers an anchor whose subject equals the head's issuer byte for byte
+/// (`build_chain_inner`), every head is one of these certificates, and an anchor it skips
+/// adds `UnknownIssuer`, the least specific error, which never displaces another
+/// (`Error::most_specific`) and consumes no budget. So the anchors left out are exactly the
+/// ones the walk would have skipped, and the ones kept are met in the same order. rustls-webpki
+/// compares subjects by a linear scan of the store per head (briansmith/webpki#38); this is
+/// the index the store has ([`ParallelRoots`]), looked up once per certificate.
+fn relevant_anchors<'r>(
+    chain: &Chain,
+    roots: &'r ParallelRoots,
+) -> Option<ArrayVec<TrustAnchor<'r>, MAX_ANCHORS>> {
+    let mut found: ArrayVec<usize, MAX_ANCHORS> = ArrayVec::new();
+    for cert in chain.iter() {
+        let issuer = crate::chain::issuer(cert)?;
+        for &i in roots.by_subject.get(issuer).map_or(&[][..], Vec::as_slice) {
+            if !found.contains(&i) {
+                found.try_push(i).ok()?;
+            }
+        }
+    }
+    found.sort_unstable();
+    Some(
+        found
+            .iter()
+            .map(|&i| {
+                let a = &roots.anchors[i];
+                TrustAnchor {
+                    subject: a.subject.as_ref().into(),
+                    subject_public_key_info: a.subject_public_key_info.as_ref().into(),
+                    name_constraints: a.name_constraints.as_ref().map(|n| n.as_ref().into()),
+                }
+            })
+            .collect(),
+    )
+}
 
 /// Rough cost of one check in microseconds on this class of machine (aws-lc-rs), from the
 /// issuer key's size: an uncompressed EC point of 65 / 97 / 133 bytes is P-256 / P-384 /
@@ -571,6 +622,46 @@ mod tests {
         assert!(pays("www.washingtonpost.com__rustls-bench"));
         assert!(!pays("reddit.com__rustls-bench"));
         assert!(!pays("twitter.com__rustls-bench"));
+    }
+
+    #[test]
+    fn the_walk_gets_exactly_the_anchors_named_as_an_issuer_in_store_order() {
+        let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/real-chains");
+        let mut dirs: Vec<_> = std::fs::read_dir(&base)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.join("leaf.pem").exists())
+            .collect();
+        dirs.sort();
+        // Every corpus root: a store where most anchors are someone else's.
+        let mut all_roots = Vec::new();
+        for d in &dirs {
+            all_roots.extend(crate::chain::read_pem_certs(&d.join("root.pem")).unwrap());
+        }
+        let roots = RustlsParallel::new().build_roots(&all_roots).unwrap();
+        for d in &dirs {
+            let chain = load_chain_dir(d).unwrap();
+            let issuers: Vec<&[u8]> = chain
+                .iter()
+                .map(|c| SignedParts::parse(c).unwrap().issuer)
+                .collect();
+            let want: Vec<&[u8]> = roots
+                .anchors
+                .iter()
+                .map(|a| a.subject.as_ref())
+                .filter(|s| issuers.contains(s))
+                .collect();
+            let got = relevant_anchors(&chain, &roots).unwrap();
+            let got: Vec<&[u8]> = got.iter().map(|a| a.subject.as_ref()).collect();
+            assert_eq!(got, want, "{}", d.display());
+            assert!(!got.is_empty(), "{}: its own root", d.display());
+        }
+        // More same-subject anchors than the subset holds: the whole store is walked.
+        let reddit = base.join("reddit.com__rustls-bench");
+        let root = crate::chain::read_pem_certs(&reddit.join("root.pem")).unwrap();
+        let many: Vec<_> = (0..=MAX_ANCHORS).map(|_| root[0].clone()).collect();
+        let roots = RustlsParallel::new().build_roots(&many).unwrap();
+        assert!(relevant_anchors(&load_chain_dir(&reddit).unwrap(), &roots).is_none());
     }
 
     #[test]
