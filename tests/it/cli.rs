@@ -501,10 +501,18 @@ fn verify_shows_each_chains_parallel_bound() {
         .collect();
     assert_eq!(rows.len(), 2, "{table}");
     for r in &rows {
-        // | chain | keys | n | serial | parallel | ratio | floor | largest | bound | reached |
+        // | chain | keys | n | serial | parallel | ratio | HL [CI] | floor | largest | bound | reached |
         assert_eq!(r[3], "3", "{r:?}");
-        let bound: f64 = r[9].trim_start_matches('×').parse().unwrap();
+        let bound: f64 = r[10].trim_start_matches('×').parse().unwrap();
         assert!(bound >= 1.0, "{r:?}");
+        // The Hodges–Lehmann ratio inside its interval: "×1.037 [1.016, 1.052]".
+        let hl: Vec<f64> = r[7]
+            .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .filter(|t| !t.is_empty())
+            .map(|t| t.parse().unwrap())
+            .collect();
+        assert_eq!(hl.len(), 3, "{r:?}");
+        assert!(hl[1] <= hl[0] && hl[0] <= hl[2], "{r:?}");
     }
     assert!(table.contains("serial ÷ parallel: geomean ×"), "{table}");
     // Only one of the two methods: no bound to show.
