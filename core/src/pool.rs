@@ -95,6 +95,9 @@ struct Shared {
     /// Nanoseconds since `epoch` until which workers keep spinning for a job
     /// ([`SignaturePool::prewarm`]); 0: no such request.
     warm_until: AtomicU64,
+    /// Nanoseconds since `epoch` when a worker last stopped spinning to sleep
+    /// ([`SignaturePool::asleep_for`]).
+    asleep_since: AtomicU64,
 }
 
 impl Shared {
@@ -156,6 +159,7 @@ impl SignaturePool {
             placement: Placement::new(),
             epoch: Instant::now(),
             warm_until: AtomicU64::new(0),
+            asleep_since: AtomicU64::new(0),
         }));
         for i in 0..workers {
             // The generation a worker has seen is taken now, not when its thread starts: a
@@ -176,6 +180,20 @@ impl SignaturePool {
     /// microsecond instead of after a wake-up. A hint: it may change right after.
     pub fn awake(&self) -> bool {
         self.shared.spinning.load(Ordering::Relaxed) > 0
+    }
+
+    /// How long the workers have been asleep (since the last one stopped spinning); zero while
+    /// one is awake. How fast a sleeping worker starts on a job depends on it: on the 2-vCPU
+    /// KVM guest this was measured on (`core/examples/wake.rs GAP_US`, the gap counted from
+    /// the last job, so asleep for the gap less [`SPIN`]), a job offered 0.3 ms after the last
+    /// one was started by a worker after 12 µs (p50), 1.5 ms after: 16 µs, 5 ms after: 20 µs,
+    /// 20 ms after: 49 µs — a vCPU idle for longer sleeps deeper in the host.
+    pub fn asleep_for(&self) -> Duration {
+        if self.awake() {
+            return Duration::ZERO;
+        }
+        let since = self.shared.asleep_since.load(Ordering::Relaxed);
+        Duration::from_nanos(self.shared.now_ns().saturating_sub(since))
     }
 
     /// Asks the workers to be awake for the next `budget`: a sleeping worker is woken now (off
@@ -281,6 +299,9 @@ fn worker(shared: &'static Shared, mut seen: u64) {
             }
         }
         shared.spinning.fetch_sub(1, Ordering::Relaxed);
+        shared
+            .asleep_since
+            .store(shared.now_ns(), Ordering::Relaxed);
         let mut slot = shared.lock();
         // Sleep until a new generation or a prewarm (checked under the lock: no lost wake-up).
         while shared.generation.load(Ordering::Acquire) == seen && !shared.warm() {

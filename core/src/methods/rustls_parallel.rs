@@ -121,8 +121,9 @@ impl Verifier for RustlsParallel {
             };
             // With the workers asleep most chains cannot pay for waking one: say so from the
             // signatures' sizes (three DER headers per certificate) before predicting a path.
-            let awake = self.pool.awake();
-            if !(forced || awake || might_pay_asleep(chain)) {
+            let worker = worker_now(self.pool);
+            let awake = worker.start_us == AWAKE.start_us;
+            if !(forced || awake || might_pay(chain, worker)) {
                 return walk(algs);
             }
             // Everything below lives on the stack: no allocation on this path.
@@ -130,7 +131,7 @@ impl Verifier for RustlsParallel {
                 count(Paths::too_many);
                 return walk(algs);
             };
-            if !(forced || worth_overlapping(&jobs, awake)) || algs.len() > MAX_ALGORITHMS {
+            if !(forced || worth_overlapping(&jobs, worker)) || algs.len() > MAX_ALGORITHMS {
                 return walk(algs);
             }
             OVERLAPPED.fetch_add(1, Ordering::Relaxed);
@@ -343,11 +344,48 @@ struct Worker {
     speed_pct: u32,
 }
 
-/// A worker that slept (the pool idle for more than [`crate::pool::SPIN`]): woken in 35–70 µs.
+/// A worker asleep for [`DEEP_SLEEP`] or more: woken in 35–70 µs (49 µs p50 after 20 ms).
 const ASLEEP: Worker = Worker {
     start_us: 60,
     speed_pct: 65,
 };
+
+/// A worker asleep for less than [`LIGHT_SLEEP`], as between the methods of an interleaved
+/// `verify` run or between the connections of a page: woken in 12–19 µs (p50 after 0.3–1.5
+/// ms of sleep, `core/examples/wake.rs`), running a first check at ~85 % of the caller's
+/// speed. The speed is fitted to interleaved `verify` runs with this model forced on: two
+/// RSA-4096 checks overlapped asleep took the worker ~108 µs from the offer for a 78 µs
+/// check, two P-384 checks ~290 µs for a 230 µs one. The start is taken a little above the
+/// measured p90, so that three RSA-2048 checks (one saved check of 20 µs, against the
+/// hand-over's cost) stay serial: overlapping them lost 1–2 % in those runs.
+const LIGHT: Worker = Worker {
+    start_us: 25,
+    speed_pct: 85,
+};
+
+/// Between the two: woken in ~20 µs p50, 24 µs p90 after 5 ms of sleep.
+const DOZING: Worker = Worker {
+    start_us: 35,
+    speed_pct: 80,
+};
+
+/// Sleeps shorter than this wake as [`LIGHT`].
+const LIGHT_SLEEP: std::time::Duration = std::time::Duration::from_millis(2);
+/// Sleeps this long or longer wake as [`ASLEEP`]; those in between as [`DOZING`].
+const DEEP_SLEEP: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// How a worker would meet a job offered now, from how long the pool's workers have slept
+/// ([`SignaturePool::asleep_for`]).
+fn worker_now(pool: &SignaturePool) -> Worker {
+    if pool.awake() {
+        return AWAKE;
+    }
+    match pool.asleep_for() {
+        d if d < LIGHT_SLEEP => LIGHT,
+        d if d < DEEP_SLEEP => DOZING,
+        _ => ASLEEP,
+    }
+}
 
 /// A worker still spinning after the last job: it starts within microseconds, at full speed.
 const AWAKE: Worker = Worker {
@@ -359,13 +397,17 @@ const AWAKE: Worker = Worker {
 /// (the lock, and a wake-up call when a worker sleeps: ~5–15 µs measured).
 const MIN_GAIN_US: u32 = 15;
 
-/// [`worth_overlapping`] with the workers asleep, read cheaply from the sent certificates'
+/// [`worth_overlapping`] for worker `w`, read cheaply from the sent certificates'
 /// signatures before any path is predicted: each sent certificate on the path costs one check
 /// by its issuer's key, whose class the signature's algorithm and size name
 /// ([`crate::chain::signer`]). Certificates sent off the path (cross-signs) are counted too
-/// (github.com sends one: the schedule still pays). A wrong estimate changes only the path
-/// taken, never the verdict.
-fn might_pay_asleep(chain: &Chain) -> bool {
+/// (github.com sends one: the schedule still pays). Because of those, a chain whose costliest
+/// signature is cheaper than twice the worker's start is not counted at all: several cheap
+/// checks pay only if they are all on the path, and predicting the path to find out cost
+/// more than it saved (aws.amazon.com sends four RSA-2048-signed certificates for a path of
+/// two checks: ×0.93 of `rustlsserial` in interleaved runs when it went on to predict). A
+/// wrong estimate changes only the path taken, never the verdict.
+fn might_pay(chain: &Chain, w: Worker) -> bool {
     let mut costs: ArrayVec<u32, { MAX_PRECHECKS + 1 }> = ArrayVec::new();
     for cert in chain.iter() {
         let cost = crate::chain::signer(cert).map_or(0, estimated_us_by_signer);
@@ -373,7 +415,8 @@ fn might_pay_asleep(chain: &Chain) -> bool {
             return false; // more than the pre-checks take: webpki's own walk
         }
     }
-    overlap_pays(&costs, ASLEEP)
+    let costliest = costs.iter().copied().max().unwrap_or(0);
+    costliest >= 2 * w.start_us && overlap_pays(&costs, w)
 }
 
 /// The cost table behind [`estimated_us`], by key class. An unknown algorithm counts as costly
@@ -393,12 +436,12 @@ fn estimated_us_by_signer(signer: Signer) -> u32 {
 }
 
 /// Whether running `jobs` (largest first: the calling thread starts on it while a worker
-/// picks up the next) in parallel can pay, given whether a worker is awake ([`overlap_pays`]).
-/// Two RSA-2048 checks (20 µs each) and P-256 with P-256 pay only awake; P-384 with P-256
-/// pays asleep too.
-fn worth_overlapping(jobs: &[Check<'_>], worker_awake: bool) -> bool {
+/// picks up the next) in parallel can pay, given how worker `w` would meet them
+/// ([`overlap_pays`]). Two RSA-2048 checks (20 µs each) pay only awake; P-256 with P-256 and
+/// RSA-4096 pairs awake or after a light sleep; P-384 with P-256 after any sleep.
+fn worth_overlapping(jobs: &[Check<'_>], w: Worker) -> bool {
     let costs: ArrayVec<u32, MAX_PRECHECKS> = jobs.iter().map(|j| estimated_us(j.key)).collect();
-    overlap_pays(&costs, if worker_awake { AWAKE } else { ASLEEP })
+    overlap_pays(&costs, w)
 }
 
 /// The cost model of [`worth_overlapping`] on estimated check costs (µs): the checks, largest
@@ -588,21 +631,33 @@ mod tests {
         assert_eq!(estimated_us(&keys[4]), 80, "RSA-4096");
         // Two RSA-2048 checks (20 µs each): asleep the caller is done before a worker starts;
         // awake they overlap (measured 42 µs serially, 27 µs overlapped).
-        assert!(!worth_overlapping(&[check(0), check(1)], false));
-        assert!(worth_overlapping(&[check(0), check(1)], true));
+        assert!(!worth_overlapping(&[check(0), check(1)], ASLEEP));
+        assert!(worth_overlapping(&[check(0), check(1)], AWAKE));
         // P-384 + P-256: asleep or awake. Two P-384: always. One check: never.
-        assert!(worth_overlapping(&[check(3), check(2)], false));
-        assert!(worth_overlapping(&[check(3), check(2)], true));
-        assert!(worth_overlapping(&[check(3), check(3)], false));
-        assert!(!worth_overlapping(&[check(3)], true));
+        assert!(worth_overlapping(&[check(3), check(2)], ASLEEP));
+        assert!(worth_overlapping(&[check(3), check(2)], AWAKE));
+        assert!(worth_overlapping(&[check(3), check(3)], ASLEEP));
+        assert!(!worth_overlapping(&[check(3)], AWAKE));
         // P-256 + P-256: only with a worker awake.
-        assert!(!worth_overlapping(&[check(2), check(2)], false));
-        assert!(worth_overlapping(&[check(2), check(2)], true));
+        assert!(!worth_overlapping(&[check(2), check(2)], ASLEEP));
+        assert!(worth_overlapping(&[check(2), check(2)], AWAKE));
         // RSA-4096 + RSA-4096, RSA-4096 + RSA-2048: only awake.
-        assert!(!worth_overlapping(&[check(4), check(4)], false));
-        assert!(worth_overlapping(&[check(4), check(4)], true));
-        assert!(!worth_overlapping(&[check(4), check(0)], false));
-        assert!(worth_overlapping(&[check(4), check(0)], true));
+        assert!(!worth_overlapping(&[check(4), check(4)], ASLEEP));
+        assert!(worth_overlapping(&[check(4), check(4)], AWAKE));
+        assert!(!worth_overlapping(&[check(4), check(0)], ASLEEP));
+        assert!(worth_overlapping(&[check(4), check(0)], AWAKE));
+        // After a light sleep (between interleaved methods): RSA-4096 pairs and P-256 pairs
+        // pay, two or three RSA-2048 checks do not.
+        assert!(worth_overlapping(&[check(4), check(4)], LIGHT));
+        assert!(worth_overlapping(&[check(4), check(0)], LIGHT));
+        assert!(worth_overlapping(&[check(2), check(2)], LIGHT));
+        assert!(!worth_overlapping(&[check(0), check(1)], LIGHT));
+        assert!(!worth_overlapping(&[check(0), check(1), check(0)], LIGHT));
+        // Dozing: RSA-4096 pairs and RSA-4096 with RSA-2048 still pay (unlike deep asleep),
+        // two RSA-2048 checks do not.
+        assert!(worth_overlapping(&[check(4), check(4)], DOZING));
+        assert!(worth_overlapping(&[check(4), check(0)], DOZING));
+        assert!(!worth_overlapping(&[check(0), check(1)], DOZING));
         // The cheap pre-test agrees on key classes: an RSA-2048 or P-256 signature cannot pay
         // asleep, a P-384 one can; RSA-4096 costs as its key says.
         let by = estimated_us_by_signer;
@@ -617,10 +672,16 @@ mod tests {
                 .join("../corpus/real-chains")
                 .join(name)
         };
-        let pays = |name: &str| might_pay_asleep(&load_chain_dir(&dir(name)).unwrap());
+        let pays = |name: &str| might_pay(&load_chain_dir(&dir(name)).unwrap(), ASLEEP);
         assert!(pays("github.com__rustls-bench"));
         assert!(pays("www.washingtonpost.com__rustls-bench"));
         assert!(!pays("reddit.com__rustls-bench"));
+        // After a light sleep: twitter.com (an RSA-4096 signature) may pay; aws.amazon.com
+        // (four RSA-2048 signatures, a path of two checks) may not.
+        let light = |name: &str| might_pay(&load_chain_dir(&dir(name)).unwrap(), LIGHT);
+        assert!(light("twitter.com__rustls-bench"));
+        assert!(!light("aws.amazon.com__platform-verifier"));
+        assert!(!light("arstechnica.com__rustls-bench"));
         assert!(!pays("twitter.com__rustls-bench"));
     }
 
