@@ -116,6 +116,11 @@ pub(super) fn run(args: PageArgs) -> Result<ExitCode> {
         resolve,
     };
     let connections: usize = pages.iter().map(|p| p.connections()).sum();
+    let handshakes = if opts.resumption {
+        "TLS resumption"
+    } else {
+        "full handshakes"
+    };
     out.note(&format!(
         "certbench page: {} pages ({connections} connections per round) × {} methods × {} loads (+{} warm-up), {} transport, verify cache {}, {}, roots {}",
         pages.len(),
@@ -124,11 +129,7 @@ pub(super) fn run(args: PageArgs) -> Result<ExitCode> {
         opts.warmup,
         opts.transport.name(),
         cache.name(),
-        if opts.resumption {
-            "TLS resumption"
-        } else {
-            "full handshakes"
-        },
+        handshakes,
         roots.describe()
     ));
 
@@ -162,11 +163,7 @@ pub(super) fn run(args: PageArgs) -> Result<ExitCode> {
             opts.warmup,
             opts.transport.name(),
             cache.name(),
-            if opts.resumption {
-                "TLS resumption"
-            } else {
-                "full handshakes"
-            },
+            handshakes,
             opts.concurrency,
             roots.describe(),
             render_markdown(&loads)

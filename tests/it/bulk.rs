@@ -49,21 +49,8 @@ fn bulk_measures_every_stack_and_suite_and_reports_back() {
         }
     }
     // Back through the report: the table, and the HTML section with its chart.
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("bulk.json");
-    std::fs::write(&json, &o.stdout).unwrap();
-    let html = dir.path().join("bulk.html");
-    let o = Command::new(env!("CARGO_BIN_EXE_certbench"))
-        .arg("report")
-        .arg(&json)
-        .arg("--html")
-        .arg(&html)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let md = String::from_utf8_lossy(&o.stdout);
+    let (md, page) = crate::common::report_with_html("bulk.json", &o.stdout);
     assert!(md.contains("send MB/s: best (median, range)"), "{md}");
-    let page = std::fs::read_to_string(&html).unwrap();
     let section = page
         .split("<h2>Bulk transfer</h2>")
         .nth(1)

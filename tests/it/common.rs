@@ -109,3 +109,22 @@ pub fn mirror() -> &'static (certbench::mirror::MirrorSet, tempfile::TempDir) {
         (set, dir)
     })
 }
+
+/// `certbench report FILE --html`, with `json` written to FILE (`name`) in a fresh folder: the
+/// markdown it prints and the HTML page it writes. Fails the test if the command fails.
+pub fn report_with_html(name: &str, json: &[u8]) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(name);
+    std::fs::write(&file, json).unwrap();
+    let html = dir.path().join("report.html");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_certbench"))
+        .arg("report")
+        .arg(&file)
+        .arg("--html")
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = String::from_utf8_lossy(&o.stdout).into_owned();
+    (md, std::fs::read_to_string(&html).unwrap())
+}

@@ -127,21 +127,9 @@ fn resumed_connections_verify_nothing_and_bad_lines_are_named() {
     assert_eq!(loads.len(), 6);
     // The JSON goes back through `certbench report`: the tables, and the HTML section with
     // its two charts (verification time and verifications run, cold against warm).
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("pages.json");
-    std::fs::write(&json, serde_json::to_string(&loads).unwrap()).unwrap();
-    let html = dir.path().join("report.html");
-    let o = Command::new(env!("CARGO_BIN_EXE_certbench"))
-        .arg("report")
-        .arg(&json)
-        .arg("--html")
-        .arg(&html)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let md = String::from_utf8_lossy(&o.stdout);
+    let json = serde_json::to_vec(&loads).unwrap();
+    let (md, page) = crate::common::report_with_html("pages.json", &json);
     assert!(md.contains("### Cold load against later loads"), "{md}");
-    let page = std::fs::read_to_string(&html).unwrap();
     let section = page
         .split("<h2>Page loads</h2>")
         .nth(1)
