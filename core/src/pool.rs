@@ -228,13 +228,22 @@ impl SignaturePool {
     /// returns when all of them are done with it. `f` must share its work out itself (e.g. an
     /// atomic index) and must be correct however many threads run it, one included.
     pub fn run<F: Fn() + Sync>(&self, f: &F) {
+        self.run_beside(f, f)
+    }
+
+    /// Offers `f` to the workers while the calling thread runs `caller` (not `f`), and returns
+    /// `caller`'s result once every worker that took `f` up is done with it. `caller` must not
+    /// count on any worker running `f` (a busy or asleep pool may leave all of it to the
+    /// caller): typically it claims what `f` would do item by item and does the unclaimed
+    /// items itself, so that the caller goes on with its own work while the workers help. When
+    /// another caller's job holds the pool, `caller` runs alone.
+    pub fn run_beside<F: Fn() + Sync, R>(&self, f: &F, caller: impl FnOnce() -> R) -> R {
         let shared = self.shared;
         {
             let mut slot = shared.lock();
             if slot.job.is_some() || shared.active.load(Ordering::Acquire) > 0 {
                 drop(slot);
-                f(); // another caller's job is running: do this one alone
-                return;
+                return caller(); // another caller's job is running: do this one alone
             }
             slot.job = Some(JobRef::new(f));
             shared.generation.fetch_add(1, Ordering::Release);
@@ -244,8 +253,8 @@ impl SignaturePool {
                 shared.wake.notify_all();
             }
         }
-        // Withdraws the job and waits for the workers even if `f` panics below, so no worker
-        // can call `f` after this function leaves.
+        // Withdraws the job and waits for the workers even if `caller` panics below, so no
+        // worker can call `f` after this function leaves.
         struct Withdraw(&'static Shared);
         impl Drop for Withdraw {
             fn drop(&mut self) {
@@ -263,7 +272,7 @@ impl SignaturePool {
             }
         }
         let _withdraw = Withdraw(shared);
-        f();
+        caller()
     }
 
     /// Runs `f` on every item, on the pool's workers and the calling thread together, and
@@ -370,6 +379,32 @@ mod tests {
             c.fetch_add(1, Ordering::SeqCst);
         });
         assert!(items.iter().all(|c| c.load(Ordering::SeqCst) == 1));
+    }
+
+    #[test]
+    fn run_beside_offers_the_job_while_the_caller_does_its_own_and_waits_for_it() {
+        let pool = SignaturePool::new(1);
+        let (taken, finished) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let for_workers = || {
+            taken.fetch_add(1, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(20));
+            finished.fetch_add(1, Ordering::SeqCst);
+        };
+        let answer = pool.run_beside(&for_workers, || {
+            // The caller does not run `for_workers`; it waits (bounded) for the worker to.
+            let t = Instant::now();
+            while taken.load(Ordering::SeqCst) == 0 && t.elapsed() < Duration::from_secs(5) {
+                std::thread::yield_now();
+            }
+            42
+        });
+        assert_eq!(answer, 42);
+        assert_eq!(taken.load(Ordering::SeqCst), 1, "the worker took the job");
+        assert_eq!(
+            finished.load(Ordering::SeqCst),
+            1,
+            "run_beside returned only after the worker was done with it"
+        );
     }
 
     #[test]

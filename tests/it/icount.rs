@@ -64,10 +64,13 @@ fn two_runs_count_the_same_instructions() {
         let (a, b) = (runs[0] as f64, runs[1] as f64);
         assert!((a - b).abs() / a <= 0.001, "runs differ: {runs:?}");
     }
-    // Two P-256/P-384 signatures and the webpki walk: well over a million instructions; the
-    // parallel count includes the worker's share, so it is not below the serial one.
+    // Two P-256/P-384 signatures and the webpki walk: well over a million instructions. The
+    // parallel count is the same work (every check once, whichever thread made it) plus its
+    // bookkeeping, less the anchors its index spares the walk: within 2 % of the serial one
+    // (a check made twice would add a third or more).
     assert!(serial[0] > 1_000_000, "{serial:?}");
-    assert!(parallel[0] >= serial[0], "{parallel:?} vs {serial:?}");
+    let (s, p) = (serial[0] as f64, parallel[0] as f64);
+    assert!((p - s).abs() / s <= 0.02, "{parallel:?} vs {serial:?}");
 }
 
 /// The TLS scenarios (in memory, a fixed chain): a full handshake and 1 MiB of bulk data per

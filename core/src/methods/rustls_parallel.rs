@@ -2,9 +2,13 @@
 //!
 //! webpki checks signatures one after the other while it walks a path. This method first
 //! predicts the path the walk will try first (the same rule webpki follows: a trust anchor
-//! before a sent intermediate), checks that path's (issuer key, signed data, signature)
-//! triples at once on the persistent [`SignaturePool`] when overlapping them can pay, and
-//! then runs webpki's own walk with signature algorithms that answer from those results.
+//! before a sent intermediate) and, when overlapping them can pay, offers that path's (issuer
+//! key, signed data, signature) triples to the persistent [`SignaturePool`]'s workers. The
+//! calling thread makes the costliest check itself, then runs webpki's own walk with
+//! signature algorithms that answer from those checks: the walk does its other work
+//! (parsing, validity, constraints) before it asks for a signature, so that work overlaps the
+//! workers' checks, and it waits only for a check a worker has under way (one nobody took, it
+//! makes itself).
 //! The walk is handed only the trust anchors it could use ([`relevant_anchors`]), found
 //! through the store's index by subject, instead of the whole store it would scan per head.
 //!
@@ -136,13 +140,6 @@ impl Verifier for RustlsParallel {
             }
             OVERLAPPED.fetch_add(1, Ordering::Relaxed);
             count(Paths::overlapped);
-            self.pool.for_each(&jobs, |job| {
-                let ok = algs[job.alg]
-                    .verify_signature(job.key, job.msg, job.sig)
-                    .is_ok();
-                job.state
-                    .store(if ok { VALID } else { INVALID }, Ordering::Release);
-            });
             let cached: ArrayVec<Cached<'_>, MAX_ALGORITHMS> = algs
                 .iter()
                 .enumerate()
@@ -156,7 +153,24 @@ impl Verifier for RustlsParallel {
                 .iter()
                 .map(|c| c as &dyn SignatureVerificationAlgorithm)
                 .collect();
-            walk(&cached)
+            // The workers take the checks in order (largest first); this thread takes the
+            // largest itself, then walks at once: the walk does all its other work (parsing,
+            // validity, constraints) before it asks for any signature, so that work overlaps
+            // the workers' checks, and the walk waits only for a result it needs and a worker
+            // has under way (a check no worker took, it makes itself).
+            let for_workers = || {
+                for job in &jobs {
+                    if job.claim() {
+                        let _ = job.check(algs[job.alg]); // published in its state
+                    }
+                }
+            };
+            self.pool.run_beside(&for_workers, || {
+                if let Some(first) = jobs.first().filter(|j| j.claim()) {
+                    let _ = first.check(algs[first.alg]); // published in its state
+                }
+                walk(&cached)
+            })
         })
     }
 }
@@ -265,9 +279,14 @@ const MAX_ALGORITHMS: usize = 32;
 /// The candidate checks of one chain, on the stack.
 type Checks<'a> = ArrayVec<Check<'a>, MAX_PRECHECKS>;
 
+/// A check no thread has claimed yet.
 const PENDING: u8 = 0;
+/// A check whose signature verified.
 const VALID: u8 = 1;
+/// A check whose signature did not verify.
 const INVALID: u8 = 2;
+/// A check a thread has claimed and is making.
+const RUNNING: u8 = 3;
 
 /// The most trust anchors [`relevant_anchors`] hands webpki; a chain whose issuers name more
 /// (same-subject decoys, say) is walked against the whole store.
@@ -479,8 +498,53 @@ struct Check<'a> {
     key: &'a [u8],
     msg: &'a [u8],
     sig: &'a [u8],
+    /// [`PENDING`] → [`RUNNING`] (claimed by one thread) → [`VALID`] or [`INVALID`].
     state: AtomicU8,
 }
+
+impl Check<'_> {
+    /// Whether the calling thread may make this check: true for exactly one caller.
+    fn claim(&self) -> bool {
+        self.state
+            .compare_exchange(PENDING, RUNNING, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    }
+
+    /// Makes the check (claimed by this thread) with `alg` and publishes its result.
+    fn check(&self, alg: &dyn SignatureVerificationAlgorithm) -> Result<(), InvalidSignature> {
+        let result = alg.verify_signature(self.key, self.msg, self.sig);
+        let state = if result.is_ok() { VALID } else { INVALID };
+        self.state.store(state, Ordering::Release);
+        result
+    }
+
+    /// The result of this check for a thread that needs it now: published, made here if no
+    /// thread has claimed it, or awaited from the thread making it. A wait longer than
+    /// [`MAX_WAIT`] (a worker descheduled or stopped by a panic) ends in making the check here
+    /// too: the same pure function on the same input, so the answer is the same.
+    fn result(&self, alg: &dyn SignatureVerificationAlgorithm) -> Result<(), InvalidSignature> {
+        let mut since = None;
+        loop {
+            match self.state.load(Ordering::Acquire) {
+                VALID => return Ok(()),
+                INVALID => return Err(InvalidSignature),
+                PENDING if self.claim() => return self.check(alg),
+                PENDING => {} // claimed just now by a worker: wait for it below
+                _ => {
+                    let since = *since.get_or_insert_with(std::time::Instant::now);
+                    if since.elapsed() > MAX_WAIT {
+                        return alg.verify_signature(self.key, self.msg, self.sig);
+                    }
+                    std::hint::spin_loop();
+                }
+            }
+        }
+    }
+}
+
+/// The longest the walk waits for a check a worker has under way before it makes the check
+/// itself: several times the costliest check a real chain has (RSA-8192, ~1 ms here).
+const MAX_WAIT: std::time::Duration = std::time::Duration::from_millis(5);
 
 /// The signature checks of the path webpki's walk will try first (below), each with the
 /// algorithm webpki would pick (the first whose signature and public-key algorithm
@@ -585,10 +649,9 @@ impl SignatureVerificationAlgorithm for Cached<'_> {
                 && same(j.msg, message)
                 && same(j.sig, signature)
         });
-        match hit.map(|j| j.state.load(Ordering::Acquire)) {
-            Some(VALID) => Ok(()),
-            Some(INVALID) => Err(InvalidSignature),
-            _ => self.inner.verify_signature(public_key, message, signature),
+        match hit {
+            Some(job) => job.result(self.inner),
+            None => self.inner.verify_signature(public_key, message, signature),
         }
     }
 
@@ -723,6 +786,51 @@ mod tests {
         let many: Vec<_> = (0..=MAX_ANCHORS).map(|_| root[0].clone()).collect();
         let roots = RustlsParallel::new().build_roots(&many).unwrap();
         assert!(relevant_anchors(&load_chain_dir(&reddit).unwrap(), &roots).is_none());
+    }
+
+    #[test]
+    fn a_check_is_made_by_one_thread_awaited_by_the_walk_and_made_again_if_abandoned() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../corpus/real-chains/reddit.com__rustls-bench");
+        let chain = load_chain_dir(&dir).unwrap();
+        let root = crate::chain::read_pem_certs(&dir.join("root.pem")).unwrap();
+        let roots = RustlsParallel::new().build_roots(&root).unwrap();
+        let algs = signature_algorithms();
+        let checks = candidate_checks(&chain, &roots, algs).unwrap();
+        let job = &checks[0];
+        let alg = algs[job.alg];
+        // Unclaimed: the walk claims it and makes it; nobody else can claim it after.
+        assert!(job.result(alg).is_ok());
+        assert_eq!(job.state.load(Ordering::Acquire), VALID);
+        assert!(!job.claim());
+        // Under way on another thread: the walk waits for its result, well within MAX_WAIT.
+        let other = &checks[1];
+        assert!(other.claim());
+        let t = std::time::Instant::now();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                let _ = other.check(algs[other.alg]);
+            });
+            assert!(other.result(algs[other.alg]).is_ok());
+        });
+        assert!(t.elapsed() < MAX_WAIT, "{:?}", t.elapsed());
+        // Claimed by a worker that never publishes (a panic mid-check): after MAX_WAIT the
+        // walk makes the check itself, with the same answer — a bad signature stays bad.
+        let mut bad_sig = job.sig.to_vec();
+        *bad_sig.last_mut().unwrap() ^= 1;
+        for (sig, valid) in [(job.sig, true), (&bad_sig[..], false)] {
+            let abandoned = Check {
+                alg: job.alg,
+                key: job.key,
+                msg: job.msg,
+                sig,
+                state: AtomicU8::new(RUNNING),
+            };
+            let t = std::time::Instant::now();
+            assert_eq!(abandoned.result(alg).is_ok(), valid);
+            assert!(t.elapsed() >= MAX_WAIT);
+        }
     }
 
     #[test]
