@@ -113,6 +113,32 @@ pub fn check_costs(
         .collect()
 }
 
+/// The least time `threads` threads can take to make checks costing `checks` (any unit), each
+/// check whole on one thread: no schedule on that many threads ends sooner, so serial ÷
+/// (serial − floor + this) bounds a parallel verifier's speed-up there. Exact for one or two
+/// threads (the best split of the checks in two, found by trying every split of up to 20
+/// checks) and for at least as many threads as checks (the largest check); otherwise the
+/// larger of the largest check and an even share of the sum, which no schedule beats either.
+pub fn makespan_bound(checks: &[u64], threads: usize) -> u64 {
+    let sum: u64 = checks.iter().sum();
+    let largest = checks.iter().copied().max().unwrap_or(0);
+    match threads {
+        0 | 1 => sum,
+        t if t >= checks.len() => largest,
+        2 if checks.len() <= 20 => (0u32..1 << checks.len())
+            .map(|set| {
+                let one: u64 = (0..checks.len())
+                    .filter(|i| set & (1 << i) != 0)
+                    .map(|i| checks[i])
+                    .sum();
+                one.max(sum - one)
+            })
+            .min()
+            .unwrap_or(sum),
+        t => largest.max(sum.div_ceil(t as u64)),
+    }
+}
+
 /// Makes every check; `Ok` if all signatures are valid.
 pub fn verify_all(path: &[PathSignature]) -> Result<(), rustls_pki_types::InvalidSignature> {
     path.iter().try_for_each(PathSignature::verify)
@@ -122,6 +148,27 @@ pub fn verify_all(path: &[PathSignature]) -> Result<(), rustls_pki_types::Invali
 mod tests {
     use super::*;
     use crate::corpus::Corpus;
+
+    #[test]
+    fn the_makespan_bound_is_the_best_split_of_whole_checks() {
+        // bing.com's path: two RSA-4096 checks and an RSA-2048 one.
+        assert_eq!(makespan_bound(&[78, 78, 21], 1), 177);
+        assert_eq!(
+            makespan_bound(&[78, 78, 21], 2),
+            99,
+            "{{78, 21}} and {{78}}"
+        );
+        assert_eq!(makespan_bound(&[78, 78, 21], 3), 78);
+        assert_eq!(makespan_bound(&[78, 78, 21], 8), 78);
+        // Two equal P-384 checks: one each.
+        assert_eq!(makespan_bound(&[230, 230], 2), 230);
+        // A split that is not largest-first: {5, 4} against {3, 3, 3}.
+        assert_eq!(makespan_bound(&[5, 4, 3, 3, 3], 2), 9);
+        // More checks than threads, beyond two: the larger of the largest and an even share.
+        assert_eq!(makespan_bound(&[10, 10, 10, 10], 3), 14);
+        assert_eq!(makespan_bound(&[40, 1, 1, 1], 3), 40);
+        assert_eq!(makespan_bound(&[], 2), 0);
+    }
 
     #[test]
     fn every_corpus_chain_has_a_valid_floor_path() {

@@ -501,10 +501,14 @@ fn verify_shows_each_chains_parallel_bound() {
         .collect();
     assert_eq!(rows.len(), 2, "{table}");
     for r in &rows {
-        // | chain | keys | n | serial | parallel | ratio | HL [CI] | floor | largest | bound | reached |
+        // | chain | keys | n | serial | parallel | ratio | HL [CI] | floor | largest | bound |
+        //   reached | bound on k threads | reached |
         assert_eq!(r[3], "3", "{r:?}");
         let bound: f64 = r[10].trim_start_matches('×').parse().unwrap();
         assert!(bound >= 1.0, "{r:?}");
+        // Both paths have two checks: on two or more threads the split bound is the bound.
+        let here: f64 = r[12].trim_start_matches('×').parse().unwrap();
+        assert!((here - bound).abs() < 0.006, "{r:?}");
         // The Hodges–Lehmann ratio inside its interval: "×1.037 [1.016, 1.052]".
         let hl: Vec<f64> = r[7]
             .split(|c: char| !(c.is_ascii_digit() || c == '.'))
@@ -515,6 +519,13 @@ fn verify_shows_each_chains_parallel_bound() {
         assert!(hl[1] <= hl[0] && hl[0] <= hl[2], "{r:?}");
     }
     assert!(table.contains("serial ÷ parallel: geomean ×"), "{table}");
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .max(2);
+    assert!(
+        table.contains(&format!("| bound on {threads} threads |")),
+        "{table}"
+    );
     // Only one of the two methods: no bound to show.
     let out = certbench(&[
         "verify",
