@@ -417,17 +417,62 @@ const LIGHT_SLEEP: std::time::Duration = std::time::Duration::from_millis(2);
 const DEEP_SLEEP: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// How a worker would meet a job offered now, from how long the pool's workers have slept
-/// ([`SignaturePool::asleep_for`]).
+/// ([`SignaturePool::asleep_for`]). A verification that comes less than [`JUST_ASLEEP`] after
+/// the previous one, itself as close to the one before, is part of a stream (a page's
+/// connections, a tight loop; see [`worker_after`]) and meets the pool as [`JUST`] asleep, however long the workers slept: had the previous verifications
+/// offered their checks, the workers would be awake, and judging each call by a pool that no
+/// call wakes would keep a stream of cheap chains serial for good (criterion's back-to-back
+/// loop on an RSA-2048 chain ran at ×1.06 or ×1.83 of `rustlsserial` by whether an earlier
+/// benchmark had left the pool awake). The first offer of a stream may find the worker deeply
+/// asleep: the caller then makes the checks no worker took itself and loses the offer only.
 fn worker_now(pool: &SignaturePool) -> Worker {
+    let now = clock_ns();
+    let previous = LAST_CALL_NS.swap(now, Ordering::Relaxed);
+    let close = previous != 0 && now.saturating_sub(previous) < JUST_ASLEEP.as_nanos() as u64;
+    // Calls so far in the stream that each came within JUST_ASLEEP of the one before.
+    let streak = if close {
+        STREAK.fetch_add(1, Ordering::Relaxed).saturating_add(1)
+    } else {
+        STREAK.store(0, Ordering::Relaxed);
+        0
+    };
     if pool.awake() {
         return AWAKE;
     }
-    match pool.asleep_for() {
-        d if d < JUST_ASLEEP => JUST,
+    worker_after(pool.asleep_for(), streak)
+}
+
+/// [`worker_now`] for workers asleep for `asleep`, on the verification that ends a streak of
+/// `streak` calls each within [`JUST_ASLEEP`] of the one before. A stream takes two such
+/// calls: one alone is also what interleaving methods over chains gives, when one chain's
+/// `rustlsparallel` sample is its run's last and the next chain's is its first, and there
+/// treating a pool asleep ~1 ms as just asleep overlapped two RSA-2048 checks at a loss
+/// (×0.98 of `rustlsserial` on fastly.com in three interleaved runs of three).
+fn worker_after(asleep: std::time::Duration, streak: u32) -> Worker {
+    let in_stream = streak >= 2;
+    match asleep {
+        d if d < JUST_ASLEEP || in_stream => JUST,
         d if d < LIGHT_SLEEP => LIGHT,
         d if d < DEEP_SLEEP => DOZING,
         _ => ASLEEP,
     }
+}
+
+/// When the last verification in this process reached [`worker_now`], in [`clock_ns`]
+/// nanoseconds (0: none yet).
+static LAST_CALL_NS: AtomicU64 = AtomicU64::new(0);
+
+/// How many verifications in a row came within [`JUST_ASLEEP`] of the one before.
+static STREAK: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// Nanoseconds on the monotonic clock since this process first asked (at least 1).
+fn clock_ns() -> u64 {
+    static EPOCH: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    EPOCH
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_nanos() as u64
+        + 1
 }
 
 /// A worker still spinning after the last job: it starts within microseconds, at full speed.
@@ -756,6 +801,17 @@ mod tests {
         assert!(!worth_overlapping(&[check(0), check(1)], LIGHT));
         // Just asleep (a page's connections one after another): two RSA-2048 checks pay.
         assert!(worth_overlapping(&[check(0), check(1)], JUST));
+        // How long the workers slept decides, unless the verifications come as a stream: then
+        // the pool is met as just asleep, however deeply it sleeps (no call woke it).
+        let us = std::time::Duration::from_micros;
+        let start = |asleep: u64, streak: u32| worker_after(us(asleep), streak).start_us;
+        assert_eq!(start(100, 0), JUST.start_us);
+        assert_eq!(start(1_000, 0), LIGHT.start_us);
+        assert_eq!(start(5_000, 0), DOZING.start_us);
+        assert_eq!(start(50_000, 0), ASLEEP.start_us);
+        assert_eq!(start(1_000, 1), LIGHT.start_us, "two calls close together");
+        assert_eq!(start(50_000, 2), JUST.start_us, "a stream");
+        assert_eq!(start(5_000, 10), JUST.start_us, "a stream");
         // Dozing: RSA-4096 pairs and RSA-4096 with RSA-2048 still pay (unlike deep asleep),
         // two RSA-2048 checks do not.
         assert!(worth_overlapping(&[check(4), check(4)], DOZING));
