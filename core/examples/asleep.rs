@@ -1,6 +1,6 @@
 //! How `rustlsparallel` fares when verifications are apart, as a browser's connections are:
-//! `cargo run --release -p certbench-core --features corpus --example asleep -- CHAIN_ID...` verifies each named
-//! corpus chain 200 times per gap (0.3, 2, 5 and 20 ms of idle time before every call), with
+//! `cargo run --release -p certbench-core --features corpus --example asleep -- CHAIN_ID...`
+//! verifies each named corpus chain 200 times per gap (0.3, 2, 5 and 20 ms of idle time before every call), with
 //! `rustlsserial`, `rustlsparallel` as it decides, and `rustlsparallel` forced onto the pool,
 //! the three interleaved, and prints each one's median verify call and serial ÷ parallel.
 //! Measures the cost model's choices: where "forced" beats "decided", the model left a gain

@@ -126,7 +126,7 @@ impl Verifier for RustlsParallel {
             // With the workers asleep most chains cannot pay for waking one: say so from the
             // signatures' sizes (three DER headers per certificate) before predicting a path.
             let worker = worker_now(self.pool);
-            let awake = worker.start_us == AWAKE.start_us;
+            let awake = worker == AWAKE;
             if !(forced || awake || might_pay(chain, worker)) {
                 return walk(algs);
             }
@@ -355,7 +355,7 @@ fn estimated_us(key: &[u8]) -> u32 {
 /// 0.3–20 ms, the caller idle too), and per-check timings of interleaved `verify` runs with
 /// the overlapped path forced (instrumentation not kept); all with the workers kept off the
 /// caller's CPU, see `affinity.rs`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Worker {
     /// Microseconds the offer costs the caller before it starts its own check: the lock, and
     /// the wake-up call when the workers sleep (measured 5 µs after under 0.5 ms of sleep,
@@ -424,9 +424,10 @@ const DEEP_SLEEP: std::time::Duration = std::time::Duration::from_millis(10);
 /// How a worker would meet a job offered now, from how long the pool's workers have slept
 /// ([`SignaturePool::asleep_for`]). A verification that comes less than [`JUST_ASLEEP`] after
 /// the previous one, itself as close to the one before, is part of a stream (a page's
-/// connections, a tight loop; see [`worker_after`]) and meets the pool as [`JUST`] asleep, however long the workers slept: had the previous verifications
-/// offered their checks, the workers would be awake, and judging each call by a pool that no
-/// call wakes would keep a stream of cheap chains serial for good (criterion's back-to-back
+/// connections, a tight loop; see [`worker_after`]) and meets the pool as [`JUST`] asleep,
+/// however long the workers slept: had the previous verifications offered their checks, the
+/// workers would be awake, and judging each call by a pool that no call wakes would keep a
+/// stream of cheap chains serial for good (criterion's back-to-back
 /// loop on an RSA-2048 chain ran at ×1.06 or ×1.83 of `rustlsserial` by whether an earlier
 /// benchmark had left the pool awake). The first offer of a stream may find the worker deeply
 /// asleep: the caller then makes the checks no worker took itself and loses the offer only.
@@ -518,7 +519,7 @@ fn might_pay(chain: &Chain, w: Worker) -> bool {
         }
     }
     let costliest = costs.iter().copied().max().unwrap_or(0);
-    let deeply_asleep = w.start_us >= ASLEEP.start_us;
+    let deeply_asleep = w == ASLEEP;
     costliest + WALK_US >= w.start_us + MIN_GAIN_US
         && (!deeply_asleep || costliest >= 2 * w.start_us)
         && overlap_pays(&costs, w)
@@ -830,8 +831,8 @@ mod tests {
         assert_eq!(start(1_000, 1), LIGHT.start_us, "two calls close together");
         assert_eq!(start(50_000, 2), JUST.start_us, "a stream");
         assert_eq!(start(5_000, 10), JUST.start_us, "a stream");
-        // Dozing: RSA-4096 pairs and RSA-4096 with RSA-2048 still pay (unlike deep asleep),
-        // two RSA-2048 checks do not.
+        // Dozing: RSA-4096 pairs and RSA-4096 with RSA-2048 pay (deeply asleep, the pre-test
+        // below keeps both serial), two RSA-2048 checks do not.
         assert!(worth_overlapping(&[check(4), check(4)], DOZING));
         assert!(worth_overlapping(&[check(4), check(0)], DOZING));
         assert!(!worth_overlapping(&[check(0), check(1)], DOZING));
