@@ -1,7 +1,20 @@
 //! Records the locked versions of the libraries certbench measures (from the workspace's
 //! `Cargo.lock`, beside this crate's folder), so results can name them
 //! (`certbench_core::versions`). Without a lock file (e.g. in a Servo build) the versions are
-//! "unknown"; nothing else depends on this.
+//! "unknown".
+//!
+//! With the features `chrome` and `firefox` it also builds the browsers' native verifiers,
+//! each into a shared object that exports one symbol (`core/native/certbench_verifier.h`);
+//! `core/build/{chrome,firefox}.rs` say how. A verifier that cannot be built here (a tool or a
+//! source missing) does not fail the build: a cargo warning says why, and the method then
+//! tells the user at run time what is missing and how to get it (`core/src/native.rs`).
+
+#[path = "build/chrome.rs"]
+mod chrome;
+#[path = "build/firefox.rs"]
+mod firefox;
+#[path = "build/native.rs"]
+mod native;
 
 use std::fmt::Write as _;
 
@@ -36,4 +49,7 @@ fn main() {
         }
     }
     println!("cargo:rustc-env=CERTBENCH_LOCKED_VERSIONS={out}");
+
+    native::build_if_enabled("chrome", "CHROME", chrome::build);
+    native::build_if_enabled("firefox", "FIREFOX", firefox::build);
 }

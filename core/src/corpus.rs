@@ -23,6 +23,8 @@ pub fn bundled_dir() -> PathBuf {
 /// Verdicts recorded in the manifest for a chain.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Expected {
+    /// The manifest's own expectation (`"expected": "valid"`): a browser should accept it.
+    pub valid: Option<bool>,
     /// OpenSSL 3.0.19 with `X509_STRICT` accepted the chain.
     pub openssl_strict: Option<bool>,
     /// OpenSSL 3.0.19 without `X509_STRICT` accepted the chain.
@@ -84,6 +86,8 @@ struct ManifestChain {
     dir: String,
     host: String,
     validation_time_unix: u64,
+    #[serde(default)]
+    expected: Option<String>,
     openssl_x509_strict_ok: Option<bool>,
     #[serde(default)]
     openssl_default_ok: Option<bool>,
@@ -105,6 +109,7 @@ impl ManifestChain {
                 .map(|(_, v)| v.result == "SUCCESS")
         };
         Expected {
+            valid: self.expected.as_deref().map(|e| e == "valid"),
             openssl_strict: self.openssl_x509_strict_ok,
             openssl_default: self.openssl_default_ok,
             rustls_webpki: observed("rustls-webpki"),

@@ -69,6 +69,10 @@ pub enum Error {
         /// What was wrong.
         message: String,
     },
+    /// A browser's native verifier is not built or cannot be loaded.
+    #[cfg(any(feature = "chrome", feature = "firefox"))]
+    #[error(transparent)]
+    Native(#[from] crate::native::NativeError),
     /// AWS-LC failed.
     #[cfg(feature = "awslc")]
     #[error("AWS-LC: {0}")]

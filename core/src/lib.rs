@@ -31,7 +31,11 @@ pub mod error;
 pub mod fail_closed;
 #[cfg(feature = "corpus")]
 pub mod fuzzing;
+#[cfg(feature = "gnutls")]
+pub mod gnutls;
 pub mod methods;
+#[cfg(any(feature = "chrome", feature = "firefox"))]
+pub mod native;
 #[cfg(feature = "openssl")]
 pub mod ossl;
 pub mod pool;

@@ -36,12 +36,24 @@ impl ValueEnum for MethodArg {
     }
 }
 
-/// The methods `args` name, `all` expanded, duplicates dropped, order kept.
+/// The methods `args` name, `all` expanded, duplicates dropped, order kept. `all` is every
+/// method that can verify here: a browser's verifier that was not built is left out, and a
+/// note on standard error (once per process, whatever `--quiet` says) names it and how to get
+/// it; named on its own, such a method is kept, and every item it meets says why it fails.
 pub fn methods(args: &[MethodArg]) -> Vec<Method> {
+    let available = Method::available();
     let mut out: Vec<Method> = Vec::new();
     for a in args {
         let add: &[Method] = match a {
-            MethodArg::All => Method::ALL,
+            MethodArg::All => {
+                static NOTED: std::sync::Once = std::sync::Once::new();
+                NOTED.call_once(|| {
+                    for m in Method::ALL.iter().filter_map(|m| m.unavailable()) {
+                        eprintln!("note: `all` leaves out a method: {m}");
+                    }
+                });
+                &available
+            }
             MethodArg::One(m) => std::slice::from_ref(m),
         };
         for &m in add {
@@ -77,8 +89,8 @@ mod tests {
         );
         let t = T::parse_from(["t", "--method", "webpki", "--method", "all"]);
         assert_eq!(methods(&t.method)[0], Method::Webpki);
-        assert_eq!(methods(&t.method).len(), Method::ALL.len());
-        assert_eq!(methods(&T::parse_from(["t"]).method), Method::ALL);
+        assert_eq!(methods(&t.method).len(), Method::available().len());
+        assert_eq!(methods(&T::parse_from(["t"]).method), Method::available());
         assert!(T::try_parse_from(["t", "--method", "ring"]).is_err());
     }
 }

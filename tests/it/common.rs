@@ -9,6 +9,26 @@ use certbench::methods::{DynVerifier, Target};
 use certbench::stages::Recorder;
 use rustls_pki_types::CertificateDer;
 
+/// Every method that can verify in this process: `Method::ALL` less a browser's verifier
+/// that was not built (say, `firefox` before `scripts/fetch-nss-source`), which is named on
+/// standard error. With `CERTBENCH_REQUIRE_NATIVE` set (as `.ci/run` sets it), a missing one
+/// fails the test instead.
+pub fn all_methods() -> &'static [Method] {
+    static ALL: std::sync::OnceLock<Vec<Method>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        for m in Method::ALL {
+            if let Some(why) = m.unavailable() {
+                assert!(
+                    std::env::var_os("CERTBENCH_REQUIRE_NATIVE").is_none(),
+                    "CERTBENCH_REQUIRE_NATIVE is set: {why}"
+                );
+                eprintln!("note: tests leave out `{m}`: {why}");
+            }
+        }
+        Method::available()
+    })
+}
+
 pub fn corpus() -> Corpus {
     let c = Corpus::bundled().expect("bundled corpus");
     assert!(c.failures.is_empty(), "{:?}", c.failures);

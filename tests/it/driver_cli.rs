@@ -98,7 +98,7 @@ fn mirror_run_prints_tables_skips_bad_lines_and_reuses_cached_clones() {
 
     let (samples, errors) = read_jsonl(std::io::BufReader::new(std::fs::File::open(&raw).unwrap()));
     assert!(errors.is_empty());
-    assert_eq!(samples.len(), 3 * certbench::Method::ALL.len() * 2);
+    assert_eq!(samples.len(), 3 * crate::common::all_methods().len() * 2);
     for s in samples.iter().filter(|s| s.verdict == Verdict::Ok) {
         assert!(s.stages.values().all(|&v| v > 0));
         assert!(s.stage(Stage::Connection).unwrap() <= s.stage(Stage::Total).unwrap());
@@ -121,7 +121,7 @@ fn mirror_run_prints_tables_skips_bad_lines_and_reuses_cached_clones() {
     let md = String::from_utf8(out.stdout).unwrap();
     assert!(md.contains("rustls transport (TimedVerifier)"), "{md}");
     assert!(md.contains("Configuration: over rustls"), "{md}");
-    for &m in certbench::Method::ALL {
+    for &m in crate::common::all_methods() {
         assert!(
             md.contains(&format!("### {m} — hook timed-verifier")),
             "{m}: {md}"
@@ -145,7 +145,7 @@ fn mirror_run_prints_tables_skips_bad_lines_and_reuses_cached_clones() {
     let (samples, errors) =
         read_jsonl(std::io::BufReader::new(std::fs::File::open(&raw2).unwrap()));
     assert!(errors.is_empty());
-    assert_eq!(samples.len(), 3 * certbench::Method::ALL.len() * 2);
+    assert_eq!(samples.len(), 3 * crate::common::all_methods().len() * 2);
     for s in samples.iter().filter(|s| s.verdict == Verdict::Ok) {
         assert_eq!(s.config.transport.as_deref(), Some("rustls"));
         assert!(s.stage(Stage::TotalVerification).unwrap() > 0);

@@ -22,7 +22,7 @@ fn all_methods(
     host: &str,
     time: u64,
 ) -> Vec<Result<(), String>> {
-    Method::ALL
+    crate::common::all_methods()
         .iter()
         .map(|m| {
             let v = m.verifier();
@@ -35,7 +35,12 @@ fn all_methods(
 }
 
 fn parallel_matches_serial(verdicts: &[Result<(), String>], what: &str) {
-    let at = |m| Method::ALL.iter().position(|x| *x == m).unwrap();
+    let at = |m| {
+        crate::common::all_methods()
+            .iter()
+            .position(|x| *x == m)
+            .unwrap()
+    };
     assert_eq!(
         verdicts[at(Method::RustlsSerial)],
         verdicts[at(Method::RustlsParallel)],

@@ -50,7 +50,7 @@ fn upstream(dir: &Path) -> Vec<LimboResult> {
 fn check_against_upstream(file: &LimboFile, upstream: &[LimboResult], min_ran: &[(Method, usize)]) {
     assert!(file.cases.iter().all(|c| c.is_ok()), "every testcase reads");
     // Every method whose library has an upstream harness (not `platform`: system roots).
-    let methods: Vec<Method> = Method::ALL
+    let methods: Vec<Method> = crate::common::all_methods()
         .iter()
         .copied()
         .filter(|m| m.verifier().library().limbo_harness.is_some())
@@ -161,7 +161,7 @@ fn the_real_chain_corpus_as_a_limbo_file_gives_the_recorded_verdicts() {
     let file = LimboFile::load(&root().join("corpus/real-chains/real-chains.limbo.json")).unwrap();
     assert_eq!(file.cases.len(), 34);
     let corpus = crate::common::corpus();
-    let runs = run(&file, Method::ALL, || {});
+    let runs = run(&file, crate::common::all_methods(), || {});
     let by_method: HashMap<Method, &LimboResult> =
         runs.iter().map(|r| (r.method, &r.result)).collect();
     for (case, c) in file.cases.iter().flatten().zip(&corpus.chains) {
@@ -223,7 +223,7 @@ fn pathological_testcases_get_a_verdict_from_every_method_within_a_second() {
         .collect();
     assert_eq!(cases.len(), 11);
     for case in cases {
-        for &m in Method::ALL {
+        for &m in crate::common::all_methods() {
             let v = m.verifier();
             let t = Instant::now();
             let (actual, context, _) = evaluate(v.as_ref(), case);
@@ -280,7 +280,7 @@ fn a_target_beyond_a_methods_capabilities_is_rejected_not_weakened() {
         v.verify(&roots, &c.chain, target, &mut rec)
     };
     let server = Target::server(&c.host, c.validation_time);
-    for &m in Method::ALL {
+    for &m in crate::common::all_methods() {
         assert!(check(m, server).is_ok(), "{m}");
     }
     let ip = Target {
@@ -419,7 +419,7 @@ fn the_cli_writes_limbo_results_tallies_and_names_bad_testcases() {
         "--quiet",
     ]);
     assert_eq!(o.status.code(), Some(3));
-    for &m in Method::ALL {
+    for &m in crate::common::all_methods() {
         let p = out_dir.join(format!("{m}.json"));
         let r: LimboResult = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
         assert_eq!(r.results.len(), 5, "{m}");

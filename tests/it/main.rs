@@ -5,6 +5,7 @@
 
 mod common;
 
+mod browsers;
 mod bulk;
 mod capture;
 mod cli;

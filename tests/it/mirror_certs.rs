@@ -109,7 +109,7 @@ fn every_clone_has_its_real_chains_shape() {
 fn clones_get_the_verdicts_their_originals_get() {
     let corpus = corpus();
     let set = set();
-    for &method in Method::ALL {
+    for &method in crate::common::all_methods() {
         for (host, served) in &set.hosts {
             let Some(original) = corpus.chains.iter().find(|c| c.id == served.source) else {
                 continue;
@@ -138,6 +138,14 @@ fn clones_get_the_verdicts_their_originals_get() {
                 assert!(!want && got.is_ok());
                 continue;
             }
+            if method == Method::Gnutls && host == "aws.amazon.com" {
+                // GnuTLS follows the chain as sent to its last certificate (the cross-signed
+                // Starfield G2, issued by Starfield Class 2) and builds no other path: under the
+                // original's one root (the self-signed Amazon Root CA 1) it finds no anchor;
+                // the mirror trusts a clone of every root its chains end in.
+                assert!(!want && got.is_ok(), "{got:?}");
+                continue;
+            }
             assert_eq!(got.is_ok(), want, "{method} {host}: {got:?}");
         }
         let v = method.verifier();
@@ -156,7 +164,7 @@ fn clones_get_the_verdicts_their_originals_get() {
 #[test]
 fn fault_hosts_are_rejected_for_their_reason() {
     let set = set();
-    for &method in Method::ALL {
+    for &method in crate::common::all_methods() {
         let v = method.verifier();
         let run = |host: &str| {
             verdict_with(
@@ -177,6 +185,23 @@ fn fault_hosts_are_rejected_for_their_reason() {
             );
             assert!(
                 untrusted.starts_with("unable to get local issuer certificate"),
+                "{untrusted}"
+            );
+        } else if method == Method::Gnutls {
+            assert!(
+                expired.starts_with(
+                    "The certificate is NOT trusted. The certificate chain uses expired certificate"
+                ),
+                "{expired}"
+            );
+            assert!(
+                wrong.starts_with("The certificate's owner does not match the name"),
+                "{wrong}"
+            );
+            assert!(
+                untrusted.starts_with(
+                    "The certificate is NOT trusted. The certificate issuer is unknown"
+                ),
                 "{untrusted}"
             );
         } else if crate::common::speaks_rustls(method) {

@@ -124,7 +124,7 @@ fn timed_certbench_methods_record_their_own_stages() {
     let c = crate::common::chain(&corpus, "www.washingtonpost.com__rustls-bench");
     let name = ServerName::try_from(c.host.as_str()).unwrap();
     let now = UnixTime::since_unix_epoch(std::time::Duration::from_secs(c.validation_time));
-    for &m in Method::ALL {
+    for &m in crate::common::all_methods() {
         let v: Arc<dyn certbench::methods::DynVerifier> = Arc::from(m.verifier());
         let roots = Arc::new(v.build_roots(&corpus.roots()).unwrap());
         let last = Arc::new(LastVerification::default());

@@ -25,6 +25,12 @@ use crate::stages::Recorder;
 
 #[cfg(feature = "awslc")]
 pub mod awslc;
+#[cfg(feature = "chrome")]
+pub mod chrome;
+#[cfg(feature = "firefox")]
+pub mod firefox;
+#[cfg(feature = "gnutls")]
+pub mod gnutls;
 #[cfg(feature = "openssl")]
 pub mod openssl;
 #[cfg(feature = "platform")]
@@ -417,6 +423,12 @@ methods! {
     [all()] Webpki => "webpki", webpki_server::WebpkiServer;
     /// rustls-platform-verifier (Servo's default): system roots plus the given ones.
     [feature = "platform"] Platform => "platform", platform::Platform;
+    /// Chrome's verifier: BoringSSL's libpki `CertPathBuilder` as Chromium's `CertVerifyProcBuiltin` sets it up, then Chrome's host check.
+    [feature = "chrome"] Chrome => "chrome", chrome::Chrome::verifier();
+    /// Firefox's verifier: mozilla::pkix `BuildCertChain` over NSS's signature checks, then `CheckCertHostname`.
+    [feature = "firefox"] Firefox => "firefox", firefox::Firefox::verifier();
+    /// WebKitGTK's verifier: GnuTLS's `gnutls_x509_trust_list_verify_crt2` as glib-networking calls it.
+    [feature = "gnutls"] Gnutls => "gnutls", gnutls::GnutlsVerifier;
 }
 
 impl fmt::Display for Method {
@@ -444,6 +456,35 @@ impl FromStr for Method {
 }
 
 impl Method {
+    /// Why this method cannot verify in this process, with what to do about it (a browser's
+    /// native verifier that was not built, or whose shared object does not load); `None`: it
+    /// can. Only the native verifiers can be unavailable.
+    pub fn unavailable(self) -> Option<String> {
+        match self {
+            #[cfg(feature = "chrome")]
+            Method::Chrome => chrome::Chrome::verifier()
+                .loaded()
+                .err()
+                .map(|e| e.to_string()),
+            #[cfg(feature = "firefox")]
+            Method::Firefox => firefox::Firefox::verifier()
+                .loaded()
+                .err()
+                .map(|e| e.to_string()),
+            _ => None,
+        }
+    }
+
+    /// Every built-in method that can verify in this process ([`Method::unavailable`]), in
+    /// [`Method::ALL`]'s order: what `all` means on the command line.
+    pub fn available() -> Vec<Method> {
+        Method::ALL
+            .iter()
+            .copied()
+            .filter(|m| m.unavailable().is_none())
+            .collect()
+    }
+
     /// The names `--method` takes: every built-in method, then `all`, comma-separated.
     pub fn names_help() -> String {
         let mut names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
@@ -464,7 +505,8 @@ mod tests {
         feature = "platform"
     ))]
     fn names_are_the_seed_names_and_round_trip() {
-        let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+        // The seed's methods first; the browsers' verifiers (features) after them.
+        let names: Vec<&str> = Method::ALL.iter().take(7).map(|m| m.name()).collect();
         assert_eq!(
             names,
             [

@@ -1,0 +1,74 @@
+//! What the native verifiers' builds share: the feature check, and how a build's outcome
+//! reaches the crate (`CERTBENCH_<NAME>_SO`: the shared object's path, or empty with
+//! `CERTBENCH_<NAME>_MISSING`: why it was not built and how to get it).
+
+use std::path::{Path, PathBuf};
+
+/// Builds method `name` (feature `name`, env suffix `env`) with `build` when its feature is on;
+/// `build` gets a folder of its own under `OUT_DIR` and returns the shared object's path, or why
+/// it could not build it (with what to install or run).
+pub fn build_if_enabled(name: &str, env: &str, build: fn(&Path) -> Result<PathBuf, String>) {
+    if std::env::var_os(format!("CARGO_FEATURE_{env}")).is_none() {
+        return;
+    }
+    println!("cargo:rerun-if-env-changed=CERTBENCH_SKIP_{env}");
+    let outcome = if std::env::var_os(format!("CERTBENCH_SKIP_{env}")).is_some() {
+        Err(format!(
+            "CERTBENCH_SKIP_{env} was set when certbench was built"
+        ))
+    } else {
+        let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join(name);
+        std::fs::create_dir_all(&out)
+            .map_err(|e| format!("cannot create {}: {e}", out.display()))
+            .and_then(|()| build(&out))
+    };
+    match outcome {
+        Ok(so) => {
+            println!("cargo:rustc-env=CERTBENCH_{env}_SO={}", so.display());
+            println!("cargo:rustc-env=CERTBENCH_{env}_MISSING=");
+        }
+        Err(why) => {
+            let why = why.replace('\n', " ");
+            println!("cargo:warning=method `{name}` not built: {why}");
+            println!("cargo:rustc-env=CERTBENCH_{env}_SO=");
+            println!("cargo:rustc-env=CERTBENCH_{env}_MISSING={why}");
+        }
+    }
+}
+
+/// Where builds shared by every profile and clone of this workspace live:
+/// `$CERTBENCH_CACHE`, else `.certbench-cache/` in the workspace (git ignores it).
+pub fn cache_dir() -> Result<PathBuf, String> {
+    println!("cargo:rerun-if-env-changed=CERTBENCH_CACHE");
+    let dir = match std::env::var_os("CERTBENCH_CACHE") {
+        Some(dir) => PathBuf::from(dir),
+        None => {
+            let manifest = std::env::var("CARGO_MANIFEST_DIR").map_err(|e| e.to_string())?;
+            Path::new(&manifest).join("../.certbench-cache")
+        }
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
+/// Runs `command`; its standard output, or what it printed last on failure.
+pub fn run(command: &mut std::process::Command) -> Result<String, String> {
+    let shown = format!("{command:?}");
+    let out = command
+        .output()
+        .map_err(|e| format!("cannot run {shown}: {e}"))?;
+    if out.status.success() {
+        return Ok(String::from_utf8_lossy(&out.stdout).into_owned());
+    }
+    let err = String::from_utf8_lossy(&out.stderr);
+    let tail: String = err
+        .lines()
+        .rev()
+        .take(12)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<Vec<_>>()
+        .join(" | ");
+    Err(format!("{shown} failed ({}): {tail}", out.status))
+}

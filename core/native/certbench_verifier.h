@@ -1,0 +1,86 @@
+/*
+ * The C ABI of certbench's native verifiers: a browser's own certificate verifier (Chrome's
+ * BoringSSL libpki, Firefox's mozilla::pkix), built by core/build.rs into a shared object that
+ * exports exactly one symbol, `certbench_verifier_v1`, and hides every other one (so that, say,
+ * BoringSSL's libcrypto loads beside the system OpenSSL without a clash). certbench loads it
+ * with dlopen(RTLD_NOW | RTLD_LOCAL) and calls it only through the table below
+ * (core/src/native.rs).
+ *
+ * Contract, for every function of the table:
+ *  - nothing is thrown across it: every C++ exception is caught inside and is a failure;
+ *  - a failure or a refusal writes a NUL-terminated reason (truncated to `cap` bytes, `cap` > 0)
+ *    into `reason`, and the function returns NULL / 0; it never aborts the process;
+ *  - `verify` and `check_name` return 1 only when the library itself accepted; every other
+ *    outcome (including an internal error) is 0, a rejection (fail closed);
+ *  - a store is never changed after `store_new` returns: `verify` may be called on one store
+ *    from several threads at once; a chain is used by one thread at a time;
+ *  - DER inputs are borrowed for the duration of the call only (copy what you keep).
+ */
+#ifndef CERTBENCH_VERIFIER_H
+#define CERTBENCH_VERIFIER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One DER certificate, borrowed. */
+typedef struct certbench_der {
+  const uint8_t *der;
+  size_t len;
+} certbench_der;
+
+/* The kind of name `check_name` checks. */
+enum certbench_name_kind {
+  CERTBENCH_NAME_DNS = 0, /* `name` is an ASCII DNS name, `len` bytes, no NUL required */
+  CERTBENCH_NAME_IP = 1,  /* `name` is an IPv4 (4 bytes) or IPv6 (16 bytes) address */
+};
+
+#define CERTBENCH_VERIFIER_ABI 1
+
+typedef struct certbench_verifier_v1 {
+  /* CERTBENCH_VERIFIER_ABI. */
+  uint32_t abi;
+  /* The library that verifies, e.g. "BoringSSL pki", and its version, e.g. "0.20250818.0";
+   * static strings. */
+  const char *library;
+  const char *version;
+  /* The verification policy in one line, as samples record it; a static string. */
+  const char *policy;
+
+  /* Builds a trust store from `n` DER roots (timed by certbench as `roots-creation`). A root
+   * the library cannot use is skipped; `*used` (if not NULL) receives how many were kept.
+   * NULL with a reason when none is usable or on failure. */
+  void *(*store_new)(const certbench_der *roots, size_t n, size_t *used, char *reason,
+                     size_t cap);
+  void (*store_free)(void *store);
+
+  /* Parses a chain as sent: certs[0] the end-entity certificate, then the other certificates
+   * in the order sent (timed as `chain-creation`). NULL with a reason on a malformed
+   * certificate. */
+  void *(*chain_new)(const certbench_der *certs, size_t n, char *reason, size_t cap);
+  void (*chain_free)(void *chain);
+
+  /* Builds and verifies a path from the chain's end-entity certificate to an anchor of `store`
+   * at `time` (seconds since the Unix epoch) for TLS server authentication, as the browser
+   * does, without checking any name (timed as `verify`). 1: accepted; 0: rejected, with the
+   * reason. */
+  int (*verify)(const void *store, void *chain, int64_t time, char *reason, size_t cap);
+
+  /* Checks the end-entity certificate for `name` as the browser does (timed as
+   * `verify-hostname`). 1: the name matches; 0: it does not, or it cannot be checked, with
+   * the reason. */
+  int (*check_name)(void *chain, int kind, const uint8_t *name, size_t len, char *reason,
+                    size_t cap);
+} certbench_verifier_v1;
+
+/* The one exported symbol: the verifier's table (a static object, never freed). */
+const certbench_verifier_v1 *certbench_verifier_v1_table(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CERTBENCH_VERIFIER_H */

@@ -1,0 +1,155 @@
+//! The browsers' verifiers (`gnutls` today; `chrome` and `firefox` when built) fail closed
+//! across their FFI: a truncated or garbage certificate, unusable roots and a name they cannot
+//! check are each a rejection (or a store error) with a reason, never an accept, a panic or an
+//! abort. (Hostile chains, for every method: `hostile.rs`; verdicts on
+//! the corpus: `verdicts.rs`; on limbo testcases: `limbo.rs`.)
+
+use crate::common::{all_methods, chain, corpus, verdict_with};
+use certbench::Method;
+use certbench::chain::Chain;
+use certbench::methods::Target;
+use certbench::stages::Recorder;
+use certbench_analysis::Stage;
+use rustls_pki_types::CertificateDer;
+
+/// The browsers' verifiers built here (all three in CI: `CERTBENCH_REQUIRE_NATIVE`).
+fn browsers() -> Vec<Method> {
+    all_methods()
+        .iter()
+        .copied()
+        .filter(|m| matches!(m.name(), "chrome" | "firefox" | "gnutls"))
+        .collect()
+}
+
+#[test]
+fn every_browser_verifier_is_built_where_ci_requires_it() {
+    let names: Vec<&str> = browsers().iter().map(|m| m.name()).collect();
+    // `gnutls` links GnuTLS directly: it is there whenever certbench built.
+    assert!(names.contains(&"gnutls"), "{names:?}");
+    for m in Method::ALL {
+        let lib = m.verifier().library();
+        if m.unavailable().is_none() {
+            assert!(
+                !lib.version.is_empty() && lib.version != "not built",
+                "{m}: {lib}"
+            );
+        }
+    }
+}
+
+#[test]
+fn malformed_certificates_are_rejections_with_a_reason() {
+    let corpus = corpus();
+    let c = chain(&corpus, "reddit.com__rustls-bench");
+    let leaf = c.chain.leaf.as_ref();
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("a truncated DER leaf", leaf[..leaf.len() / 2].to_vec()),
+        ("a leaf cut by one byte", leaf[..leaf.len() - 1].to_vec()),
+        ("an empty leaf", Vec::new()),
+        (
+            "a DER SEQUENCE that is no certificate",
+            vec![0x30, 0x03, 0x02, 0x01, 0x00],
+        ),
+        (
+            "a length claiming 4 GiB",
+            vec![0x30, 0x84, 0xff, 0xff, 0xff, 0xff, 0x00],
+        ),
+        (
+            "the leaf with trailing bytes",
+            [leaf, &[0u8; 3][..]].concat(),
+        ),
+    ];
+    for m in browsers() {
+        let v = m.verifier();
+        for (what, der) in &cases {
+            let ch = Chain {
+                leaf: CertificateDer::from(der.clone()),
+                intermediates: c.chain.intermediates.clone(),
+            };
+            let got = verdict_with(v.as_ref(), &c.roots, &ch, &c.host, c.validation_time);
+            let reason = got.expect_err(&format!("{m} must reject {what}"));
+            assert!(!reason.trim().is_empty(), "{m} on {what}: empty reason");
+        }
+        // A malformed intermediate beside the good one does not turn into an accept of a
+        // different chain: the verdict is a rejection, or the accept of the valid path.
+        let ch = Chain {
+            leaf: c.chain.leaf.clone(),
+            intermediates: vec![CertificateDer::from(vec![0x30, 0x00])],
+        };
+        let got = verdict_with(v.as_ref(), &c.roots, &ch, &c.host, c.validation_time);
+        assert!(got.is_err(), "{m}: a leaf with only a garbage intermediate");
+    }
+}
+
+#[test]
+fn unusable_roots_are_an_error_or_a_store_that_accepts_nothing() {
+    let corpus = corpus();
+    let c = chain(&corpus, "reddit.com__rustls-bench");
+    let garbage = [CertificateDer::from(vec![0x30, 0x03, 0x02, 0x01, 0x00])];
+    for m in browsers() {
+        let v = m.verifier();
+        if let Ok(store) = v.build_roots(&garbage) {
+            let mut rec = Recorder::new();
+            let got = v.verify(
+                &store,
+                &c.chain,
+                Target::server(&c.host, c.validation_time),
+                &mut rec,
+            );
+            assert!(got.is_err(), "{m}: accepted under a store of garbage");
+        }
+        // No roots at all: never an accept.
+        if let Ok(store) = v.build_roots(&[]) {
+            let mut rec = Recorder::new();
+            let got = v.verify(
+                &store,
+                &c.chain,
+                Target::server(&c.host, c.validation_time),
+                &mut rec,
+            );
+            assert!(got.is_err(), "{m}: accepted under an empty store");
+        }
+    }
+}
+
+#[test]
+fn the_host_is_checked_and_its_stage_recorded_where_it_is_apart() {
+    let corpus = corpus();
+    let c = chain(&corpus, "reddit.com__rustls-bench");
+    for m in browsers() {
+        let v = m.verifier();
+        let store = v.build_roots(&c.roots).expect("roots");
+        let mut rec = Recorder::new();
+        let target = Target::server(&c.host, c.validation_time);
+        v.verify(&store, &c.chain, target, &mut rec)
+            .unwrap_or_else(|e| panic!("{m}: {e}"));
+        assert!(
+            rec.get(Stage::ChainCreation).is_some(),
+            "{m}: chain-creation"
+        );
+        assert!(rec.get(Stage::Verify).is_some(), "{m}: verify");
+        // Each checks the name apart from the path, as its browser does.
+        assert!(
+            rec.get(Stage::VerifyHostname).is_some(),
+            "{m}: verify-hostname"
+        );
+        for host in [
+            "example.com",
+            "reddit.com.evil.test",
+            "xreddit.com",
+            "a.b.reddit.com",
+        ] {
+            let mut rec = Recorder::new();
+            let target = Target::server(host, c.validation_time);
+            let got = v.verify(&store, &c.chain, target, &mut rec);
+            assert!(got.is_err(), "{m} accepted reddit.com's chain for {host}");
+        }
+        // One year after the leaf's validity: expired.
+        let mut rec = Recorder::new();
+        let target = Target::server(&c.host, c.validation_time + 400 * 86_400);
+        assert!(
+            v.verify(&store, &c.chain, target, &mut rec).is_err(),
+            "{m}: expired"
+        );
+    }
+}
