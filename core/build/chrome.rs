@@ -103,14 +103,20 @@ fn boringssl_source(out: &Path) -> Result<PathBuf, String> {
     }
 }
 
-/// BoringSSL's `libpki.a` and `libcrypto.a`, built once into the cache.
+/// BoringSSL's `libpki.a` and `libcrypto.a`, built once into the cache. A lock file keeps two
+/// builds at once (two profiles, the fuzz target) from building it twice; a build is complete
+/// only once renamed into place.
 fn boringssl_libs(source: &Path) -> Result<PathBuf, String> {
-    let done = cache_dir()?.join(format!("boringssl-{BORING_SYS}"));
+    let cache = cache_dir()?;
+    let done = cache.join(format!("boringssl-{BORING_SYS}"));
+    let lock = std::fs::File::create(cache.join(format!("boringssl-{BORING_SYS}.lock")))
+        .map_err(|e| format!("cannot create the cache's lock: {e}"))?;
+    lock.lock()
+        .map_err(|e| format!("cannot lock the cache: {e}"))?;
     if done.join("libpki.a").is_file() && done.join("libcrypto.a").is_file() {
         return Ok(done);
     }
-    // Built beside, then renamed: two builds at once (two profiles) never see half a build.
-    let building = done.with_extension(format!("building-{}", std::process::id()));
+    let building = cache.join(format!("boringssl-{BORING_SYS}.building"));
     let _ = std::fs::remove_dir_all(&building);
     std::fs::create_dir_all(&building).map_err(|e| e.to_string())?;
     run(Command::new("cmake")
@@ -129,15 +135,10 @@ fn boringssl_libs(source: &Path) -> Result<PathBuf, String> {
     run(Command::new("ninja")
         .current_dir(&building)
         .args(["-j", &jobs, "pki", "crypto"]))?;
-    match std::fs::rename(&building, &done) {
-        Ok(()) => Ok(done),
-        // Another build finished first: use its libraries.
-        Err(_) if done.join("libpki.a").is_file() => {
-            let _ = std::fs::remove_dir_all(&building);
-            Ok(done)
-        }
-        Err(e) => Err(format!("cannot rename {}: {e}", building.display())),
-    }
+    let _ = std::fs::remove_dir_all(&done);
+    std::fs::rename(&building, &done)
+        .map_err(|e| format!("cannot rename {}: {e}", building.display()))?;
+    Ok(done)
 }
 
 /// `BORINGSSL_API_VERSION` from the tree's `base.h`.

@@ -153,3 +153,65 @@ fn the_host_is_checked_and_its_stage_recorded_where_it_is_apart() {
         );
     }
 }
+
+/// A C++ exception thrown inside a native verifier (the test hook `CERTBENCH_NATIVE_THROW`
+/// makes its store, chain, verify or name check throw) is caught in the shared object and
+/// reaches certbench as an error or a rejection carrying the exception's text: the process
+/// neither aborts nor accepts, and every chain still gets its sample.
+#[test]
+fn a_cpp_exception_in_a_native_verifier_is_a_rejection_not_an_abort() {
+    let native: Vec<Method> = browsers()
+        .into_iter()
+        .filter(|m| m.name() != "gnutls")
+        .collect();
+    if native.is_empty() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for m in native {
+        for point in ["store", "chain", "verify", "name"] {
+            let raw = dir.path().join(format!("{m}-{point}.jsonl"));
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_certbench"))
+                .args([
+                    "verify",
+                    "--method",
+                    m.name(),
+                    "--runs",
+                    "1",
+                    "--warmup",
+                    "0",
+                ])
+                .arg("--quiet")
+                .arg("--raw")
+                .arg(&raw)
+                .env("CERTBENCH_NATIVE_THROW", point)
+                .output()
+                .unwrap();
+            // 0: every chain rejected; 3: an item failed (the store). Never a signal or a panic.
+            assert!(
+                matches!(out.status.code(), Some(0) | Some(3)),
+                "{m} throwing at {point}: {:?}\n{}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let text = std::fs::read_to_string(&raw).unwrap();
+            let lines: Vec<serde_json::Value> = text
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            assert_eq!(lines.len(), corpus().chains.len(), "{m} at {point}");
+            for s in &lines {
+                let outcome = s["outcome"].as_str().unwrap();
+                assert!(
+                    outcome == "rejected" || outcome == "error",
+                    "{m} throwing at {point}: {s}"
+                );
+                let reason = s["reason"].as_str().unwrap();
+                assert!(
+                    reason.contains(&format!("CERTBENCH_NATIVE_THROW={point}")),
+                    "{m} at {point}: {reason}"
+                );
+            }
+        }
+    }
+}

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use crate::common::{Fault, browser_reason};
 use certbench_analysis::schema::read_jsonl;
 use certbench_analysis::{Sample, Stage, Verdict};
 
@@ -417,7 +418,7 @@ fn rejections_show_each_verifiers_reason_in_the_output() {
             .iter()
             .map(|r| r["verdict"].as_str().unwrap())
             .collect();
-        let want: [&str; 4] = if method == "openssl" || method == "awslc" {
+        let want: [String; 4] = if method == "openssl" || method == "awslc" {
             // OpenSSL's words; AWS-LC's differ in one capital.
             [
                 "rejected: certificate has expired (depth 0)",
@@ -429,14 +430,17 @@ fn rejections_show_each_verifiers_reason_in_the_output() {
                 "rejected: unable to get local issuer certificate (depth ",
                 "rejected: unable to get local issuer certificate (depth 0)",
             ]
-        } else if method == "gnutls" {
-            // GnuTLS's words, and glib-networking's identity check's.
+            .map(String::from)
+        } else if let Some(expired) = browser_reason(method, Fault::Expired) {
+            // A browser's verifier, in its library's words.
+            let untrusted = browser_reason(method, Fault::Untrusted).unwrap();
             [
-                "rejected: The certificate is NOT trusted. The certificate chain uses expired certificate",
-                "rejected: The certificate's owner does not match the name",
-                "rejected: The certificate is NOT trusted. The certificate issuer is unknown",
-                "rejected: The certificate is NOT trusted. The certificate issuer is unknown",
+                expired,
+                browser_reason(method, Fault::WrongHost).unwrap(),
+                untrusted,
+                untrusted,
             ]
+            .map(|w| format!("rejected: {w}"))
         } else if method == "webpki" || method == "platform" {
             // rustls' verifiers, in rustls' words.
             [
@@ -445,6 +449,7 @@ fn rejections_show_each_verifiers_reason_in_the_output() {
                 "rejected: invalid peer certificate: UnknownIssuer",
                 "rejected: invalid peer certificate: UnknownIssuer",
             ]
+            .map(String::from)
         } else {
             [
                 "rejected: CertExpired",
@@ -452,6 +457,7 @@ fn rejections_show_each_verifiers_reason_in_the_output() {
                 "rejected: UnknownIssuer",
                 "rejected: UnknownIssuer",
             ]
+            .map(String::from)
         };
         for (i, (got, want)) in verdicts.iter().zip(want).enumerate() {
             if method == "platform" && i == 2 {
@@ -465,7 +471,7 @@ fn rejections_show_each_verifiers_reason_in_the_output() {
                 assert_eq!(*got == "ok", trusted, "{method}: {got}");
                 continue;
             }
-            assert!(got.starts_with(want), "{method}: {got} (want {want})");
+            assert!(got.starts_with(&want), "{method}: {got} (want {want})");
         }
     }
 }

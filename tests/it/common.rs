@@ -148,3 +148,36 @@ pub fn report_with_html(name: &str, json: &[u8]) -> (String, String) {
     let md = String::from_utf8_lossy(&o.stdout).into_owned();
     (md, std::fs::read_to_string(&html).unwrap())
 }
+
+/// The faults every method must reject (the mirror's fault hosts, `rejections.rs`' cases).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// The end-entity certificate has expired.
+    Expired,
+    /// The certificate is not for the host.
+    WrongHost,
+    /// No path to a trusted root (the root unknown, or intermediates missing).
+    Untrusted,
+}
+
+/// What a browser's verifier says about `fault` (the start of its reason), in its library's
+/// own words; `None` for the other methods.
+pub fn browser_reason(method: &str, fault: Fault) -> Option<&'static str> {
+    Some(match (method, fault) {
+        // GnuTLS's words (`gnutls_certificate_verification_status_print`), and the identity
+        // check's, as glib-networking reports them.
+        ("gnutls", Fault::Expired) => {
+            "The certificate is NOT trusted. The certificate chain uses expired certificate"
+        }
+        ("gnutls", Fault::WrongHost) => "The certificate's owner does not match the name",
+        ("gnutls", Fault::Untrusted) => {
+            "The certificate is NOT trusted. The certificate issuer is unknown"
+        }
+        // BoringSSL's path builder (its VerifyError code, then its first error), and the
+        // host check Chromium's X509Certificate::VerifyHostname makes.
+        ("chrome", Fault::Expired) => "CERTIFICATE_EXPIRED: Time is after notAfter",
+        ("chrome", Fault::WrongHost) => "the host is not among the certificate's dNSName names",
+        ("chrome", Fault::Untrusted) => "PATH_NOT_FOUND",
+        _ => return None,
+    })
+}

@@ -14,7 +14,7 @@ use certbench::transport::TransportKind;
 use certbench::transport::openssl::HookMode;
 use certbench_analysis::{Sample, Stage, Verdict};
 
-use crate::common::mirror;
+use crate::common::{Fault, browser_reason, mirror};
 
 fn drive(sites: &str, hook: HookMode, runs: u32) -> Vec<Sample> {
     drive_with(sites, hook, runs, false)
@@ -167,10 +167,16 @@ fn expected_reason(method: &str, site: &str) -> &'static str {
         ("webpki" | "platform", EXPIRED_HOST) => "invalid peer certificate: certificate expired",
         ("webpki" | "platform", WRONG_HOST) => "certificate not valid for name",
         ("webpki" | "platform", UNTRUSTED_HOST) => "invalid peer certificate: UnknownIssuer",
-        // GnuTLS, and glib-networking's identity check.
-        ("gnutls", EXPIRED_HOST) => "The certificate chain uses expired certificate",
-        ("gnutls", WRONG_HOST) => "The certificate's owner does not match the name",
-        ("gnutls", UNTRUSTED_HOST) => "The certificate issuer is unknown",
+        // The browsers' verifiers, in their libraries' words.
+        (m, EXPIRED_HOST) if browser_reason(m, Fault::Expired).is_some() => {
+            browser_reason(m, Fault::Expired).unwrap()
+        }
+        (m, WRONG_HOST) if browser_reason(m, Fault::WrongHost).is_some() => {
+            browser_reason(m, Fault::WrongHost).unwrap()
+        }
+        (m, UNTRUSTED_HOST) if browser_reason(m, Fault::Untrusted).is_some() => {
+            browser_reason(m, Fault::Untrusted).unwrap()
+        }
         (_, EXPIRED_HOST) => "CertExpired",
         (_, WRONG_HOST) => "CertNotValidForName",
         (_, UNTRUSTED_HOST) => "UnknownIssuer",

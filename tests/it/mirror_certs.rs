@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::common::{corpus, verdict, verdict_with};
+use crate::common::{Fault, browser_reason, corpus, verdict, verdict_with};
 use certbench::Method;
 use certbench::chain::{Chain, key_type};
 use certbench::mirror::clone::CA_SUFFIX;
@@ -187,23 +187,12 @@ fn fault_hosts_are_rejected_for_their_reason() {
                 untrusted.starts_with("unable to get local issuer certificate"),
                 "{untrusted}"
             );
-        } else if method == Method::Gnutls {
-            assert!(
-                expired.starts_with(
-                    "The certificate is NOT trusted. The certificate chain uses expired certificate"
-                ),
-                "{expired}"
-            );
-            assert!(
-                wrong.starts_with("The certificate's owner does not match the name"),
-                "{wrong}"
-            );
-            assert!(
-                untrusted.starts_with(
-                    "The certificate is NOT trusted. The certificate issuer is unknown"
-                ),
-                "{untrusted}"
-            );
+        } else if let Some(want) = browser_reason(method.name(), Fault::Expired) {
+            assert!(expired.starts_with(want), "{method}: {expired}");
+            let want = browser_reason(method.name(), Fault::WrongHost).unwrap();
+            assert!(wrong.starts_with(want), "{method}: {wrong}");
+            let want = browser_reason(method.name(), Fault::Untrusted).unwrap();
+            assert!(untrusted.starts_with(want), "{method}: {untrusted}");
         } else if crate::common::speaks_rustls(method) {
             assert!(expired.contains("certificate expired"), "{expired}");
             assert!(wrong.contains("certificate not valid for name"), "{wrong}");

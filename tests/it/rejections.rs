@@ -1,10 +1,19 @@
 //! For every method: an expired chain, a wrong host, a root not in the store and missing
 //! intermediates are rejected, each with the verifier's own reason.
 
-use crate::common::{chain, corpus, verdict_with};
+use crate::common::{Fault, browser_reason, chain, corpus, verdict_with};
 use certbench::Method;
 use openssl::asn1::Asn1Time;
 use openssl::x509::X509;
+
+/// The fault each case is.
+fn fault(case: &str) -> Fault {
+    match case {
+        "expired" => Fault::Expired,
+        "wrong-host" => Fault::WrongHost,
+        _ => Fault::Untrusted,
+    }
+}
 
 /// Expected reason (prefix) per method and case.
 fn reason(method: Method, case: &str) -> &'static str {
@@ -24,13 +33,10 @@ fn reason(method: Method, case: &str) -> &'static str {
             "invalid peer certificate: certificate not valid for name"
         }
         (Method::Webpki | Method::Platform, _) => "invalid peer certificate: UnknownIssuer",
-        // GnuTLS's own words (`gnutls_certificate_verification_status_print`), and the
-        // identity check's.
-        (Method::Gnutls, "expired") => {
-            "The certificate is NOT trusted. The certificate chain uses expired certificate"
+        // The browsers' verifiers, in their libraries' words.
+        (m, case) if browser_reason(m.name(), fault(case)).is_some() => {
+            browser_reason(m.name(), fault(case)).unwrap()
         }
-        (Method::Gnutls, "wrong-host") => "The certificate's owner does not match the name",
-        (Method::Gnutls, _) => "The certificate is NOT trusted. The certificate issuer is unknown",
         (_, "expired") => "CertExpired",
         (_, "wrong-host") => "CertNotValidForName",
         (_, "untrusted-root") | (_, "no-intermediates") => "UnknownIssuer",

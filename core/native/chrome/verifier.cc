@@ -108,6 +108,46 @@ struct Chain {
   bssl::CertIssuerSourceStatic intermediates;
 };
 
+// The best path's error in one line: its status code's name, then the first error the path
+// builder wrote ("CERTIFICATE_EXPIRED: Time is after notAfter").
+std::string Describe(const bssl::VerifyError &error) {
+  using Code = bssl::VerifyError::StatusCode;
+  const char *name = "VERIFICATION_FAILURE";
+  switch (error.Code()) {
+    case Code::PATH_VERIFIED: name = "PATH_VERIFIED"; break;
+    case Code::CERTIFICATE_INVALID_SIGNATURE: name = "CERTIFICATE_INVALID_SIGNATURE"; break;
+    case Code::CERTIFICATE_UNSUPPORTED_KEY: name = "CERTIFICATE_UNSUPPORTED_KEY"; break;
+    case Code::CERTIFICATE_UNSUPPORTED_SIGNATURE_ALGORITHM:
+      name = "CERTIFICATE_UNSUPPORTED_SIGNATURE_ALGORITHM";
+      break;
+    case Code::CERTIFICATE_REVOKED: name = "CERTIFICATE_REVOKED"; break;
+    case Code::CERTIFICATE_NO_REVOCATION_MECHANISM:
+      name = "CERTIFICATE_NO_REVOCATION_MECHANISM";
+      break;
+    case Code::CERTIFICATE_UNABLE_TO_CHECK_REVOCATION:
+      name = "CERTIFICATE_UNABLE_TO_CHECK_REVOCATION";
+      break;
+    case Code::CERTIFICATE_EXPIRED: name = "CERTIFICATE_EXPIRED"; break;
+    case Code::CERTIFICATE_NOT_YET_VALID: name = "CERTIFICATE_NOT_YET_VALID"; break;
+    case Code::CERTIFICATE_NO_MATCHING_EKU: name = "CERTIFICATE_NO_MATCHING_EKU"; break;
+    case Code::CERTIFICATE_INVALID: name = "CERTIFICATE_INVALID"; break;
+    case Code::PATH_NOT_FOUND: name = "PATH_NOT_FOUND"; break;
+    case Code::PATH_ITERATION_COUNT_EXCEEDED: name = "PATH_ITERATION_COUNT_EXCEEDED"; break;
+    case Code::PATH_DEADLINE_EXCEEDED: name = "PATH_DEADLINE_EXCEEDED"; break;
+    case Code::PATH_DEPTH_LIMIT_REACHED: name = "PATH_DEPTH_LIMIT_REACHED"; break;
+    case Code::PATH_MULTIPLE_ERRORS: name = "PATH_MULTIPLE_ERRORS"; break;
+    case Code::VERIFICATION_FAILURE: name = "VERIFICATION_FAILURE"; break;
+  }
+  std::string out = name;
+  const std::string &text = error.DiagnosticString();
+  size_t at = text.find("ERROR: ");
+  if (at != std::string::npos) {
+    size_t end = text.find('\n', at);
+    out += ": " + text.substr(at + 7, end == std::string::npos ? std::string::npos : end - at - 7);
+  }
+  return out;
+}
+
 void *StoreNew(const certbench_der *roots, size_t n, size_t *used, char *reason,
                size_t cap) {
   try {
@@ -198,11 +238,7 @@ int Verify(const void *store_ptr, void *chain_ptr, int64_t time, char *reason, s
     if (result.HasValidPath()) {
       return 1;
     }
-    std::string why = result.GetBestPathVerifyError().DiagnosticString();
-    if (why.empty()) {
-      why = "no valid path";
-    }
-    Fail(reason, cap, why);
+    Fail(reason, cap, Describe(result.GetBestPathVerifyError()));
     return 0;
   } catch (const std::exception &e) {
     Fail(reason, cap, e.what());
