@@ -177,10 +177,11 @@ fn tally_text(t: &[(String, usize)], of: usize) -> String {
     }
 }
 
-/// The plain answer to the run's question, at most six lines, every figure computed from
+/// The plain answer to the run's question, at most seven lines, every figure computed from
 /// `cmp`: who is fastest by own cost, on how many sites and by what median ratio; who is
 /// fastest in the 2017 view; what the callback hook adds (naming `openssl-verify`, and why
-/// OpenSSL then looks fastest); verification's share of the connection; and `other_hook`,
+/// OpenSSL then looks fastest); verification's share of the connection; Servo's verifiers
+/// against the other browsers' (when both are in the run); and `other_hook`,
 /// the command that measures the other hook, when the caller knows it.
 pub fn answer(cmp: &Comparison, other_hook: Option<&str>) -> Vec<String> {
     let sites = cmp.rows.len();
@@ -296,10 +297,61 @@ pub fn answer(cmp: &Comparison, other_hook: Option<&str>) -> Vec<String> {
             100.0 * hi
         ));
     }
+    lines.extend(servo_against_browsers(cmp));
     if let Some(cmd) = other_hook {
         lines.push(format!("The other hook: `{cmd}`."));
     }
     lines
+}
+
+/// Servo's verifiers (its default, its webpki-roots path, the parallel one).
+const SERVO: [&str; 3] = ["platform", "webpki", "rustlsparallel"];
+/// The other browsers' verifiers.
+const BROWSERS: [&str; 3] = ["chrome", "firefox", "gnutls"];
+
+/// Whether column `column` is method `method` (a column may add its configuration).
+fn is_method(column: &str, method: &str) -> bool {
+    column == method || column.starts_with(&format!("{method} "))
+}
+
+/// One line: each of Servo's verifiers against each other browser's by own cost, as the
+/// median over sites of the per-site ratio of medians (below ×1: Servo's is cheaper); `None`
+/// unless the comparison holds one of each.
+fn servo_against_browsers(cmp: &Comparison) -> Option<String> {
+    let column = |m: &str| cmp.methods.iter().find(|c| is_method(c, m)).cloned();
+    let servo: Vec<String> = SERVO.iter().filter_map(|m| column(m)).collect();
+    let browsers: Vec<String> = BROWSERS.iter().filter_map(|m| column(m)).collect();
+    if servo.is_empty() || browsers.is_empty() {
+        return None;
+    }
+    let own = |r: &ComparisonRow, col: &str| {
+        r.cells
+            .iter()
+            .find(|c| c.method == col)
+            .map(|c| c.own.median)
+    };
+    let mut parts = Vec::new();
+    for s in &servo {
+        let mut against = Vec::new();
+        for b in &browsers {
+            let mut ratios: Vec<f64> = cmp
+                .rows
+                .iter()
+                .filter_map(|r| Some(own(r, s)? / own(r, b)?.max(1.0)))
+                .collect();
+            if !ratios.is_empty() {
+                let n = ratios.len();
+                against.push(format!("×{:.2} of {b}'s ({n})", median_of(&mut ratios)));
+            }
+        }
+        if !against.is_empty() {
+            parts.push(format!("{s} {}", against.join(", ")));
+        }
+    }
+    Some(format!(
+        "Servo's verifiers against the other browsers' by own cost (median over sites of the per-site ratio, sites in brackets; below ×1 Servo's is cheaper): {}.",
+        parts.join("; ")
+    ))
 }
 
 #[cfg(test)]
@@ -392,6 +444,41 @@ mod tests {
             text.contains("The other hook: `certbench --hook replace`"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn servos_verifiers_are_set_against_the_other_browsers_by_own_cost() {
+        let mut v = Vec::new();
+        for (site, base) in [
+            ("a.test", 100_000),
+            ("b.test", 200_000),
+            ("c.test", 400_000),
+        ] {
+            for k in 0..3 {
+                v.push(s("platform", "replace", site, None, base + k, 4_000_000));
+                v.push(s("chrome", "replace", site, None, 2 * base + k, 4_000_000));
+                v.push(s("gnutls", "replace", site, None, 4 * base + k, 4_000_000));
+                v.push(s("openssl", "native", site, None, 3 * base + k, 4_000_000));
+            }
+        }
+        let cmp = build_comparison(&build_seed_tables(&v)).unwrap();
+        let text = answer(&cmp, None).join("\n");
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("Servo's verifiers"))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(
+            line.contains("platform ×0.50 of chrome's (3), ×0.25 of gnutls's (3)"),
+            "{line}"
+        );
+        assert!(!line.contains("openssl"), "{line}");
+        // Without a browser's verifier, no such line.
+        let only: Vec<Sample> = v
+            .into_iter()
+            .filter(|s| s.method != "chrome" && s.method != "gnutls")
+            .collect();
+        let text = answer(&build_comparison(&build_seed_tables(&only)).unwrap(), None).join("\n");
+        assert!(!text.contains("Servo's verifiers"), "{text}");
     }
 
     #[test]

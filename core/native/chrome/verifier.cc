@@ -94,8 +94,12 @@ std::shared_ptr<const bssl::ParsedCertificate> Parse(const certbench_der &der,
   return cert;
 }
 
-// A trust store: the roots as trust anchors without enforced constraints or expiry, as the
-// Chrome Root Store adds most of its roots (TrustStoreChrome).
+// A trust store: the roots as Chrome trusts a root it does not ship, a locally trusted anchor
+// (the platform's or an enterprise's, and what a test's roots are): its X.509 constraints and
+// its expiry enforced (CertificateTrust ForTrustAnchor().WithEnforceAnchorConstraints()
+// .WithEnforceAnchorExpiry(), as TrustStoreNSS/TrustStoreMac under the default-on
+// kEnforceLocalAnchorConstraints, and as CertVerifyProcBuiltin adds additional anchors). The
+// Chrome Root Store enforces them only for the roots it marks so (TrustStoreChrome).
 struct Store {
   bssl::TrustStoreInMemory anchors;
 };
@@ -158,7 +162,10 @@ void *StoreNew(const certbench_der *roots, size_t n, size_t *used, char *reason,
       std::string why;
       auto root = Parse(roots[i], &why);
       if (root && !store->anchors.Contains(root.get())) {
-        store->anchors.AddTrustAnchor(std::move(root));
+        store->anchors.AddCertificate(std::move(root),
+                                      bssl::CertificateTrust::ForTrustAnchor()
+                                          .WithEnforceAnchorConstraints()
+                                          .WithEnforceAnchorExpiry());
         kept++;
       }
     }
@@ -390,7 +397,7 @@ const certbench_verifier_v1 kTable = {
     "BoringSSL pki",
     CERTBENCH_CHROME_VERSION,
     "CertPathBuilder as CertVerifyProcBuiltin: server auth, any policy, RSA >= 1024, "
-    "SHA-256+, 20 iterations; roots as plain anchors; SAN-only host check; no revocation, CT, "
+    "SHA-256+, 20 iterations; roots as local anchors (constraints, expiry); SAN-only host check; no revocation, CT, "
     "AIA",
     StoreNew,
     StoreFree,
