@@ -593,3 +593,90 @@ fn timings_rank_each_methods_slowest_testcases_timed_again() {
     let summary: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(summary.get("slowest").is_none());
 }
+
+/// A handful of verdicts per browser verifier on the bundled sample, each where the browsers
+/// part ways (docs/limbo.md says why, from their sources): Chrome's path builder gives up after
+/// 20 iterations (a false reject of a valid chain) and checks the EKU; GnuTLS as
+/// glib-networking calls it asks for no purpose (a wrong EKU passes) and applies name
+/// constraints to the names it finds (an otherName constraint rejects the chain); neither
+/// enforces the CA/Browser Forum's profile (a CN missing from the SANs passes).
+#[test]
+fn the_browsers_verifiers_give_their_verdicts_on_pinned_testcases() {
+    use ActualResult::{Failure, Success};
+    let pins: &[(&str, &[(&str, ActualResult, &str)])] = &[
+        (
+            "chrome",
+            &[
+                (
+                    "bettertls::pathbuilding::tc56",
+                    Failure,
+                    "PATH_ITERATION_COUNT_EXCEEDED",
+                ),
+                (
+                    "rfc5280::eku::ee-wrong-eku",
+                    Failure,
+                    "CERTIFICATE_NO_MATCHING_EKU",
+                ),
+                (
+                    "rfc5280::validity::expired-root",
+                    Failure,
+                    "CERTIFICATE_EXPIRED",
+                ),
+                (
+                    "rfc5280::ski::critical-ski",
+                    Failure,
+                    "Unconsumed critical extension",
+                ),
+                ("rfc5280::nc::nc-forbids-othername-noop", Success, ""),
+                ("webpki::cn::not-in-san", Success, ""),
+            ],
+        ),
+        (
+            "gnutls",
+            &[
+                ("rfc5280::eku::ee-wrong-eku", Success, ""),
+                (
+                    "rfc5280::validity::expired-root",
+                    Failure,
+                    "uses expired certificate",
+                ),
+                (
+                    "rfc5280::nc::nc-forbids-othername-noop",
+                    Failure,
+                    "violates the signer's constraints",
+                ),
+                (
+                    "rfc5280::unknown-critical-extension-root",
+                    Failure,
+                    "unknown critical extension",
+                ),
+                ("webpki::forbidden-dsa-leaf", Success, ""),
+                ("webpki::cn::not-in-san", Success, ""),
+            ],
+        ),
+    ];
+    let file = sample();
+    let cases: HashMap<&str, _> = file
+        .cases
+        .iter()
+        .flatten()
+        .map(|c| (c.id.as_str(), c))
+        .collect();
+    for (name, verdicts) in pins {
+        let Some(&m) = crate::common::all_methods()
+            .iter()
+            .find(|m| m.name() == *name)
+        else {
+            continue;
+        };
+        let v = m.verifier();
+        for (id, want, reason) in *verdicts {
+            let (got, ctx, _) = evaluate(v.as_ref(), cases[id]);
+            assert_eq!(got, *want, "{m} on {id}: {ctx:?}");
+            assert!(
+                ctx.as_deref().unwrap_or("").contains(reason),
+                "{m} on {id}: {ctx:?}, want {reason}"
+            );
+        }
+    }
+}

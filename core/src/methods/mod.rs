@@ -427,7 +427,7 @@ methods! {
     [feature = "chrome"] Chrome => "chrome", chrome::Chrome::verifier();
     /// Firefox's verifier: mozilla::pkix `BuildCertChain` over NSS's signature checks, then `CheckCertHostname`.
     [feature = "firefox"] Firefox => "firefox", firefox::Firefox::verifier();
-    /// WebKitGTK's verifier: GnuTLS's `gnutls_x509_trust_list_verify_crt2` as glib-networking calls it.
+    /// WebKitGTK's verifier: GnuTLS's `gnutls_x509_trust_list_verify_crt` as glib-networking calls it.
     [feature = "gnutls"] Gnutls => "gnutls", gnutls::GnutlsVerifier;
 }
 
