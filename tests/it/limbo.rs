@@ -603,7 +603,9 @@ fn timings_rank_each_methods_slowest_testcases_timed_again() {
 #[test]
 fn the_browsers_verifiers_give_their_verdicts_on_pinned_testcases() {
     use ActualResult::{Failure, Success};
-    let pins: &[(&str, &[(&str, ActualResult, &str)])] = &[
+    // (method, [(testcase, verdict, start of its reason)]).
+    type Pins<'a> = &'a [(&'a str, ActualResult, &'a str)];
+    let pins: &[(&str, Pins)] = &[
         (
             "chrome",
             &[
