@@ -1,4 +1,4 @@
-//! The browsers' verifiers (`gnutls` today; `chrome` and `firefox` when built) fail closed
+//! The browsers' verifiers (`chrome`, `firefox`, `gnutls`; a native one only when built) fail closed
 //! across their FFI: a truncated or garbage certificate, unusable roots and a name they cannot
 //! check are each a rejection (or a store error) with a reason, never an accept, a panic or an
 //! abort. (Hostile chains, for every method: `hostile.rs`; verdicts on
@@ -214,4 +214,39 @@ fn a_cpp_exception_in_a_native_verifier_is_a_rejection_not_an_abort() {
             }
         }
     }
+}
+
+/// A native verifier that this machine cannot load (here: `firefox` pointed at a missing
+/// shared object, as when `scripts/fetch-nss-source` was never run) is left out of `all` with
+/// a note saying which and how to get it; the other methods run, and the exit code is clean.
+#[test]
+fn a_missing_native_verifier_is_named_with_how_to_get_it_and_the_others_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("samples.jsonl");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_certbench"))
+        .args([
+            "verify", "--method", "all", "--runs", "1", "--warmup", "0", "--quiet",
+        ])
+        .arg("--raw")
+        .arg(&raw)
+        .env("CERTBENCH_FIREFOX_SO", dir.path().join("missing.so"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("`all` leaves out a method: method `firefox` is not available"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("scripts/fetch-nss-source"), "{stderr}");
+    let text = std::fs::read_to_string(&raw).unwrap();
+    let methods: std::collections::BTreeSet<String> = text
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["method"].to_string())
+        .collect();
+    assert!(!methods.contains("\"firefox\""), "{methods:?}");
+    assert!(
+        methods.contains("\"rustlsserial\"") && methods.contains("\"gnutls\""),
+        "{methods:?}"
+    );
 }

@@ -178,6 +178,10 @@ pub fn browser_reason(method: &str, fault: Fault) -> Option<&'static str> {
         ("chrome", Fault::Expired) => "CERTIFICATE_EXPIRED: Time is after notAfter",
         ("chrome", Fault::WrongHost) => "the host is not among the certificate's dNSName names",
         ("chrome", Fault::Untrusted) => "PATH_NOT_FOUND",
+        // mozilla::pkix's result names (MapResultToName), as Firefox's error pages show them.
+        ("firefox", Fault::Expired) => "ERROR_EXPIRED_CERTIFICATE",
+        ("firefox", Fault::WrongHost) => "ERROR_BAD_CERT_DOMAIN",
+        ("firefox", Fault::Untrusted) => "ERROR_UNKNOWN_ISSUER",
         _ => return None,
     })
 }

@@ -596,7 +596,9 @@ fn timings_rank_each_methods_slowest_testcases_timed_again() {
 
 /// A handful of verdicts per browser verifier on the bundled sample, each where the browsers
 /// part ways (docs/limbo.md says why, from their sources): Chrome's path builder gives up after
-/// 20 iterations (a false reject of a valid chain) and checks the EKU; GnuTLS as
+/// 20 iterations (a false reject of a valid chain) and checks the EKU; Firefox's finds that
+/// path, but refuses a CA certificate as an end entity and skips a self-issued intermediate;
+/// GnuTLS as
 /// glib-networking calls it asks for no purpose (a wrong EKU passes) and applies name
 /// constraints to the names it finds (an otherName constraint rejects the chain); neither
 /// enforces the CA/Browser Forum's profile (a CN missing from the SANs passes).
@@ -630,6 +632,34 @@ fn the_browsers_verifiers_give_their_verdicts_on_pinned_testcases() {
                     "Unconsumed critical extension",
                 ),
                 ("rfc5280::nc::nc-forbids-othername-noop", Success, ""),
+                ("webpki::cn::not-in-san", Success, ""),
+            ],
+        ),
+        (
+            "firefox",
+            &[
+                ("bettertls::pathbuilding::tc56", Success, ""),
+                ("rfc5280::ca-as-leaf", Failure, "ERROR_INADEQUATE_KEY_USAGE"),
+                (
+                    "pathlen::self-issued-certs-pathlen",
+                    Failure,
+                    "ERROR_UNKNOWN_ISSUER",
+                ),
+                (
+                    "rfc5280::eku::ee-wrong-eku",
+                    Failure,
+                    "ERROR_INADEQUATE_CERT_TYPE",
+                ),
+                (
+                    "rfc5280::validity::expired-root",
+                    Failure,
+                    "ERROR_EXPIRED_ISSUER_CERTIFICATE",
+                ),
+                (
+                    "cve::cve-2025-61727",
+                    Failure,
+                    "ERROR_CERT_NOT_IN_NAME_SPACE",
+                ),
                 ("webpki::cn::not-in-san", Success, ""),
             ],
         ),

@@ -5,11 +5,12 @@
 //! `docs/verifiers.md` what Firefox does that this leaves out (CRLite and OCSP, intermediate
 //! preloading, CT, …).
 //!
-//! Built by `core/build/firefox.rs` from Debian's `nss` source package (fetched by
-//! a script, at build time) against the system NSS, into a shared object
-//! (`crate::native`). Roots: anchors indexed by subject. Chain creation: the DER as sent, held
-//! for the path builder. Verify: `BuildCertChain` at the target's time. Verify-hostname:
-//! `CheckCertHostname`.
+//! Built by `core/build/firefox.rs` from Debian's `nss` source package (fetched into the cache
+//! by `scripts/fetch-nss-source`) against the system NSS, into a shared object
+//! (`crate::native`). Roots: the anchors' DER, each parsed once. Chain creation: the end
+//! entity parsed (mozilla::pkix's `BackCert`), the certificates kept as sent for the path
+//! builder. Verify: `BuildCertChain` at the target's time, as Firefox retries it (key usages,
+//! then the weak RSA minimum). Verify-hostname: `CheckCertHostname`.
 
 use std::sync::OnceLock;
 
@@ -21,7 +22,7 @@ static BUILD: Build = Build {
     env: "CERTBENCH_FIREFOX_SO",
     path: env!("CERTBENCH_FIREFOX_SO"),
     missing: env!("CERTBENCH_FIREFOX_MISSING"),
-    how: "its build (core/build/firefox.rs) is not written yet",
+    how: "run scripts/fetch-nss-source (Debian's nss source package, for mozilla::pkix) with Debian's libnss3-dev installed, then build certbench again",
     library: "mozilla::pkix",
 };
 
