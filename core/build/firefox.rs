@@ -2,14 +2,17 @@
 //! mozilla::pkix from Debian's `nss` source package (`nss/lib/mozpkix`, fetched into the cache
 //! by `scripts/fetch-nss-source`) and `core/native/firefox/verifier.cc`, compiled against the
 //! system NSS's headers and linked with its libraries (Debian's `libnss3-dev`) into one shared
-//! object whose only exported symbol is the verifier's table. Takes a few seconds.
+//! object whose only exported symbol is the verifier's table (a version script hides the rest,
+//! so NSS's and libstdc++'s symbols stay out of the process's namespace). Takes a few seconds
+//! (twelve C++ files, two at a time).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::native::{cache_dir, run};
 
-/// Builds it in `out`; its path, or why not.
+/// Builds it in `out`: `out/libcertbench_firefox.so`, or why not (what to install or run, with
+/// the compiler's last words when it fails).
 pub fn build(out: &Path) -> Result<PathBuf, String> {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").map_err(|e| e.to_string())?);
     let shim = manifest.join("native/firefox/verifier.cc");
@@ -18,6 +21,8 @@ pub fn build(out: &Path) -> Result<PathBuf, String> {
         "cargo:rerun-if-changed={}",
         manifest.join("native/certbench_verifier.h").display()
     );
+    println!("cargo:rerun-if-env-changed=CXX");
+    // `$CERTBENCH_CACHE/nss-source`, else `<workspace>/.certbench-cache/nss-source`.
     let source = cache_dir()?.join("nss-source");
     println!(
         "cargo:rerun-if-changed={}",
@@ -27,7 +32,7 @@ pub fn build(out: &Path) -> Result<PathBuf, String> {
     let mozpkix = nss.join("lib/mozpkix");
     if !mozpkix.join("include/pkix/pkix.h").is_file() {
         return Err(format!(
-            "NSS's source (mozilla::pkix) is not in {}: run scripts/fetch-nss-source, then build again",
+            "NSS's source is missing from {}: run scripts/fetch-nss-source (Debian's nss source package), then build again",
             source.display()
         ));
     }
@@ -37,7 +42,8 @@ pub fn build(out: &Path) -> Result<PathBuf, String> {
             .map_err(|e| format!("NSS's headers are missing (Debian: libnss3-dev): {e}"))
     };
     let (cflags, libs) = (flags("--cflags")?, flags("--libs")?);
-    // mozilla::pkix includes its headers as "mozpkix/…", as NSS's build exports them.
+    // mozilla::pkix includes its headers as "mozpkix/…", as NSS's build exports them (and
+    // pkixnss.cpp NSS's cpputil/nss_scoped_ptrs.h the same way): copied so into `out/include`.
     let include = out.join("include");
     let exported = include.join("mozpkix");
     std::fs::create_dir_all(&exported).map_err(|e| e.to_string())?;

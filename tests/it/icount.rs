@@ -120,3 +120,32 @@ fn handshake_and_bulk_scenarios_count_the_same_instructions_twice() {
         .collect();
     assert_eq!(bulk.len(), 4);
 }
+
+/// The browsers' verifiers are counted like the others: the same instructions in two runs
+/// (each is deterministic on a fixed chain), for each key type.
+#[test]
+fn the_browsers_verifiers_count_the_same_instructions_twice() {
+    if !valgrind() {
+        return;
+    }
+    let methods: Vec<&str> = crate::common::all_methods()
+        .iter()
+        .map(|m| m.name())
+        .filter(|n| matches!(*n, "chrome" | "firefox" | "gnutls"))
+        .collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_certbench"))
+        .args(["icount", "--method", &methods.join(","), "--key", "rsa2048"])
+        .args(["--iterations", "3", "--repeat", "2"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for m in methods {
+        assert!(stdout.contains(&format!("| {m} ")), "{m}: {stdout}");
+    }
+}

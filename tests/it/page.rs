@@ -146,3 +146,34 @@ fn resumed_connections_verify_nothing_and_bad_lines_are_named() {
         }
     }
 }
+
+/// The other browsers' verifiers load pages as Servo's do: every connection verified (no
+/// cache), none failed, each page load's verification time recorded, over both transports.
+#[test]
+fn the_browsers_verifiers_load_pages_over_both_transports() {
+    let browsers: Vec<&str> = common::all_methods()
+        .iter()
+        .map(|m| m.name())
+        .filter(|n| matches!(*n, "chrome" | "firefox" | "gnutls"))
+        .collect();
+    let methods = browsers.join(",");
+    for transport in ["rustls", "openssl"] {
+        let (loads, stderr) = page(
+            PAGES,
+            &[
+                "--verify-cache",
+                "none",
+                "--transport",
+                transport,
+                "--method",
+                &methods,
+            ],
+        );
+        assert_eq!(loads.len(), 2 * 3 * browsers.len(), "{transport}: {stderr}");
+        for l in &loads {
+            assert_eq!(l.failed, 0, "{transport}: {l:?}");
+            assert_eq!(l.verifications, u64::from(l.connections), "{l:?}");
+            assert!(l.verification_ns > 0, "{l:?}");
+        }
+    }
+}

@@ -1,19 +1,22 @@
 // certbench's `firefox` method: Firefox's certificate verifier, mozilla::pkix, with a trust
 // domain of certbench's own that makes Firefox's choices for a TLS server certificate
-// (security/certverifier/CertVerifier.cpp: CertVerifier::VerifyCert, certificateUsageSSLServer,
+// (security/certverifier/CertVerifier.cpp: CertVerifier::VerifyCert, VerifyUsage::TLSServer,
 // non-EV; NSSCertDBTrustDomain.cpp), and the host checked as CertVerifier::VerifySSLServerCert
-// checks it (CheckCertHostname, no common-name fallback).
+// checks it (CheckCertHostnameHelper). The store plays Firefox's built-in roots module.
 //
 // Implements core/native/certbench_verifier.h. Built by core/build/firefox.rs from Debian's
 // `nss` source package (nss/lib/mozpkix) over the system NSS (libnss3), with every symbol
 // hidden but the table's.
 //
 // What Firefox does that this leaves out (docs/verifiers.md lists it for users): revocation
-// (OneCRL in GetCertTrust, CRLite and OCSP in CheckRevocation, OCSP stapling); the CT policy
-// and the distrust-after dates of some roots (IsChainValid); EV; the intermediate preloading
-// and the NSS database as issuer sources (FindIssuer here offers the roots, then the
-// certificates sent); imposed name constraints on some roots (CERT_GetImposedNameConstraints);
-// key pinning; the signature cache beyond one verification (see SignatureCache).
+// (OneCRL in GetCertTrust, CRLite and OCSP in CheckRevocation, OCSP stapling); key pinning and
+// the distrust-after dates of some roots (IsChainValid); the CT policy
+// (VerifyCertificateTransparencyPolicy); EV; third-party (enterprise) roots and
+// intermediates, the preloaded intermediates and the NSS database as issuer sources; imposed
+// name constraints on some roots (CERT_GetImposedNameConstraints); the signature and trust
+// caches beyond one verification (see SignatureCache); VerifySSLServerCert's error
+// refinements (ERROR_SELF_SIGNED_CERT, ERROR_MITM_DETECTED, the host checked first for an
+// expired certificate), delegated credentials and TLS features (must-staple).
 
 #include <arpa/inet.h>
 
@@ -26,6 +29,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "../certbench_verifier.h"
@@ -39,7 +43,8 @@ using namespace mozilla::pkix;
 namespace {
 
 // Firefox's key sizes for TLS servers (CertVerifier.h): MIN_RSA_BITS first, then
-// MIN_RSA_BITS_WEAK as a compatibility fallback (VerifyCert's keySizeOptions).
+// MIN_RSA_BITS_WEAK (VerifyCert's keySizeOptions), whose success VerifyCert turns into
+// ERROR_INADEQUATE_KEY_SIZE when the root is built in, as every root of a store is here.
 constexpr unsigned int kMinRsaBits = 2048;
 constexpr unsigned int kMinRsaBitsWeak = 1024;
 
@@ -72,22 +77,29 @@ bool NssReady(std::string *why) {
   return ok;
 }
 
-// mozilla::pkix's name of a result, without its "Result::" prefix
-// ("ERROR_EXPIRED_CERTIFICATE").
+// mozilla::pkix's name of a result without its "Result::" ("ERROR_EXPIRED_CERTIFICATE").
 std::string Name(Result rv) {
-  std::string name = MapResultToName(rv);
-  const std::string prefix = "Result::";
-  return name.compare(0, prefix.size(), prefix) == 0 ? name.substr(prefix.size()) : name;
+  std::string_view name = MapResultToName(rv);
+  return std::string(name.substr(name.rfind(':') + 1));  // npos + 1: the whole name
 }
 
 using Der = std::vector<uint8_t>;
 
 bool ToInput(const Der &der, Input *input) { return input->Init(der.data(), der.size()) == Success; }
 
-// The roots, unchanged after StoreNew: shared by threads.
+// The roots, unchanged after StoreNew: shared by threads. They play the part of Firefox's
+// built-in roots module, which FindIssuer searches by subject (PK11_FindRawCertsWithSubject)
+// and whose certificates GetCertTrust finds trusted: an index by subject, a set by DER.
 struct Store {
   std::vector<Der> roots;
+  // Views into `roots`: subject -> indices in the order given, and every root's DER.
+  std::unordered_map<std::string_view, std::vector<size_t>> by_subject;
+  std::unordered_set<std::string_view> ders;
 };
+
+std::string_view View(Input in) {
+  return {reinterpret_cast<const char *>(in.UnsafeGetData()), in.GetLength()};
+}
 
 // A chain as sent: the end entity, then the other certificates.
 struct Chain {
@@ -95,15 +107,14 @@ struct Chain {
   std::vector<Der> intermediates;
 };
 
-// The trust domain of one verification: NSSCertDBTrustDomain's choices for trustSSL, non-EV,
-// ValidityCheckingMode::CheckingOff, NetscapeStepUpPolicy::NeverMatch.
-// Signature checks already made in this verification, keyed by (kind, digest, key, signature,
-// data), as Firefox's SignatureCache keys them (CertVerifier.cpp: the tuple that defines a
-// signature). Firefox's cache lives as long as the process; this one lives for one
-// verification (all its attempts), so that repeated verifications of a chain are each priced
-// in full while a path builder that meets the same signature twice checks it once.
+// Signature checks already made in this verification, keyed by the tuple that defines a
+// signature, as Firefox's SignatureCache (CertVerifier.cpp: VerifySignedDataWithCache). Firefox's
+// lives as long as the process and keeps successes; this one lives for one verification (all
+// its attempts), so that each verification of a chain is priced in full, and keeps failures
+// too (the pathological chains of one subject and many keys: minutes without).
 using SignatureCache = std::unordered_map<std::string, Result>;
 
+// The trust domain of one verification: NSSCertDBTrustDomain's choices for trustSSL, non-EV.
 class TrustDomainImpl final : public TrustDomain {
  public:
   TrustDomainImpl(const Store &store, const Chain &chain, unsigned int min_rsa_bits,
@@ -111,61 +122,66 @@ class TrustDomainImpl final : public TrustDomain {
       : store_(store), chain_(chain), min_rsa_bits_(min_rsa_bits), cache_(cache) {}
 
   // GetCertTrust: a candidate equal to a root is a trust anchor, anything else inherits
-  // trust (OneCRL and NSS's trust records left out).
+  // trust (OneCRL, NSS's distrust records and the trust cache left out).
   Result GetCertTrust(EndEntityOrCA, const CertPolicyId &, Input candidate,
                       TrustLevel &trust) override {
-    for (const Der &root : store_.roots) {
-      Input r;
-      if (ToInput(root, &r) && InputsAreEqual(candidate, r)) {
-        trust = TrustLevel::TrustAnchor;
-        return Success;
-      }
-    }
-    trust = TrustLevel::InheritsTrust;
+    trust = store_.ders.count(View(candidate)) != 0 ? TrustLevel::TrustAnchor
+                                                    : TrustLevel::InheritsTrust;
     return Success;
   }
 
-  // FindIssuer: the roots first, then the certificates the server sent ("Try all root certs
-  // first and then all (presumably) intermediates"), each only when its subject is the
-  // issuer's name, skipping a self-signed certificate that is not a trust anchor
-  // (ShouldSkipSelfSignedNonTrustAnchor).
+  // FindIssuer: the roots with that subject first, then the certificates the server sent
+  // whose subject is the issuer's name ("Try all root certs first and then all (presumably)
+  // intermediates"), skipping a self-signed certificate that is not a trust anchor
+  // (CheckCandidates' ShouldSkipSelfSignedNonTrustAnchor). Left out: third-party roots and
+  // intermediates, the preloaded intermediates (cert_storage), the NSS database searched last,
+  // and the name constraints imposed on some roots (CERT_GetImposedNameConstraints).
   Result FindIssuer(Input issuer_name, IssuerChecker &checker, Time) override {
     bool keep_going = true;
-    for (const auto *list : {&store_.roots, &chain_.intermediates}) {
-      for (const Der &der : *list) {
-        Input candidate;
-        if (!ToInput(der, &candidate)) {
+    auto roots = store_.by_subject.find(View(issuer_name));
+    if (roots != store_.by_subject.end()) {
+      // A root is a trust anchor, which ShouldSkipSelfSignedNonTrustAnchor never skips.
+      for (size_t i : roots->second) {
+        Input root;
+        if (!ToInput(store_.roots[i], &root)) {
           continue;
         }
-        BackCert cert(candidate, EndEntityOrCA::MustBeCA, nullptr);
-        if (cert.Init() != Success || !InputsAreEqual(issuer_name, cert.GetSubject())) {
-          continue;
-        }
-        if (list != &store_.roots && SkipSelfSignedNonAnchor(cert)) {
-          continue;
-        }
-        Result rv = checker.Check(candidate, nullptr, keep_going);
-        if (rv != Success) {
+        Result rv = checker.Check(root, nullptr, keep_going);
+        if (rv != Success || !keep_going) {
           return rv;
         }
-        if (!keep_going) {
-          return Success;
-        }
+      }
+    }
+    for (const Der &der : chain_.intermediates) {
+      Input sent;
+      if (!ToInput(der, &sent)) {
+        continue;
+      }
+      BackCert cert(sent, EndEntityOrCA::MustBeCA, nullptr);
+      if (cert.Init() != Success || !InputsAreEqual(issuer_name, cert.GetSubject()) ||
+          SkipSelfSignedNonAnchor(cert, sent)) {
+        continue;
+      }
+      Result rv = checker.Check(sent, nullptr, keep_going);
+      if (rv != Success || !keep_going) {
+        return rv;
       }
     }
     return Success;
   }
 
-  // IsChainValid: Firefox checks the distrust-after dates of some roots and CT here; left out.
+  // IsChainValid: Firefox checks key pins and the distrust-after dates of built-in roots here
+  // (CT comes after, in CertVerifier::VerifyCertificateTransparencyPolicy); all left out.
   Result IsChainValid(const DERArray &, Time, const CertPolicyId &) override { return Success; }
 
-  // CheckRevocation: OCSP, CRLite and stapling are left out.
+  // CheckRevocation: CRLite, OCSP (fetched, cached, stapled) left out; OneCRL would be in
+  // GetCertTrust.
   Result CheckRevocation(EndEntityOrCA, const CertID &, Time, Duration, const Input *,
                          const Input *, const Input *) override {
     return Success;
   }
 
-  // SHA-1 is refused for every certificate (Firefox no longer accepts it in TLS).
+  // SHA-256/384/512 only: SHA-1 is refused for every certificate (as NSSCertDBTrustDomain).
   Result CheckSignatureDigestAlgorithm(DigestAlgorithm alg, EndEntityOrCA, Time) override {
     return alg == DigestAlgorithm::sha1 ? Result::ERROR_CERT_SIGNATURE_ALGORITHM_DISABLED
                                         : Success;
@@ -201,12 +217,12 @@ class TrustDomainImpl final : public TrustDomain {
     return Cached('e', data, alg, signature, spki, VerifyECDSASignedDataNSS);
   }
 
-  // ValidityCheckingMode::CheckingOff: no limit on a validity period (EV only has one).
+  // No limit on a validity period (NSSCertDBTrustDomain::CheckValidityIsAcceptable).
   Result CheckValidityIsAcceptable(Time, Time, EndEntityOrCA, KeyPurposeId) override {
     return Success;
   }
 
-  // NetscapeStepUpPolicy::NeverMatch.
+  // NetscapeStepUpPolicy::NeverMatch (current Gecko's mozilla::pkix has dropped the hook).
   Result NetscapeStepUpMatchesServerAuth(Time, bool &matches) override {
     matches = false;
     return Success;
@@ -240,8 +256,12 @@ class TrustDomainImpl final : public TrustDomain {
     return rv;
   }
 
-  bool SkipSelfSignedNonAnchor(const BackCert &cert) {
-    if (!InputsAreEqual(cert.GetIssuer(), cert.GetSubject())) {
+  // NSSCertDBTrustDomain::ShouldSkipSelfSignedNonTrustAnchor (bug 1056341).
+  bool SkipSelfSignedNonAnchor(const BackCert &cert, Input der) {
+    TrustLevel trust;
+    if (!InputsAreEqual(cert.GetIssuer(), cert.GetSubject()) ||
+        GetCertTrust(EndEntityOrCA::MustBeCA, CertPolicyId::anyPolicy, der, trust) != Success ||
+        trust != TrustLevel::InheritsTrust) {
       return false;
     }
     return VerifySignedData(*this, cert.GetSignedData(), cert.GetSubjectPublicKeyInfo()) ==
@@ -256,23 +276,39 @@ class TrustDomainImpl final : public TrustDomain {
 
 // CertVerifier.cpp's BuildCertChainForOneKeyUsage: digitalSignature ((EC)DHE), then
 // keyEncipherment (RSA), then keyAgreement ((EC)DH), each tried only when the one before
-// failed for an inadequate key usage.
+// failed for an inadequate key usage; any failure of the last is an inadequate key usage.
 Result BuildForServer(TrustDomain &domain, Input leaf, Time time) {
   const KeyUsage usages[] = {KeyUsage::digitalSignature, KeyUsage::keyEncipherment,
                              KeyUsage::keyAgreement};
-  Result rv = Result::ERROR_INADEQUATE_KEY_USAGE;
   for (KeyUsage ku : usages) {
-    rv = BuildCertChain(domain, leaf, time, EndEntityOrCA::MustBeEndEntity, ku,
-                        KeyPurposeId::id_kp_serverAuth, CertPolicyId::anyPolicy, nullptr);
+    Result rv = BuildCertChain(domain, leaf, time, EndEntityOrCA::MustBeEndEntity, ku,
+                               KeyPurposeId::id_kp_serverAuth, CertPolicyId::anyPolicy,
+                               nullptr);
     if (rv != Result::ERROR_INADEQUATE_KEY_USAGE) {
-      return rv;
+      return rv == Success || ku != KeyUsage::keyAgreement ? rv
+                                                           : Result::ERROR_INADEQUATE_KEY_USAGE;
     }
   }
-  return rv;
+  return Result::ERROR_INADEQUATE_KEY_USAGE;
 }
 
-void *StoreNew(const certbench_der *roots, size_t n, size_t *used, char *reason, size_t cap) {
+// Runs an entry point's body: any C++ exception becomes `failed` with its reason, so nothing
+// is thrown across the C ABI and an internal error is a rejection.
+template <typename T, typename F>
+T Guarded(char *reason, size_t cap, T failed, F body) {
   try {
+    return body();
+  } catch (const std::exception &e) {
+    Fail(reason, cap, e.what());
+  } catch (...) {
+    Fail(reason, cap, "an unknown C++ exception");
+  }
+  return failed;
+}
+
+// Keeps the roots mozilla::pkix parses (BackCert, as the path builder parses every candidate).
+void *StoreNew(const certbench_der *roots, size_t n, size_t *used, char *reason, size_t cap) {
+  return Guarded<void *>(reason, cap, nullptr, [&]() -> void * {
     MaybeThrow("store");
     std::string why;
     if (!NssReady(&why)) {
@@ -280,16 +316,17 @@ void *StoreNew(const certbench_der *roots, size_t n, size_t *used, char *reason,
       return nullptr;
     }
     auto store = std::make_unique<Store>();
+    store->roots.reserve(n);  // never moves: the index holds views into it
     for (size_t i = 0; i < n; i++) {
-      Input input;
-      if (input.Init(roots[i].der, roots[i].len) != Success) {
-        continue;
-      }
-      BackCert cert(input, EndEntityOrCA::MustBeCA, nullptr);
+      const Der &root = store->roots.emplace_back(roots[i].der, roots[i].der + roots[i].len);
+      Input kept;
+      ToInput(root, &kept);  // left empty when too long: then it does not parse
+      BackCert cert(kept, EndEntityOrCA::MustBeCA, nullptr);
       if (cert.Init() != Success) {
-        continue;
+        store->roots.pop_back();
+      } else if (store->ders.insert(View(kept)).second) {
+        store->by_subject[View(cert.GetSubject())].push_back(store->roots.size() - 1);
       }
-      store->roots.emplace_back(roots[i].der, roots[i].der + roots[i].len);
     }
     if (used != nullptr) {
       *used = store->roots.size();
@@ -299,12 +336,7 @@ void *StoreNew(const certbench_der *roots, size_t n, size_t *used, char *reason,
       return nullptr;
     }
     return store.release();
-  } catch (const std::exception &e) {
-    Fail(reason, cap, e.what());
-  } catch (...) {
-    Fail(reason, cap, "an unknown C++ exception");
-  }
-  return nullptr;
+  });
 }
 
 void StoreFree(void *store) { delete static_cast<Store *>(store); }
@@ -312,7 +344,7 @@ void StoreFree(void *store) { delete static_cast<Store *>(store); }
 // Copies the DER as sent; the end entity must at least parse as a certificate (BackCert, as
 // BuildCertChain parses it first).
 void *ChainNew(const certbench_der *certs, size_t n, char *reason, size_t cap) {
-  try {
+  return Guarded<void *>(reason, cap, nullptr, [&]() -> void * {
     MaybeThrow("chain");
     if (n == 0) {
       Fail(reason, cap, "no certificate");
@@ -323,8 +355,7 @@ void *ChainNew(const certbench_der *certs, size_t n, char *reason, size_t cap) {
       Fail(reason, cap, Name(Result::ERROR_BAD_DER));
       return nullptr;
     }
-    BackCert parsed(leaf, EndEntityOrCA::MustBeEndEntity, nullptr);
-    Result rv = parsed.Init();
+    Result rv = BackCert(leaf, EndEntityOrCA::MustBeEndEntity, nullptr).Init();
     if (rv != Success) {
       Fail(reason, cap, Name(rv));
       return nullptr;
@@ -335,57 +366,49 @@ void *ChainNew(const certbench_der *certs, size_t n, char *reason, size_t cap) {
       chain->intermediates.emplace_back(certs[i].der, certs[i].der + certs[i].len);
     }
     return chain.release();
-  } catch (const std::exception &e) {
-    Fail(reason, cap, e.what());
-  } catch (...) {
-    Fail(reason, cap, "an unknown C++ exception");
-  }
-  return nullptr;
+  });
 }
 
 void ChainFree(void *chain) { delete static_cast<Chain *>(chain); }
 
 int Verify(const void *store_ptr, void *chain_ptr, int64_t time, char *reason, size_t cap) {
-  try {
+  return Guarded(reason, cap, 0, [&]() -> int {
     MaybeThrow("verify");
     const auto &store = *static_cast<const Store *>(store_ptr);
     const auto &chain = *static_cast<const Chain *>(chain_ptr);
-    if (time < 0) {
-      Fail(reason, cap, "a validation time before 1970");
-      return 0;
-    }
     Input leaf;
-    if (!ToInput(chain.leaf, &leaf)) {
-      Fail(reason, cap, Name(Result::ERROR_BAD_DER));
+    if (time < 0 || !ToInput(chain.leaf, &leaf)) {
+      Fail(reason, cap, time < 0 ? "a validation time before 1970" : Name(Result::ERROR_BAD_DER));
       return 0;
     }
     Time at = TimeFromEpochInSeconds(static_cast<uint64_t>(time));
-    // VerifyCert's keySizeOptions: the strong minimum first, then the weak one.
+    // VerifyCert's keySizeOptions: the strong minimum first, then the weak one, whose success
+    // is ERROR_INADEQUATE_KEY_SIZE ("Enforce the minimum (non-weak) RSA key size for
+    // certificates issued from built-in roots"): every root here plays a built-in one.
     Result rv = Result::FATAL_ERROR_LIBRARY_FAILURE;
     SignatureCache cache;
     for (unsigned int bits : {kMinRsaBits, kMinRsaBitsWeak}) {
       TrustDomainImpl domain(store, chain, bits, cache);
       rv = BuildForServer(domain, leaf, at);
       if (rv == Success) {
-        return 1;
+        if (bits == kMinRsaBits) {
+          return 1;
+        }
+        rv = Result::ERROR_INADEQUATE_KEY_SIZE;
       }
     }
     Fail(reason, cap, Name(rv));
     return 0;
-  } catch (const std::exception &e) {
-    Fail(reason, cap, e.what());
-  } catch (...) {
-    Fail(reason, cap, "an unknown C++ exception");
-  }
-  return 0;
+  });
 }
 
-// CertVerifier's CheckCertHostnameHelper: CheckCertHostname with a policy that never falls
-// back to the common name (StrictNameMatchingPolicy), malformed names reported as a domain
-// mismatch. An IP address is checked as Firefox passes it, as text.
+// CertVerifier.cpp's CheckCertHostnameHelper: CheckCertHostname, malformed name information
+// reported as a domain mismatch. Its policy, SkipInvalidSANsForNonBuiltInRootsPolicy, is strict
+// under a built-in root, as here: StrictNameMatchingPolicy (no common-name fallback) in this
+// mozilla::pkix. An IP address is checked as Firefox passes the host, as text.
 int CheckName(void *chain_ptr, int kind, const uint8_t *name, size_t len, char *reason,
               size_t cap) {
-  try {
+  return Guarded(reason, cap, 0, [&]() -> int {
     MaybeThrow("name");
     const auto &chain = *static_cast<const Chain *>(chain_ptr);
     std::string host;
@@ -410,20 +433,12 @@ int CheckName(void *chain_ptr, int kind, const uint8_t *name, size_t len, char *
     }
     StrictNameMatchingPolicy policy;
     Result rv = CheckCertHostname(leaf, hostname, policy);
-    if (rv == Result::ERROR_BAD_DER) {
-      rv = Result::ERROR_BAD_CERT_DOMAIN;
-    }
     if (rv == Success) {
       return 1;
     }
-    Fail(reason, cap, Name(rv));
+    Fail(reason, cap, Name(rv == Result::ERROR_BAD_DER ? Result::ERROR_BAD_CERT_DOMAIN : rv));
     return 0;
-  } catch (const std::exception &e) {
-    Fail(reason, cap, e.what());
-  } catch (...) {
-    Fail(reason, cap, "an unknown C++ exception");
-  }
-  return 0;
+  });
 }
 
 #ifndef CERTBENCH_FIREFOX_VERSION
@@ -435,8 +450,9 @@ const certbench_verifier_v1 kTable = {
     "mozilla::pkix",
     CERTBENCH_FIREFOX_VERSION,
     "BuildCertChain as CertVerifier (TLS server, non-EV): serverAuth, digitalSignature then "
-    "keyEncipherment then keyAgreement, RSA >= 2048 then 1024, no SHA-1, P-256/384/521; roots "
-    "then sent certs as issuers; CheckCertHostname without CN; no revocation, CT, pinning",
+    "keyEncipherment then keyAgreement, RSA >= 2048 (roots as built-in: the 1024 retry refused), "
+    "no SHA-1, P-256/384/521; roots then sent certs as issuers; CheckCertHostname without CN; "
+    "no revocation, CT, pinning",
     StoreNew,
     StoreFree,
     ChainNew,

@@ -7,10 +7,11 @@
 //!
 //! Built by `core/build/firefox.rs` from Debian's `nss` source package (fetched into the cache
 //! by `scripts/fetch-nss-source`) against the system NSS, into a shared object
-//! (`crate::native`). Roots: the anchors' DER, each parsed once. Chain creation: the end
-//! entity parsed (mozilla::pkix's `BackCert`), the certificates kept as sent for the path
-//! builder. Verify: `BuildCertChain` at the target's time, as Firefox retries it (key usages,
-//! then the weak RSA minimum). Verify-hostname: `CheckCertHostname`.
+//! (`crate::native`). Roots: the anchors' DER, each parsed once, indexed by subject. Chain
+//! creation: the end entity parsed (mozilla::pkix's `BackCert`), the certificates kept as sent
+//! for the path builder. Verify: `BuildCertChain` at the target's time, as Firefox retries it
+//! (key usages, then the weak RSA minimum, whose success is refused under a built-in root, as
+//! every given root is here). Verify-hostname: `CheckCertHostname`.
 
 use std::sync::OnceLock;
 
