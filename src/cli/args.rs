@@ -49,7 +49,7 @@ pub fn methods(args: &[MethodArg]) -> Vec<Method> {
                 static NOTED: std::sync::Once = std::sync::Once::new();
                 NOTED.call_once(|| {
                     for m in Method::ALL.iter().filter_map(|m| m.unavailable()) {
-                        eprintln!("note: `all` leaves out a method: {m}");
+                        super::output::warn(&format!("note: `all` leaves out a method: {m}"));
                     }
                 });
                 &available

@@ -2,14 +2,12 @@
 //! server joined in memory (args → [`crate::bulk::BulkOptions`] → [`crate::bulk::run`] →
 //! tables).
 
-use std::process::ExitCode;
-
 use anyhow::{Result, bail};
 use certbench_analysis::bulk::{render_csv, render_markdown};
 use certbench_analysis::export::Format;
 use clap::Args;
 
-use super::EXIT_PARTIAL;
+use super::output::Outcome;
 use super::output::OutputArgs;
 use crate::bulk::{BulkOptions, BulkStack, Cipher, Suite, Tls};
 use crate::handshake::KeyType;
@@ -54,7 +52,7 @@ pub(super) struct BulkArgs {
     out: OutputArgs,
 }
 
-pub(super) fn run(args: BulkArgs) -> Result<ExitCode> {
+pub(super) fn run(args: BulkArgs) -> Result<Outcome> {
     let out = &args.out;
     let mut suites = Vec::new();
     for &tls in &args.tls {
@@ -103,9 +101,5 @@ pub(super) fn run(args: BulkArgs) -> Result<ExitCode> {
         Format::Json => serde_json::to_string_pretty(&results)? + "\n",
     };
     out.write(&text)?;
-    Ok(if failures.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(EXIT_PARTIAL)
-    })
+    Ok(Outcome::partial_if(!failures.is_empty()))
 }

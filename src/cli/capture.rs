@@ -2,13 +2,13 @@
 //! layout for `certbench verify --chains DIR` (args → [`crate::capture`] → a table).
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
 
 use super::drive::{resolve_map, timeout};
-use super::{EXIT_PARTIAL, mirror, runtime};
+use super::output::{self, Outcome};
+use super::{mirror, runtime};
 use crate::capture::{self, Captured};
 use crate::roots::RootsSpec;
 use crate::sites::read_sites;
@@ -41,11 +41,14 @@ pub(super) struct CaptureArgs {
     quiet: bool,
 }
 
-pub(super) fn run(args: CaptureArgs) -> Result<ExitCode> {
+pub(super) fn run(args: CaptureArgs) -> Result<Outcome> {
     let (sites, bad_lines) = read_sites(&args.sites)
         .with_context(|| format!("reading sites from {}", args.sites.display()))?;
     for e in &bad_lines {
-        eprintln!("certbench: error: {}: {e} (skipped)", args.sites.display());
+        output::warn(&format!(
+            "certbench: error: {}: {e} (skipped)",
+            args.sites.display()
+        ));
     }
     if sites.is_empty() {
         anyhow::bail!("{}: no site to capture", args.sites.display());
@@ -85,7 +88,7 @@ pub(super) fn run(args: CaptureArgs) -> Result<ExitCode> {
                 captured.push((c, addr));
             }
             Err(e) => {
-                eprintln!("certbench: error: {}: {e}", site.authority());
+                output::warn(&format!("certbench: error: {}: {e}", site.authority()));
                 rows.push(vec![
                     site.authority(),
                     "—".to_owned(),
@@ -98,7 +101,7 @@ pub(super) fn run(args: CaptureArgs) -> Result<ExitCode> {
     }
     capture::write(&args.out, &captured, &roots)
         .with_context(|| format!("writing the captures into {}", args.out.display()))?;
-    print!(
+    output::print(&format!(
         "## certbench capture — {} of {} sites into {}\n\n{}\n",
         captured.len(),
         sites.len(),
@@ -108,16 +111,15 @@ pub(super) fn run(args: CaptureArgs) -> Result<ExitCode> {
             rows,
             2,
         )
-    );
-    if !args.quiet {
-        eprintln!(
+    ));
+    output::note(
+        args.quiet,
+        &format!(
             "certbench capture: `certbench verify --chains {}` measures them",
             args.out.display()
-        );
-    }
-    Ok(if captured.len() < sites.len() || !bad_lines.is_empty() {
-        ExitCode::from(EXIT_PARTIAL)
-    } else {
-        ExitCode::SUCCESS
-    })
+        ),
+    );
+    Ok(Outcome::partial_if(
+        captured.len() < sites.len() || !bad_lines.is_empty(),
+    ))
 }

@@ -3,15 +3,15 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use certbench_analysis::Sample;
 use clap::{Args, Parser};
 
 use super::args::{MethodArg, methods};
+use super::output::{self, Outcome};
 use super::output::{OutputArgs, RawSink};
-use super::{Cli, EXIT_INTERRUPTED, EXIT_PARTIAL, mirror, runtime};
+use super::{Cli, mirror, runtime};
 use crate::driver::{self, DriverOptions, RunControl};
 use crate::mirror::MirrorSet;
 use crate::roots::{RootSet, RootsSpec};
@@ -193,7 +193,7 @@ impl DriveArgs {
 }
 
 /// Runs the driver: args → options → samples → tables.
-pub(super) fn run(args: DriveArgs) -> Result<ExitCode> {
+pub(super) fn run(args: DriveArgs) -> Result<Outcome> {
     let out = &args.out;
     let mut plan = args.plan()?;
     let (mut samples, control) = match &args.resume {
@@ -243,14 +243,10 @@ pub(super) fn run(args: DriveArgs) -> Result<ExitCode> {
             plan.raw_path.display(),
             plan.raw_path.display()
         ));
-        return Ok(ExitCode::from(EXIT_INTERRUPTED));
+        return Ok(Outcome::Interrupted);
     }
     let failed = !plan.bad_lines.is_empty() || samples.iter().any(|s| !s.verdict.is_ok());
-    Ok(if failed {
-        ExitCode::from(EXIT_PARTIAL)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(Outcome::partial_if(failed))
 }
 
 /// `--resume FILE`: the samples already taken (kept for the tables, skipped by the driver),
@@ -317,8 +313,7 @@ fn measure(
                 );
             }
             if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!("certbench: interrupted again: quitting; finished samples are in the raw file");
-                std::process::exit(i32::from(EXIT_INTERRUPTED));
+                output::quit_interrupted();
             }
         });
         let server = mirror::serve(plan.mirror.as_ref(), &plan.sites, &mut plan.opts.resolve).await?;

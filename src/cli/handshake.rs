@@ -2,7 +2,6 @@
 //! and configuration (see `certbench::handshake`).
 
 use std::io::Write;
-use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -10,8 +9,8 @@ use certbench_analysis::handshake::{render, render_memory};
 use certbench_analysis::schema::{RunInfo, run_info_path};
 use clap::Args;
 
-use super::EXIT_PARTIAL;
 use super::args::{MethodArg, methods};
+use super::output::Outcome;
 use super::output::OutputArgs;
 use crate::handshake::{Config, KeyType, Provider, Resumption, Stack, TlsVersion, certs};
 
@@ -94,7 +93,7 @@ pub(super) struct HandshakeArgs {
     out: OutputArgs,
 }
 
-pub(super) fn run(args: HandshakeArgs) -> Result<ExitCode> {
+pub(super) fn run(args: HandshakeArgs) -> Result<Outcome> {
     let info = crate::versions::run_info(); // the run header, as of the start
     let duration = match args.duration {
         Some(s) if !(s > 0.0 && s <= 86_400.0) => bail!("--duration must be in (0, 86400]"),
@@ -114,7 +113,7 @@ pub(super) fn run(args: HandshakeArgs) -> Result<ExitCode> {
     if args.serve_child {
         let server = server_for(Stack::Openssl);
         crate::handshake::hold::serve_child(server, args.key[0], args.tls[0], args.provider)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Complete);
     }
     if !args.hold.is_empty() {
         let exe = std::env::current_exe()?;
@@ -179,7 +178,7 @@ pub(super) fn run(args: HandshakeArgs) -> Result<ExitCode> {
         }
         let text = render_memory(&runs, args.out.format);
         write_output(&args.out, &text, &info)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Complete);
     }
     let mut runs = Vec::new();
     let mut partial = false;
@@ -264,11 +263,7 @@ pub(super) fn run(args: HandshakeArgs) -> Result<ExitCode> {
     }
     let text = render(&runs, args.out.format);
     write_output(&args.out, &text, &info)?;
-    Ok(if partial {
-        ExitCode::from(EXIT_PARTIAL)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(Outcome::partial_if(partial))
 }
 
 /// Writes `text` to `--output` (with its run header beside it, `<file>.run.json`, for

@@ -3,13 +3,13 @@
 //! the count is deterministic.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use certbench_analysis::export::markdown::plain_table;
 use clap::Args;
 
 use super::args::{MethodArg, methods};
+use super::output::{self, Outcome};
 use crate::Method;
 use crate::bench::icount::{
     Count, KEY_CHAINS, Scenario, child, measure, measure_scenario, scenario_child,
@@ -72,12 +72,12 @@ pub(super) struct IcountArgs {
     child_scenario: Option<Vec<String>>,
 }
 
-pub(super) fn run(args: IcountArgs) -> Result<ExitCode> {
+pub(super) fn run(args: IcountArgs) -> Result<Outcome> {
     if let Some(c) = &args.child {
         let method: Method = c[0].parse().map_err(|e: String| anyhow::anyhow!(e))?;
         let n: u32 = c[2].parse().context("iterations")?;
         child(method, &c[1], n)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Complete);
     }
     if let Some(c) = &args.child_scenario {
         use clap::ValueEnum;
@@ -88,7 +88,7 @@ pub(super) fn run(args: IcountArgs) -> Result<ExitCode> {
         let stack = BulkStack::from_str(&c[1], false).map_err(|e| anyhow::anyhow!(e))?;
         let n: u32 = c[2].parse().context("iterations")?;
         scenario_child(scenario, stack, n)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Outcome::Complete);
     }
     let methods = methods(&args.method);
     let keys: Vec<&str> = if args.key.iter().any(|k| k == "all") {
@@ -255,13 +255,11 @@ pub(super) fn run(args: IcountArgs) -> Result<ExitCode> {
     if args.out_dir.is_none() {
         let _ = std::fs::remove_dir_all(&out_dir);
     }
-    Ok(if worst > args.tolerance {
-        eprintln!(
+    if worst > args.tolerance {
+        output::warn(&format!(
             "certbench: counts differ by more than {} % between runs",
             args.tolerance
-        );
-        ExitCode::from(super::EXIT_PARTIAL)
-    } else {
-        ExitCode::SUCCESS
-    })
+        ));
+    }
+    Ok(Outcome::partial_if(worst > args.tolerance))
 }

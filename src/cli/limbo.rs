@@ -4,7 +4,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
@@ -14,8 +13,8 @@ use certbench_analysis::limbo::{
 use clap::Args;
 use serde::Serialize;
 
-use super::EXIT_PARTIAL;
 use super::args::{MethodArg, methods};
+use super::output::Outcome;
 use crate::limbo::{LimboFile, MethodRun, expectations};
 use crate::methods::Method;
 
@@ -206,7 +205,7 @@ fn write_results(runs: &[MethodRun], path: &Path) -> Result<()> {
     }
 }
 
-pub(super) fn run(args: LimboArgs) -> Result<ExitCode> {
+pub(super) fn run(args: LimboArgs) -> Result<Outcome> {
     let methods: Vec<Method> = methods(&args.method);
     let note = |msg: &str| {
         if !args.quiet {
@@ -382,9 +381,5 @@ pub(super) fn run(args: LimboArgs) -> Result<ExitCode> {
         }
     };
     std::io::stdout().write_all(text.as_bytes())?;
-    Ok(if bad.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(EXIT_PARTIAL)
-    })
+    Ok(Outcome::partial_if(!bad.is_empty()))
 }

@@ -2,8 +2,8 @@
 //! the driver's `--mirror`).
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
+use super::output::{self, Outcome};
 use anyhow::{Context, Result};
 use clap::Args;
 
@@ -24,15 +24,19 @@ pub(super) struct MirrorArgs {
 
 pub(super) fn load(cache: &std::path::Path, quiet: bool) -> Result<MirrorSet> {
     let corpus = Corpus::bundled().context("loading the corpus the mirror clones")?;
-    if !quiet && !cache.join("index.json").exists() {
-        eprintln!(
-            "certbench: generating the mirror's certificates in {} (once)…",
-            cache.display()
+    if !cache.join("index.json").exists() {
+        output::note(
+            quiet,
+            &format!(
+                "certbench: generating the mirror's certificates in {} (once)…",
+                cache.display()
+            ),
         );
     }
     let set = MirrorSet::load_or_generate(&corpus, cache).context("mirror certificates")?;
-    if !quiet {
-        eprintln!(
+    output::note(
+        quiet,
+        &format!(
             "certbench: mirror: {} hosts ({}), roots in {}",
             set.hosts.len(),
             if set.from_cache {
@@ -41,8 +45,8 @@ pub(super) fn load(cache: &std::path::Path, quiet: bool) -> Result<MirrorSet> {
                 "generated"
             },
             cache.join("roots.pem").display()
-        );
-    }
+        ),
+    );
     Ok(set)
 }
 
@@ -85,22 +89,22 @@ pub(super) async fn serve<'a>(
     Ok(Some(server))
 }
 
-pub(super) fn run(args: MirrorArgs) -> Result<ExitCode> {
+pub(super) fn run(args: MirrorArgs) -> Result<Outcome> {
     let set = load(&args.mirror_cache, false)?;
     runtime()?.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .with_context(|| format!("listening on {}", args.listen))?;
         let server = MirrorServer::start(&set, listener).context("starting the mirror")?;
-        println!("certbench mirror listening on {}", server.addr);
-        println!("trust: {}", set.dir.join("roots.pem").display());
-        println!(
-            "hosts: {}",
+        output::print(&format!(
+            "certbench mirror listening on {}\ntrust: {}\nhosts: {}\n",
+            server.addr,
+            set.dir.join("roots.pem").display(),
             set.hosts.keys().cloned().collect::<Vec<_>>().join(" ")
-        );
+        ));
         tokio::signal::ctrl_c()
             .await
             .context("waiting for Ctrl-C")?;
-        Ok(ExitCode::SUCCESS)
+        Ok(Outcome::Complete)
     })
 }

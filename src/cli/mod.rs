@@ -24,11 +24,6 @@ mod page;
 mod report;
 mod verify;
 
-/// Exit code when the run finished but some items could not be measured.
-pub const EXIT_PARTIAL: u8 = 3;
-/// Exit code of a run stopped by Ctrl-C (SIGINT), as shells report it (128 + 2).
-pub const EXIT_INTERRUPTED: u8 = 130;
-
 const AFTER_HELP: &str = "Exit codes: 0 all measured; 1 fatal error; 2 usage error; \
 3 finished, but some items could not be measured (see the error rows).";
 
@@ -92,13 +87,7 @@ pub fn main() -> ExitCode {
         Some(Command::Bulk(args)) => bulk::run(args),
         None => drive::run(cli.drive),
     };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("certbench: error: {e:#}");
-            ExitCode::FAILURE
-        }
-    }
+    output::exit_code(result)
 }
 
 /// The async runtime of the commands that connect.

@@ -1,9 +1,12 @@
-//! What the measuring commands write: progress and notes on standard error, the tables on
-//! standard output or `--output`, every sample to the raw JSONL file as it is taken.
+//! Everything the commands write, and the exit code: progress and notes on standard error,
+//! the tables on standard output or `--output`, every sample to the raw JSONL file as it is
+//! taken. Nothing else in the CLI prints, and [`exit_code`] is the one place that turns how a
+//! run ended into the process's exit code.
 
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use certbench_analysis::Sample;
@@ -11,6 +14,75 @@ use certbench_analysis::export::{Format, Report, render};
 use clap::Args;
 
 use crate::methods::Method;
+
+/// Exit code when the run finished but some items could not be measured.
+const EXIT_PARTIAL: u8 = 3;
+/// Exit code of a run stopped by Ctrl-C (SIGINT), as shells report it (128 + 2).
+const EXIT_INTERRUPTED: u8 = 130;
+
+/// How a command's run ended (a fatal error is the `Err` beside it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// Everything was measured.
+    Complete,
+    /// The run finished, but some items could not be measured (each is an error row).
+    Partial,
+    /// Stopped by Ctrl-C after the current item; the tables hold what was finished.
+    Interrupted,
+}
+
+impl Outcome {
+    /// `Partial` when `some_failed`, else `Complete`.
+    pub(super) fn partial_if(some_failed: bool) -> Outcome {
+        if some_failed {
+            Outcome::Partial
+        } else {
+            Outcome::Complete
+        }
+    }
+}
+
+/// The exit code of a command's result: 0 complete, 1 fatal error (printed here), 3 partial,
+/// 130 interrupted. Clap's usage errors (2) exit before a command runs.
+pub(super) fn exit_code(result: Result<Outcome>) -> ExitCode {
+    match result {
+        Ok(Outcome::Complete) => ExitCode::SUCCESS,
+        Ok(Outcome::Partial) => ExitCode::from(EXIT_PARTIAL),
+        Ok(Outcome::Interrupted) => ExitCode::from(EXIT_INTERRUPTED),
+        Err(e) => {
+            eprintln!("certbench: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// A second Ctrl-C: says so and quits at once (every finished sample is already on disk).
+pub(super) fn quit_interrupted() -> ! {
+    eprintln!("certbench: interrupted again: quitting; finished samples are in the raw file");
+    std::process::exit(i32::from(EXIT_INTERRUPTED))
+}
+
+/// Text for standard output (commands without `--output`, e.g. the mirror's address).
+pub(super) fn print(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
+}
+
+/// A line on standard error that `--quiet` does not silence (errors, warnings), for the
+/// commands without [`OutputArgs`].
+pub(super) fn warn(msg: &str) {
+    eprintln!("{msg}");
+}
+
+/// A note on standard error unless `quiet`, for the commands without [`OutputArgs`].
+pub(super) fn note(quiet: bool, msg: &str) {
+    if !quiet {
+        eprintln!("{msg}");
+    }
+}
 
 /// Output options of the measuring commands.
 #[derive(Args, Debug)]

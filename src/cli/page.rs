@@ -2,7 +2,6 @@
 //! sessions (args → [`crate::page::PageOptions`] → [`crate::page::run`] → tables).
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use certbench_analysis::export::Format;
@@ -11,8 +10,9 @@ use clap::Args;
 
 use super::args::{MethodArg, methods};
 use super::drive::{resolve_map, timeout};
+use super::output::Outcome;
 use super::output::OutputArgs;
-use super::{EXIT_PARTIAL, mirror, runtime};
+use super::{mirror, runtime};
 use crate::cache::CachePolicy;
 use crate::page::{MAX_PER_HOST, PageOptions, parse_pages};
 use crate::roots::RootsSpec;
@@ -82,7 +82,7 @@ pub(super) struct PageArgs {
     out: OutputArgs,
 }
 
-pub(super) fn run(args: PageArgs) -> Result<ExitCode> {
+pub(super) fn run(args: PageArgs) -> Result<Outcome> {
     let out = &args.out;
     let bytes = std::fs::read(&args.pages)
         .with_context(|| format!("reading pages from {}", args.pages.display()))?;
@@ -174,9 +174,5 @@ pub(super) fn run(args: PageArgs) -> Result<ExitCode> {
     out.write(&text)?;
     let failed =
         !bad_lines.is_empty() || !failures.is_empty() || loads.iter().any(|l| l.failed > 0);
-    Ok(if failed {
-        ExitCode::from(EXIT_PARTIAL)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(Outcome::partial_if(failed))
 }

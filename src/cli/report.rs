@@ -8,7 +8,6 @@
 //! produced (exit 3 says lines were skipped).
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use certbench_analysis::Sample;
@@ -21,7 +20,7 @@ use certbench_analysis::page::{PageLoad, render_markdown as render_pages};
 use certbench_analysis::schema::read_run_info;
 use clap::Args;
 
-use super::EXIT_PARTIAL;
+use super::output::Outcome;
 use super::output::OutputArgs;
 use crate::methods::Method;
 
@@ -104,7 +103,7 @@ fn read_any(path: &Path, out: &OutputArgs) -> Result<Contents> {
     }
 }
 
-pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
+pub(super) fn run(args: ReportArgs) -> Result<Outcome> {
     if let (Some(a), Some(b)) = (&args.baseline, &args.candidate) {
         return ab(&args, a, b);
     }
@@ -249,11 +248,7 @@ pub(super) fn run(args: ReportArgs) -> Result<ExitCode> {
         args.out
             .note(&format!("certbench: HTML report in {}", path.display()));
     }
-    Ok(if bad == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(EXIT_PARTIAL)
-    })
+    Ok(Outcome::partial_if(bad != 0))
 }
 
 /// The command that measures the other hook, for the answer: `None` when the samples
@@ -271,7 +266,7 @@ fn other_hook(samples: &[Sample], inputs: &[Input]) -> Option<String> {
 }
 
 /// `--baseline A --candidate B`.
-fn ab(args: &ReportArgs, a: &Path, b: &Path) -> Result<ExitCode> {
+fn ab(args: &ReportArgs, a: &Path, b: &Path) -> Result<Outcome> {
     if !(0.0..1.0).contains(&args.min_change) {
         bail!("--min-change must be in [0, 1)");
     }
@@ -300,9 +295,5 @@ fn ab(args: &ReportArgs, a: &Path, b: &Path) -> Result<ExitCode> {
         Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display()))?,
         None => print!("{text}"),
     }
-    Ok(if bad_a + bad_b == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(EXIT_PARTIAL)
-    })
+    Ok(Outcome::partial_if(bad_a + bad_b != 0))
 }

@@ -2,7 +2,6 @@
 //! [`crate::verify::run`]).
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use certbench_analysis::stats::RatioInterval;
@@ -10,8 +9,8 @@ use certbench_analysis::units::human;
 use certbench_analysis::{Sample, Verdict};
 use clap::Args;
 
-use super::EXIT_PARTIAL;
 use super::args::{MethodArg, methods};
+use super::output::Outcome;
 use super::output::{OutputArgs, RawSink};
 use crate::corpus::{Corpus, bundled_dir};
 use crate::methods::Method;
@@ -59,7 +58,7 @@ pub(super) struct VerifyArgs {
     out: OutputArgs,
 }
 
-pub(super) fn run(args: VerifyArgs) -> Result<ExitCode> {
+pub(super) fn run(args: VerifyArgs) -> Result<Outcome> {
     let methods = methods(&args.method);
     let dir = args.chains.clone().unwrap_or_else(bundled_dir);
     let corpus =
@@ -175,11 +174,7 @@ pub(super) fn run(args: VerifyArgs) -> Result<ExitCode> {
     let failed = samples
         .iter()
         .any(|s| matches!(s.verdict, Verdict::Error(_)));
-    Ok(if failed {
-        ExitCode::from(EXIT_PARTIAL)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(Outcome::partial_if(failed))
 }
 
 /// Store scaling, one row per method: the store's size, `roots-creation` (the one build
