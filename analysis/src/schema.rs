@@ -641,6 +641,10 @@ pub struct RunInfo {
     pub versions: BTreeMap<String, String>,
     /// When the run started, Unix seconds.
     pub started: u64,
+    /// For a driver run: the command that measures the same with the other hook (for the
+    /// answer's last line), as the run itself wrote it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other_hook: Option<String>,
 }
 
 /// Where the [`RunInfo`] of a samples file lives: `<file>.run.json`.

@@ -18,7 +18,7 @@ pub fn openssl() -> String {
 }
 
 /// This run: the command line, the machine, the libraries' versions, the start time.
-pub fn run_info() -> certbench_analysis::schema::RunInfo {
+pub fn run_info(command: Vec<String>) -> certbench_analysis::schema::RunInfo {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|t| {
@@ -40,13 +40,14 @@ pub fn run_info() -> certbench_analysis::schema::RunInfo {
         versions.insert(k.to_owned(), locked(k).to_owned());
     }
     certbench_analysis::schema::RunInfo {
-        command: std::env::args().collect(),
+        command,
         machine: format!("{cpu}, {cores} cores"),
         os: format!("{} {kernel}", std::env::consts::OS),
         versions,
         started: std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs()),
+        other_hook: None,
     }
 }
 

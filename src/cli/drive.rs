@@ -193,14 +193,19 @@ impl DriveArgs {
 }
 
 /// Runs the driver: args → options → samples → tables.
-pub(super) fn run(args: DriveArgs) -> Result<Outcome> {
+pub(super) fn run(args: DriveArgs, argv: Vec<String>) -> Result<Outcome> {
     let out = &args.out;
     let mut plan = args.plan()?;
     let (mut samples, control) = match &args.resume {
         Some(path) => resume(&args, path)?,
         None => (Vec::new(), RunControl::default()),
     };
-    let mut raw = RawSink::open(Some(&plan.raw_path))?;
+    let other_hook = other_hook_command(&argv, &args);
+    let info = certbench_analysis::schema::RunInfo {
+        other_hook: other_hook.clone(),
+        ..crate::versions::run_info(argv)
+    };
+    let mut raw = RawSink::open(Some(&plan.raw_path), &info)?;
     out.note(&format!(
         "certbench: {} sites × {} methods × {} runs (+{} warm-up), {}, roots {}, samples → {}",
         plan.sites.len(),
@@ -222,12 +227,11 @@ pub(super) fn run(args: DriveArgs) -> Result<Outcome> {
     })?;
     bar.finish_and_clear();
     raw.report(out);
-    let command: Vec<String> = std::env::args().collect();
     out.emit(
         &args.title(&plan),
         &samples,
         &plan.opts.methods,
-        other_hook_command(&command).as_deref(),
+        other_hook.as_deref(),
     )?;
     if let (Some(peak), Some(fds)) = (crate::procstat::peak_rss(), crate::procstat::open_fds()) {
         out.note(&format!(
@@ -409,14 +413,7 @@ fn check_resumed_options(
 /// hook: `--hook replace` for a callback run and back; for a rustls-transport run, the
 /// OpenSSL transport with the seed's callback hook. Its raw-file options are left out (a new
 /// run, a new file). `None` when `command` is not a driver run.
-pub(super) fn other_hook_command(command: &[String]) -> Option<String> {
-    let Ok(Cli {
-        command: None,
-        drive,
-    }) = Cli::try_parse_from(command)
-    else {
-        return None;
-    };
+fn other_hook_command(command: &[String], drive: &DriveArgs) -> Option<String> {
     let program = match command.first().map(String::as_str) {
         Some(p) if p.ends_with("target/release/certbench") => "cargo run --release --",
         Some(p) if p.ends_with("target/debug/certbench") => "cargo run --",

@@ -93,8 +93,8 @@ pub(super) struct HandshakeArgs {
     out: OutputArgs,
 }
 
-pub(super) fn run(args: HandshakeArgs) -> Result<Outcome> {
-    let info = crate::versions::run_info(); // the run header, as of the start
+pub(super) fn run(args: HandshakeArgs, argv: Vec<String>) -> Result<Outcome> {
+    let info = crate::versions::run_info(argv); // the run header, as of the start
     let duration = match args.duration {
         Some(s) if !(s > 0.0 && s <= 86_400.0) => bail!("--duration must be in (0, 86400]"),
         Some(s) => Some(Duration::from_secs_f64(s)),

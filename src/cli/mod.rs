@@ -75,17 +75,19 @@ enum Command {
 /// Parses the command line and runs it.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // The command line, read once: run headers record it.
+    let argv: Vec<String> = std::env::args().collect();
     let result = match cli.command {
-        Some(Command::Verify(args)) => verify::run(args),
+        Some(Command::Verify(args)) => verify::run(args, argv),
         Some(Command::Mirror(args)) => mirror::run(args),
         Some(Command::Limbo(args)) => limbo::run(args),
         Some(Command::Report(args)) => report::run(args),
         Some(Command::Icount(args)) => icount::run(args),
-        Some(Command::Handshake(args)) => handshake::run(args),
+        Some(Command::Handshake(args)) => handshake::run(args, argv),
         Some(Command::Capture(args)) => capture::run(args),
         Some(Command::Page(args)) => page::run(args),
         Some(Command::Bulk(args)) => bulk::run(args),
-        None => drive::run(cli.drive),
+        None => drive::run(cli.drive, argv),
     };
     output::exit_code(result)
 }

@@ -171,8 +171,12 @@ pub(super) struct RawSink {
 }
 
 impl RawSink {
-    /// Opens `path` for appending (creating its folder); `None` writes nothing.
-    pub(super) fn open(path: Option<&std::path::Path>) -> Result<RawSink> {
+    /// Opens `path` for appending (creating its folder), with `info` as its run header beside
+    /// it unless it has one; `None` writes nothing.
+    pub(super) fn open(
+        path: Option<&std::path::Path>,
+        info: &certbench_analysis::schema::RunInfo,
+    ) -> Result<RawSink> {
         let Some(path) = path else {
             return Ok(RawSink {
                 path: PathBuf::new(),
@@ -190,10 +194,11 @@ impl RawSink {
             .with_context(|| format!("opening {}", path.display()))?;
         // The run's header for reports (machine, versions, command), beside the samples; a
         // resumed run keeps the first one.
-        let info = certbench_analysis::schema::run_info_path(path);
-        if !info.exists() {
-            let json = serde_json::to_string_pretty(&crate::versions::run_info())?;
-            std::fs::write(&info, json).with_context(|| format!("writing {}", info.display()))?;
+        let header = certbench_analysis::schema::run_info_path(path);
+        if !header.exists() {
+            let json = serde_json::to_string_pretty(info)?;
+            std::fs::write(&header, json)
+                .with_context(|| format!("writing {}", header.display()))?;
         }
         Ok(RawSink {
             path: path.to_owned(),

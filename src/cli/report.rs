@@ -262,7 +262,7 @@ fn other_hook(samples: &[Sample], inputs: &[Input]) -> Option<String> {
     inputs
         .iter()
         .filter_map(|i| i.run.as_ref())
-        .find_map(|r| super::drive::other_hook_command(&r.command))
+        .find_map(|r| r.other_hook.clone())
 }
 
 /// `--baseline A --candidate B`.

@@ -58,7 +58,7 @@ pub(super) struct VerifyArgs {
     out: OutputArgs,
 }
 
-pub(super) fn run(args: VerifyArgs) -> Result<Outcome> {
+pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
     let methods = methods(&args.method);
     let dir = args.chains.clone().unwrap_or_else(bundled_dir);
     let corpus =
@@ -114,7 +114,7 @@ pub(super) fn run(args: VerifyArgs) -> Result<Outcome> {
         }
     ));
 
-    let mut raw = RawSink::open(args.raw.as_deref())?;
+    let mut raw = RawSink::open(args.raw.as_deref(), &crate::versions::run_info(argv))?;
     let total = (corpus.chains.len() * methods.len()) as u64 * u64::from(args.runs + args.warmup);
     let bar = out.progress(total);
     let mut samples: Vec<Sample> = Vec::new();
