@@ -12,6 +12,7 @@
 //! - [`limbo`]: x509-limbo testcases through every method (`certbench limbo`);
 //! - [`handshake`]: handshakes per second and memory per connection (`certbench handshake`);
 //! - [`bench`]: what `cargo bench` and `certbench icount` measure;
+//! - [`run`]: what every command that writes results shares (raw file, resume, schedule);
 //! - [`cli`]: the command line (args → options → run).
 
 pub mod bench;
@@ -26,6 +27,7 @@ pub mod limbo;
 pub mod mirror;
 pub mod page;
 pub mod procstat;
+pub mod run;
 pub mod sites;
 pub mod transport;
 pub mod verify;

@@ -38,6 +38,16 @@ fn status_field_kib(path: &str, field: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// `certbench: N samples; peak RSS … MB; … open file descriptors at the end`, where the
+/// process can tell.
+pub fn summary(samples: usize) -> Option<String> {
+    let (peak, fds) = (peak_rss()?, open_fds()?);
+    let mb = peak as f64 / 1e6;
+    Some(format!(
+        "certbench: {samples} samples; peak RSS {mb:.0} MB; {fds} open file descriptors at the end"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

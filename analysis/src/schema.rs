@@ -645,6 +645,10 @@ pub struct RunInfo {
     /// answer's last line), as the run itself wrote it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other_hook: Option<String>,
+    /// For a driver run: the options that decide what its samples measure, as (flag,
+    /// value), in the run's own words; `--resume` compares them with the resumed run's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub measured_with: Vec<(String, String)>,
 }
 
 /// Where the [`RunInfo`] of a samples file lives: `<file>.run.json`.

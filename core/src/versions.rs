@@ -48,6 +48,7 @@ pub fn run_info(command: Vec<String>) -> certbench_analysis::schema::RunInfo {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs()),
         other_hook: None,
+        measured_with: Vec::new(),
     }
 }
 

@@ -6,11 +6,10 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::Args;
 
-use super::drive::{resolve_map, timeout};
+use super::net::NetArgs;
 use super::output::{self, Outcome};
-use super::{mirror, runtime};
+use super::runtime;
 use crate::capture::{self, Captured};
-use crate::roots::RootsSpec;
 use crate::sites::read_sites;
 
 #[derive(Args, Debug)]
@@ -21,21 +20,8 @@ pub(super) struct CaptureArgs {
     /// Folder to write the chains and manifest.json into (created if missing).
     #[arg(long)]
     out: PathBuf,
-    /// Capture from the loopback mirror (clones of the real chains) and trust its roots.
-    #[arg(long)]
-    mirror: bool,
-    /// Where the mirror's generated certificates are cached.
-    #[arg(long, default_value = ".certbench-cache/mirror")]
-    mirror_cache: PathBuf,
-    /// Trust roots the chains must verify against: mozilla (bundled), system, or a PEM file.
-    #[arg(long, default_value = "mozilla")]
-    roots: RootsSpec,
-    /// Use ADDR for HOST:PORT instead of DNS, as curl's --resolve (repeatable).
-    #[arg(long, value_name = "HOST:PORT:ADDR")]
-    resolve: Vec<String>,
-    /// Seconds allowed for one site (connect and handshake).
-    #[arg(long, default_value_t = 10.0)]
-    timeout: f64,
+    #[command(flatten)]
+    net: NetArgs,
     /// No notes on standard error (errors are still shown).
     #[arg(long)]
     quiet: bool,
@@ -53,73 +39,35 @@ pub(super) fn run(args: CaptureArgs) -> Result<Outcome> {
     if sites.is_empty() {
         anyhow::bail!("{}: no site to capture", args.sites.display());
     }
-    let mut resolve = resolve_map(&args.resolve)?;
-    let (roots, set) =
-        mirror::with_roots(&args.roots, args.mirror, &args.mirror_cache, args.quiet)?;
-    let timeout = timeout(args.timeout)?;
-
-    let results = runtime()?.block_on(async {
-        let _server = mirror::serve(set.as_ref(), &sites, &mut resolve).await?;
-        let mut results = Vec::new();
-        for site in &sites {
-            let addr = resolve.get(&(site.host.clone(), site.port)).copied();
-            let got = capture::capture(site, addr, &roots, timeout).await;
-            results.push((site.clone(), addr, got));
-        }
-        anyhow::Ok(results)
-    })?;
-
-    let mut captured: Vec<(Captured, Option<std::net::SocketAddr>)> = Vec::new();
-    let mut rows = Vec::new();
-    for (site, addr, got) in results {
-        match got {
-            Ok(c) => {
-                rows.push(vec![
-                    site.authority(),
-                    capture::folder(&site),
-                    (1 + c.intermediates.len()).to_string(),
-                    std::iter::once(&c.leaf)
-                        .chain(&c.intermediates)
-                        .map(|d| crate::chain::key_type(d))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    "captured".to_owned(),
-                ]);
-                captured.push((c, addr));
-            }
-            Err(e) => {
-                output::warn(&format!("certbench: error: {}: {e}", site.authority()));
-                rows.push(vec![
-                    site.authority(),
-                    "—".to_owned(),
-                    "—".to_owned(),
-                    "—".to_owned(),
-                    format!("error: {e}"),
-                ]);
-            }
+    let net = args.net.settle(args.quiet)?;
+    let (roots, timeout) = (&net.roots, net.timeout);
+    let attempts = runtime()?.block_on(capture::capture_all(
+        &sites,
+        net.mirror.as_ref(),
+        &net.resolve,
+        roots,
+        timeout,
+    ))?;
+    for a in &attempts {
+        if let Err(e) = &a.result {
+            output::warn(&format!("certbench: error: {}: {e}", a.site.authority()));
         }
     }
-    capture::write(&args.out, &captured, &roots)
+    let rows = capture::rows(&attempts);
+    let captured: Vec<(Captured, Option<std::net::SocketAddr>)> = attempts
+        .into_iter()
+        .filter_map(|a| a.result.ok().map(|c| (c, a.addr)))
+        .collect();
+    capture::write(&args.out, &captured, roots)
         .with_context(|| format!("writing the captures into {}", args.out.display()))?;
+    let (n, of, dir) = (captured.len(), sites.len(), args.out.display());
+    let table = certbench_analysis::export::markdown::plain_table(&capture::COLUMNS, rows, 2);
     output::print(&format!(
-        "## certbench capture — {} of {} sites into {}\n\n{}\n",
-        captured.len(),
-        sites.len(),
-        args.out.display(),
-        certbench_analysis::export::markdown::plain_table(
-            &["site", "folder", "certificates sent", "keys", "result"],
-            rows,
-            2,
-        )
+        "## certbench capture — {n} of {of} sites into {dir}\n\n{table}\n"
     ));
     output::note(
         args.quiet,
-        &format!(
-            "certbench capture: `certbench verify --chains {}` measures them",
-            args.out.display()
-        ),
+        &format!("certbench capture: `certbench verify --chains {dir}` measures them"),
     );
-    Ok(Outcome::partial_if(
-        captured.len() < sites.len() || !bad_lines.is_empty(),
-    ))
+    Ok(Outcome::partial_if(n < of || !bad_lines.is_empty()))
 }

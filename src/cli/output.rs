@@ -3,44 +3,22 @@
 //! taken. Nothing else in the CLI prints, and [`exit_code`] is the one place that turns how a
 //! run ended into the process's exit code.
 
-use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use certbench_analysis::Sample;
-use certbench_analysis::export::{Format, Report, render};
+use certbench_analysis::export::{Format, render_samples};
 use clap::Args;
 
 use crate::methods::Method;
+pub(super) use crate::run::Outcome;
 
 /// Exit code when the run finished but some items could not be measured.
 const EXIT_PARTIAL: u8 = 3;
 /// Exit code of a run stopped by Ctrl-C (SIGINT), as shells report it (128 + 2).
 const EXIT_INTERRUPTED: u8 = 130;
-
-/// How a command's run ended (a fatal error is the `Err` beside it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Outcome {
-    /// Everything was measured.
-    Complete,
-    /// The run finished, but some items could not be measured (each is an error row).
-    Partial,
-    /// Stopped by Ctrl-C after the current item; the tables hold what was finished.
-    Interrupted,
-}
-
-impl Outcome {
-    /// `Partial` when `some_failed`, else `Complete`.
-    pub(super) fn partial_if(some_failed: bool) -> Outcome {
-        if some_failed {
-            Outcome::Partial
-        } else {
-            Outcome::Complete
-        }
-    }
-}
 
 /// The exit code of a command's result: 0 complete, 1 fatal error (printed here), 3 partial,
 /// 130 interrupted. Clap's usage errors (2) exit before a command runs.
@@ -56,10 +34,26 @@ pub(super) fn exit_code(result: Result<Outcome>) -> ExitCode {
     }
 }
 
-/// A second Ctrl-C: says so and quits at once (every finished sample is already on disk).
-pub(super) fn quit_interrupted() -> ! {
-    eprintln!("certbench: interrupted again: quitting; finished samples are in the raw file");
-    std::process::exit(i32::from(EXIT_INTERRUPTED))
+/// Watches for Ctrl-C on the current runtime: the first sets `stop` (the run ends after the
+/// current sample and prints its tables), a second quits at once (every finished sample is
+/// already in the raw file, a line at a time).
+pub(super) fn watch_ctrl_c(stop: std::sync::Arc<std::sync::atomic::AtomicBool>, quiet: bool) {
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_err() {
+            return;
+        }
+        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        note(
+            quiet,
+            "certbench: interrupted: stopping after the current sample (Ctrl-C again to quit at once)",
+        );
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!(
+                "certbench: interrupted again: quitting; finished samples are in the raw file"
+            );
+            std::process::exit(i32::from(EXIT_INTERRUPTED));
+        }
+    });
 }
 
 /// Text for standard output (commands without `--output`, e.g. the mirror's address).
@@ -101,9 +95,7 @@ pub(super) struct OutputArgs {
 impl OutputArgs {
     /// A note on standard error, unless `--quiet`.
     pub(super) fn note(&self, msg: &str) {
-        if !self.quiet {
-            eprintln!("{msg}");
-        }
+        note(self.quiet, msg);
     }
 
     /// An error or a warning on standard error, even with `--quiet` (which silences
@@ -143,13 +135,7 @@ impl OutputArgs {
         other_hook: Option<&str>,
     ) -> String {
         let order: Vec<&str> = methods.iter().map(|m| m.name()).collect();
-        let report = Report::from_samples(samples, &order, other_hook);
-        let mut text = String::new();
-        if self.format == Format::Markdown {
-            text.push_str(&format!("## {title}\n\n"));
-        }
-        text.push_str(&render(&report, self.format));
-        text
+        render_samples(title, samples, &order, other_hook, self.format)
     }
 
     /// Writes `text` to `--output`, or to stdout.
@@ -157,74 +143,6 @@ impl OutputArgs {
         match &self.output {
             Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display())),
             None => Ok(std::io::stdout().write_all(text.as_bytes())?),
-        }
-    }
-}
-
-/// The raw samples file: every sample appended as one JSON line, in one `write` call as it
-/// is taken (no buffer), so that a run cut short — even by a second Ctrl-C that exits at
-/// once — keeps every finished sample and never a half line.
-pub(super) struct RawSink {
-    path: PathBuf,
-    writer: Option<File>,
-    error: Option<std::io::Error>,
-}
-
-impl RawSink {
-    /// Opens `path` for appending (creating its folder), with `info` as its run header beside
-    /// it unless it has one; `None` writes nothing.
-    pub(super) fn open(
-        path: Option<&std::path::Path>,
-        info: &certbench_analysis::schema::RunInfo,
-    ) -> Result<RawSink> {
-        let Some(path) = path else {
-            return Ok(RawSink {
-                path: PathBuf::new(),
-                writer: None,
-                error: None,
-            });
-        };
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        }
-        let file = File::options()
-            .create(true)
-            .append(true)
-            .open(path)
-            .with_context(|| format!("opening {}", path.display()))?;
-        // The run's header for reports (machine, versions, command), beside the samples; a
-        // resumed run keeps the first one.
-        let header = certbench_analysis::schema::run_info_path(path);
-        if !header.exists() {
-            let json = serde_json::to_string_pretty(info)?;
-            std::fs::write(&header, json)
-                .with_context(|| format!("writing {}", header.display()))?;
-        }
-        Ok(RawSink {
-            path: path.to_owned(),
-            writer: Some(file),
-            error: None,
-        })
-    }
-
-    /// Appends one sample; after a write error, writes nothing more (see [`RawSink::report`]).
-    pub(super) fn write(&mut self, sample: &Sample) {
-        if let (Some(w), None) = (self.writer.as_mut(), self.error.as_ref()) {
-            let mut line = serde_json::to_string(sample).expect("samples serialize");
-            line.push('\n');
-            if let Err(e) = w.write_all(line.as_bytes()) {
-                self.error = Some(e);
-            }
-        }
-    }
-
-    /// Tells of a write error, if there was one.
-    pub(super) fn report(&self, out: &OutputArgs) {
-        if let Some(e) = &self.error {
-            out.error(&format!(
-                "certbench: error: writing {}: {e}",
-                self.path.display()
-            ));
         }
     }
 }

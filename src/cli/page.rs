@@ -9,13 +9,12 @@ use certbench_analysis::page::{PageLoad, render_csv, render_markdown};
 use clap::Args;
 
 use super::args::{MethodArg, methods};
-use super::drive::{resolve_map, timeout};
+use super::net::NetArgs;
 use super::output::Outcome;
 use super::output::OutputArgs;
-use super::{mirror, runtime};
+use super::runtime;
 use crate::cache::CachePolicy;
-use crate::page::{MAX_PER_HOST, PageOptions, parse_pages};
-use crate::roots::RootsSpec;
+use crate::page::{MAX_PER_HOST, PageOptions, PagePlan, StoreFailure, parse_pages};
 use crate::transport::TransportKind;
 
 /// `--verify-cache`.
@@ -63,21 +62,8 @@ pub(super) struct PageArgs {
     /// openssl too, through the replace hook, so the cache is above each).
     #[arg(long, value_enum, default_value = "rustls")]
     transport: TransportKind,
-    /// Serve every host from the loopback mirror (clones of the real chains) and trust its roots.
-    #[arg(long)]
-    mirror: bool,
-    /// Where the mirror's generated certificates are cached.
-    #[arg(long, default_value = ".certbench-cache/mirror")]
-    mirror_cache: PathBuf,
-    /// Trust roots: mozilla (bundled), system, or a PEM file (the mirror's are added with --mirror).
-    #[arg(long, default_value = "mozilla")]
-    roots: RootsSpec,
-    /// Use ADDR for HOST:PORT instead of DNS, as curl's --resolve (repeatable).
-    #[arg(long, value_name = "HOST:PORT:ADDR")]
-    resolve: Vec<String>,
-    /// Seconds allowed for one connection.
-    #[arg(long, default_value_t = 10.0)]
-    timeout: f64,
+    #[command(flatten)]
+    net: NetArgs,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -97,14 +83,12 @@ pub(super) fn run(args: PageArgs) -> Result<Outcome> {
     if pages.is_empty() {
         anyhow::bail!("{}: no page to load", args.pages.display());
     }
-    let resolve = resolve_map(&args.resolve)?;
-    let (roots, set) = mirror::with_roots(&args.roots, args.mirror, &args.mirror_cache, out.quiet)?;
-    let timeout = timeout(args.timeout)?;
+    let net = args.net.settle(out.quiet)?;
     let cache = match args.verify_cache {
         CacheArg::None => CachePolicy::None,
         CacheArg::Chrome => CachePolicy::Chrome,
     };
-    let mut opts = PageOptions {
+    let opts = PageOptions {
         methods: methods(&args.method),
         loads: args.loads,
         warmup: args.warmup,
@@ -112,62 +96,26 @@ pub(super) fn run(args: PageArgs) -> Result<Outcome> {
         resumption: args.tls_resumption,
         concurrency: usize::from(args.concurrency),
         transport: args.transport,
-        timeout,
-        resolve,
+        timeout: net.timeout,
+        resolve: net.resolve,
     };
-    let connections: usize = pages.iter().map(|p| p.connections()).sum();
-    let handshakes = if opts.resumption {
-        "TLS resumption"
-    } else {
-        "full handshakes"
+    let (roots, mirror) = (net.roots, net.mirror);
+    let plan = PagePlan {
+        pages,
+        roots,
+        mirror,
+        opts,
     };
-    out.note(&format!(
-        "certbench page: {} pages ({connections} connections per round) × {} methods × {} loads (+{} warm-up), {} transport, verify cache {}, {}, roots {}",
-        pages.len(),
-        opts.methods.len(),
-        opts.loads,
-        opts.warmup,
-        opts.transport.name(),
-        cache.name(),
-        handshakes,
-        roots.describe()
-    ));
-
-    let mut loads: Vec<PageLoad> = Vec::new();
-    let bar = out.progress(u64::from(opts.loads) * (pages.len() * opts.methods.len()) as u64);
-    let failures = runtime()?.block_on(async {
-        let hosts = pages.iter().flat_map(|p| {
-            std::iter::once(&p.document).chain(p.subresources.iter().map(|(s, _)| s))
-        });
-        let server = mirror::serve(set.as_ref(), hosts, &mut opts.resolve).await?;
-        let failures = crate::page::run(&pages, &roots, &opts, |l| {
-            bar.inc(1);
-            loads.push(l);
-        })
-        .await;
-        drop(server);
-        anyhow::Ok(failures)
-    })?;
-    bar.finish_and_clear();
+    out.note(&plan.summary());
+    let (loads, failures) = load(&plan, out)?;
     for f in &failures {
+        let (method, reason) = (f.method, &f.reason);
         out.error(&format!(
-            "certbench: error: {}: {} (its loads were not run)",
-            f.method, f.reason
+            "certbench: error: {method}: {reason} (its loads were not run)"
         ));
     }
     let text = match out.format {
-        Format::Markdown => format!(
-            "## certbench page — {} pages, {} loads (+{} warm-up), {} transport, verify cache {}, {}, {} connections per host at once, roots {}\n\n{}",
-            pages.len(),
-            opts.loads,
-            opts.warmup,
-            opts.transport.name(),
-            cache.name(),
-            handshakes,
-            opts.concurrency,
-            roots.describe(),
-            render_markdown(&loads)
-        ),
+        Format::Markdown => format!("## {}\n\n{}", plan.title(), render_markdown(&loads)),
         Format::Csv => render_csv(&loads),
         Format::Json => serde_json::to_string_pretty(&loads)? + "\n",
     };
@@ -175,4 +123,16 @@ pub(super) fn run(args: PageArgs) -> Result<Outcome> {
     let failed =
         !bad_lines.is_empty() || !failures.is_empty() || loads.iter().any(|l| l.failed > 0);
     Ok(Outcome::partial_if(failed))
+}
+
+/// Every load of `plan`, with a progress bar, and the methods whose store failed.
+fn load(plan: &PagePlan, out: &OutputArgs) -> Result<(Vec<PageLoad>, Vec<StoreFailure>)> {
+    let mut loads: Vec<PageLoad> = Vec::new();
+    let bar = out.progress(plan.total());
+    let failures = runtime()?.block_on(crate::page::measure(plan, |l| {
+        bar.inc(1);
+        loads.push(l);
+    }))?;
+    bar.finish_and_clear();
+    Ok((loads, failures))
 }

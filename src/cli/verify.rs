@@ -11,10 +11,11 @@ use clap::Args;
 
 use super::args::{MethodArg, methods};
 use super::output::Outcome;
-use super::output::{OutputArgs, RawSink};
+use super::output::OutputArgs;
 use crate::corpus::{Corpus, bundled_dir};
 use crate::methods::Method;
 use crate::roots::{RootSet, RootsSpec};
+use crate::run::sink::RawSink;
 use crate::verify::{self, VerifyOptions};
 use certbench_analysis::export::Format;
 use certbench_analysis::export::markdown::plain_table;
@@ -133,7 +134,9 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
         samples.push(s);
     });
     bar.finish_and_clear();
-    raw.report(out);
+    if let Some(e) = raw.error() {
+        out.error(&format!("certbench: error: {e}"));
+    }
     for c in &cached {
         out.note(&format!(
             "roots-creation, built once for {}: {}",

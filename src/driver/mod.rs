@@ -12,9 +12,12 @@
 //!
 //! The schedule ([`run_with`]): warm-up runs, then measured runs; in each run every site
 //! (up to `concurrency` at once), each site's methods in the order of a balanced Latin
-//! square ([`crate::verify::permutation`]).
+//! square ([`crate::run::schedule::permutation`]).
 
+mod plan;
 mod sample;
+
+pub use plan::{DrivePlan, measure, measured_with};
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -29,11 +32,11 @@ use futures_util::stream::FuturesUnordered;
 
 use crate::methods::{DynVerifier, Method};
 use crate::roots::RootSet;
+use crate::run::schedule::permutation;
 use crate::sites::Site;
 use crate::transport::openssl::{HookMode, OpensslTransport};
 use crate::transport::rustls::RustlsTransport;
 use crate::transport::{Failure, Transport, TransportKind};
-use crate::verify::permutation;
 
 /// What to measure.
 #[derive(Clone, Debug)]

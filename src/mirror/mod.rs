@@ -19,6 +19,7 @@
 
 pub mod clone;
 pub mod faults;
+pub mod local;
 pub mod server;
 
 use std::collections::BTreeMap;

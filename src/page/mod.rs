@@ -15,7 +15,7 @@
 //! TLS client state per host (rustls: one `ClientConfig` and its session store; OpenSSL: the
 //! last session). Load 1 is therefore cold (empty cache, no session) and later loads warm.
 //! Loads are measured in turn: for each load number, every page, its methods in the order of
-//! a balanced Latin square ([`crate::verify::permutation`]). A warm-up load per page and
+//! a balanced Latin square ([`crate::run::schedule::permutation`]). A warm-up load per page and
 //! method, with a browser of its own that is then thrown away, comes first.
 //!
 //! Per load ([`PageLoad`]): connections, how many resumed, the verifications the handshakes
@@ -25,6 +25,10 @@
 //!
 //! Over OpenSSL every method, `openssl` included, goes in through the replace hook
 //! (`SSL_CTX_set_cert_verify_callback`), so that the same cache sits above each.
+
+mod plan;
+
+pub use plan::{PagePlan, measure};
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -36,11 +40,11 @@ use certbench_analysis::page::PageLoad;
 use crate::cache::{CachePolicy, CachingVerifier};
 use crate::methods::{DynVerifier, Method};
 use crate::roots::RootSet;
+use crate::run::schedule::permutation;
 use crate::sites::{Site, SiteError, parse_one};
 use crate::transport::openssl::{HookMode, OpensslTransport};
 use crate::transport::rustls::RustlsTransport;
 use crate::transport::{Failure, Transport, TransportKind, http_get};
-use crate::verify::permutation;
 
 /// Connections a browser opens to one host at most (Chrome, Firefox: 6).
 pub const MAX_PER_HOST: usize = 6;

@@ -97,6 +97,25 @@ pub fn render(report: &Report, format: Format) -> String {
     }
 }
 
+/// The tables of `samples` in `format` (tables in `order` of methods; markdown under the
+/// heading `## title`); `other_hook` is the command that measures the other hook, for the
+/// answer's last line.
+pub fn render_samples(
+    title: &str,
+    samples: &[crate::Sample],
+    order: &[&str],
+    other_hook: Option<&str>,
+    format: Format,
+) -> String {
+    let report = Report::from_samples(samples, order, other_hook);
+    let mut text = String::new();
+    if format == Format::Markdown {
+        text.push_str(&format!("## {title}\n\n"));
+    }
+    text.push_str(&render(&report, format));
+    text
+}
+
 /// Renders an A/B comparison ([`crate::compare::compare`]) in `format`; `min_change` is the
 /// threshold it used (named in the markdown title).
 pub fn render_ab(rows: &[crate::compare::AbRow], format: Format, min_change: f64) -> String {

@@ -14,6 +14,10 @@
 //! certificate). A site that fails (no connection, a handshake or verification failure) is a
 //! [`CaptureError`] with its reason; the others are captured.
 
+mod all;
+
+pub use all::{Attempt, COLUMNS, capture_all, rows};
+
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

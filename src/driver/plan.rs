@@ -1,0 +1,135 @@
+//! A driver run, settled: what it measures ([`DrivePlan`]), once, before anything is
+//! measured; and the measurement of a plan with the mirror served beside it ([`measure`]).
+
+use std::path::PathBuf;
+
+use certbench_analysis::Sample;
+
+use super::{DriverOptions, RunControl, run_with};
+use crate::mirror::MirrorSet;
+use crate::mirror::local::{self, LocalError};
+use crate::roots::{RootSet, RootsSpec};
+use crate::sites::{Site, SiteError};
+use crate::transport::TransportKind;
+
+/// Everything a driver run measures and where its samples go. Nothing reads the command
+/// line after it is made.
+pub struct DrivePlan {
+    /// The sites to measure, and the sites file's lines that are not sites (skipped).
+    pub sites: Vec<Site>,
+    pub bad_lines: Vec<SiteError>,
+    /// The roots every method trusts (the mirror's among them when it serves).
+    pub roots: RootSet,
+    /// The mirror's certificates, when the sites are served from it.
+    pub mirror: Option<MirrorSet>,
+    /// The methods, runs, transport, hook, timeout, caching, `--resolve`, resumption and
+    /// concurrency.
+    pub opts: DriverOptions,
+    /// The raw samples file (a resumed run's own).
+    pub raw_path: PathBuf,
+}
+
+impl DrivePlan {
+    /// The TLS stack, for titles: ``openssl transport, webpki hook `callback` ``.
+    pub fn stack(&self) -> String {
+        match self.opts.transport {
+            TransportKind::Openssl => {
+                format!("openssl transport, webpki hook `{}`", self.opts.hook.name())
+            }
+            TransportKind::Rustls => "rustls transport (TimedVerifier)".to_owned(),
+        }
+    }
+
+    /// The title of the tables.
+    pub fn title(&self) -> String {
+        format!(
+            "certbench — {} sites{}, {} runs (+{} warm-up), {}, roots {}",
+            self.sites.len(),
+            if self.mirror.is_some() {
+                " (loopback mirror)"
+            } else {
+                ""
+            },
+            self.opts.runs,
+            self.opts.warmup,
+            self.stack(),
+            self.roots.describe()
+        )
+    }
+
+    /// The one-line summary of what is about to be measured.
+    pub fn summary(&self) -> String {
+        format!(
+            "certbench: {} sites × {} methods × {} runs (+{} warm-up), {}, roots {}, samples → {}",
+            self.sites.len(),
+            self.opts.methods.len(),
+            self.opts.runs,
+            self.opts.warmup,
+            self.stack(),
+            self.roots.describe(),
+            self.raw_path.display()
+        )
+    }
+
+    /// The note when Ctrl-C stopped the run after `samples` samples.
+    pub fn interrupted(&self, samples: usize) -> String {
+        let raw = self.raw_path.display();
+        format!(
+            "certbench: interrupted: {samples} samples in {raw}; `--resume {raw}` continues the run"
+        )
+    }
+
+    /// How many samples the whole run takes.
+    pub fn total(&self) -> u64 {
+        (self.sites.len() * self.opts.methods.len()) as u64
+            * u64::from(self.opts.runs + self.opts.warmup)
+    }
+}
+
+/// Measures `plan` on the current runtime: the mirror served (if any) on a free loopback
+/// port with every site resolved to it, then the driver. `false` when `control` stopped it.
+pub async fn measure(
+    plan: &DrivePlan,
+    control: &RunControl,
+    sink: impl FnMut(Sample),
+) -> Result<bool, LocalError> {
+    let (server, resolve) =
+        local::serve(plan.mirror.as_ref(), &plan.sites, &plan.opts.resolve).await?;
+    let opts = DriverOptions {
+        resolve,
+        ..plan.opts.clone()
+    };
+    let finished = run_with(&plan.sites, &plan.roots, &opts, control, sink).await;
+    drop(server);
+    Ok(finished)
+}
+
+/// The options that decide what a driver sample measures, as (flag, value), for the run
+/// header: a resumed run must give the same as its first part, or its samples would not be
+/// of one experiment. (Sites, methods and run counts may change: those only add or leave
+/// out rows and samples, and every row shows its n.)
+pub fn measured_with(
+    opts: &DriverOptions,
+    mirror: bool,
+    roots: &RootsSpec,
+    resolve: &[String],
+) -> Vec<(String, String)> {
+    let mut resolve = resolve.to_vec();
+    resolve.sort();
+    let mut v = vec![
+        (
+            "--transport",
+            format!("{:?}", opts.transport).to_lowercase(),
+        ),
+        ("--mirror", mirror.to_string()),
+        ("--tls-resumption", opts.resumption.to_string()),
+        ("--roots", format!("{roots:?}")),
+        ("--cache-roots", opts.cache_roots.to_string()),
+        ("--resolve", resolve.join(",")),
+        ("--concurrency", opts.concurrency.to_string()),
+    ];
+    if opts.transport == TransportKind::Openssl {
+        v.push(("--hook", opts.hook.name().to_owned()));
+    }
+    v.into_iter().map(|(f, x)| (f.to_owned(), x)).collect()
+}

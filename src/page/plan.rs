@@ -1,0 +1,89 @@
+//! A page run, settled before anything is loaded ([`PagePlan`]), and its measurement with
+//! the mirror served beside it ([`measure`]).
+
+use certbench_analysis::page::PageLoad;
+
+use super::{Page, PageOptions, StoreFailure, run};
+use crate::mirror::MirrorSet;
+use crate::mirror::local::{self, LocalError};
+use crate::roots::RootSet;
+
+/// Everything a page run loads, with what, and how.
+pub struct PagePlan {
+    /// The pages, in the file's order.
+    pub pages: Vec<Page>,
+    /// The roots every method trusts (the mirror's among them when it serves).
+    pub roots: RootSet,
+    /// The mirror's certificates, when the hosts are served from it.
+    pub mirror: Option<MirrorSet>,
+    pub opts: PageOptions,
+}
+
+impl PagePlan {
+    /// `TLS resumption` or `full handshakes`.
+    fn handshakes(&self) -> &'static str {
+        if self.opts.resumption {
+            "TLS resumption"
+        } else {
+            "full handshakes"
+        }
+    }
+
+    /// The one-line summary of what is about to be loaded.
+    pub fn summary(&self) -> String {
+        let connections: usize = self.pages.iter().map(|p| p.connections()).sum();
+        let o = &self.opts;
+        format!(
+            "certbench page: {} pages ({connections} connections per round) × {} methods × {} loads (+{} warm-up), {} transport, verify cache {}, {}, roots {}",
+            self.pages.len(),
+            o.methods.len(),
+            o.loads,
+            o.warmup,
+            o.transport.name(),
+            o.cache.name(),
+            self.handshakes(),
+            self.roots.describe()
+        )
+    }
+
+    /// The title of the table.
+    pub fn title(&self) -> String {
+        let o = &self.opts;
+        format!(
+            "certbench page — {} pages, {} loads (+{} warm-up), {} transport, verify cache {}, {}, {} connections per host at once, roots {}",
+            self.pages.len(),
+            o.loads,
+            o.warmup,
+            o.transport.name(),
+            o.cache.name(),
+            self.handshakes(),
+            o.concurrency,
+            self.roots.describe()
+        )
+    }
+
+    /// How many measured loads the run takes.
+    pub fn total(&self) -> u64 {
+        u64::from(self.opts.loads) * (self.pages.len() * self.opts.methods.len()) as u64
+    }
+}
+
+/// Loads every page of `plan` on the current runtime, the mirror served (if any) with every
+/// host resolved to it; each load to `sink`. The methods whose store could not be built.
+pub async fn measure(
+    plan: &PagePlan,
+    sink: impl FnMut(PageLoad),
+) -> Result<Vec<StoreFailure>, LocalError> {
+    let hosts = plan
+        .pages
+        .iter()
+        .flat_map(|p| std::iter::once(&p.document).chain(p.subresources.iter().map(|(s, _)| s)));
+    let (server, resolve) = local::serve(plan.mirror.as_ref(), hosts, &plan.opts.resolve).await?;
+    let opts = PageOptions {
+        resolve,
+        ..plan.opts.clone()
+    };
+    let failures = run(&plan.pages, &plan.roots, &opts, sink).await;
+    drop(server);
+    Ok(failures)
+}
