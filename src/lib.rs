@@ -10,7 +10,10 @@
 //! - [`sites`]: the sites file;
 //! - [`mirror`]: the loopback mirror of real sites' chains;
 //! - [`limbo`]: x509-limbo testcases through every method (`certbench limbo`);
+//! - [`tls`]: the TLS vocabulary (stack, provider, version, key, suite), the test
+//!   certificates and the in-memory client–server pair;
 //! - [`handshake`]: handshakes per second and memory per connection (`certbench handshake`);
+//! - [`bulk`]: MB/s over an established session, in memory (`certbench bulk`);
 //! - [`bench`]: what `cargo bench` and `certbench icount` measure;
 //! - [`cli`]: the command line (args → options → run).
 
@@ -27,6 +30,7 @@ pub mod mirror;
 pub mod page;
 pub mod procstat;
 pub mod sites;
+pub mod tls;
 pub mod transport;
 pub mod verify;
 

@@ -228,3 +228,22 @@ impl RawSink {
         }
     }
 }
+
+// Added for `handshake` (r30-tls): the tables and their run header, written together.
+
+/// Writes `text` to `--output` (with its run header beside it, `<file>.run.json`, for
+/// `certbench report`) or to stdout.
+pub(super) fn write_with_run_info(
+    out: &OutputArgs,
+    text: &str,
+    info: &certbench_analysis::schema::RunInfo,
+) -> Result<()> {
+    out.write(text)?;
+    if let Some(p) = &out.output {
+        let path = certbench_analysis::schema::run_info_path(p);
+        let header = serde_json::to_string_pretty(info)?;
+        std::fs::write(&path, header + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}

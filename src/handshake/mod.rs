@@ -12,8 +12,8 @@
 //! (not counted) to get a session; every counted handshake must then report reuse, and the
 //! run says loudly when some did not. Loopback only; bounded by count (or `duration`).
 
-pub mod certs;
 pub mod hold;
+pub mod plan;
 pub mod server;
 
 use std::cell::RefCell;
@@ -23,70 +23,11 @@ use std::time::{Duration, Instant};
 
 use certbench_analysis::handshake::HandshakeRun;
 use hdrhistogram::Histogram;
-use openssl::ssl::{SslConnector, SslMethod, SslSession, SslSessionCacheMode, SslVersion};
+use openssl::ssl::{SslConnector, SslMethod, SslSession, SslSessionCacheMode};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use certs::{SERVER_NAME, ServerCert};
-
-/// A TLS stack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Stack {
-    /// OpenSSL (rust-openssl, tokio-openssl).
-    Openssl,
-    /// rustls (tokio-rustls).
-    Rustls,
-}
-
-impl Stack {
-    /// The stack's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Stack::Openssl => "openssl",
-            Stack::Rustls => "rustls",
-        }
-    }
-}
-
-/// The server's key type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum KeyType {
-    /// RSA 2048.
-    Rsa2048,
-    /// ECDSA P-256.
-    P256,
-    /// ECDSA P-384.
-    P384,
-}
-
-impl std::fmt::Display for KeyType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            KeyType::Rsa2048 => "rsa2048",
-            KeyType::P256 => "p256",
-            KeyType::P384 => "p384",
-        })
-    }
-}
-
-/// TLS version (both sides are held to it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum TlsVersion {
-    /// TLS 1.2.
-    #[value(name = "1.2")]
-    Tls12,
-    /// TLS 1.3.
-    #[value(name = "1.3")]
-    Tls13,
-}
-
-impl TlsVersion {
-    fn name(self) -> &'static str {
-        match self {
-            TlsVersion::Tls12 => "1.2",
-            TlsVersion::Tls13 => "1.3",
-        }
-    }
-}
+use crate::tls::certs::{self, SERVER_NAME, ServerCert};
+use crate::tls::{KeyType, Provider, Stack, Version};
 
 /// Resumption mechanism.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -100,44 +41,12 @@ pub enum Resumption {
 }
 
 impl Resumption {
-    fn name(self) -> &'static str {
+    /// The name on the command line and in results.
+    pub fn name(self) -> &'static str {
         match self {
             Resumption::None => "none",
             Resumption::Tickets => "tickets",
             Resumption::SessionId => "session-id",
-        }
-    }
-}
-
-/// The rustls crypto provider.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Provider {
-    /// aws-lc-rs (the default).
-    AwsLcRs,
-    /// ring.
-    Ring,
-}
-
-impl Provider {
-    fn name(self) -> &'static str {
-        match self {
-            Provider::AwsLcRs => "aws-lc-rs",
-            Provider::Ring => "ring",
-        }
-    }
-
-    /// The provider.
-    pub fn crypto(self) -> Arc<rustls::crypto::CryptoProvider> {
-        Arc::new(match self {
-            Provider::AwsLcRs => rustls::crypto::aws_lc_rs::default_provider(),
-            Provider::Ring => rustls::crypto::ring::default_provider(),
-        })
-    }
-
-    fn ticketer(self) -> Result<Arc<dyn rustls::server::ProducesTickets>, rustls::Error> {
-        match self {
-            Provider::AwsLcRs => rustls::crypto::aws_lc_rs::Ticketer::new(),
-            Provider::Ring => rustls::crypto::ring::Ticketer::new(),
         }
     }
 }
@@ -157,6 +66,18 @@ pub enum HandshakeError {
     /// Sockets, threads, runtime.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// A client's first, uncounted handshake (resumed runs).
+    #[error(transparent)]
+    Handshake(#[from] HandshakeFailure),
+    /// Generating a sweep's certificate (rcgen's own message, as the command always said).
+    #[error(transparent)]
+    Generate(rcgen::Error),
+    /// Finding or running this executable (`--hold`'s child processes).
+    #[error(transparent)]
+    Exec(std::io::Error),
+    /// A child's JSON (`--hold`).
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
     /// Anything else.
     #[error("{0}")]
     Setup(String),
@@ -172,7 +93,7 @@ pub struct Config {
     /// Key type of the server's certificate (and its CA).
     pub key: KeyType,
     /// TLS version.
-    pub tls: TlsVersion,
+    pub tls: Version,
     /// Resumption.
     pub resumption: Resumption,
     /// Concurrent clients.
@@ -222,10 +143,7 @@ fn openssl_client(cfg: &Config, cert: &ServerCert) -> Result<Client, HandshakeEr
     let mut store = openssl::x509::store::X509StoreBuilder::new()?;
     store.add_cert(openssl::x509::X509::from_der(&cert.ca)?)?;
     b.set_cert_store(store.build());
-    let v = match cfg.tls {
-        TlsVersion::Tls12 => SslVersion::TLS1_2,
-        TlsVersion::Tls13 => SslVersion::TLS1_3,
-    };
+    let v = cfg.tls.openssl();
     b.set_min_proto_version(Some(v))?;
     b.set_max_proto_version(Some(v))?;
     let session = Arc::new(Mutex::new(None));
@@ -251,10 +169,7 @@ fn openssl_client(cfg: &Config, cert: &ServerCert) -> Result<Client, HandshakeEr
 }
 
 fn rustls_client(cfg: &Config, cert: &ServerCert) -> Result<Client, HandshakeError> {
-    let versions: &[&rustls::SupportedProtocolVersion] = match cfg.tls {
-        TlsVersion::Tls12 => &[&rustls::version::TLS12],
-        TlsVersion::Tls13 => &[&rustls::version::TLS13],
-    };
+    let versions = cfg.tls.rustls();
     let builder = rustls::ClientConfig::builder_with_provider(cfg.provider.crypto())
         .with_protocol_versions(versions)?;
     let mut config = match cfg.verifier {
@@ -303,32 +218,53 @@ async fn close<S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin>(s: &mut 
     .await;
 }
 
+/// Why one counted handshake failed (counted, the first one kept as text). The message says
+/// it all: no variant has a `source`, so an error chain prints it once.
+#[derive(Debug, thiserror::Error)]
+pub enum HandshakeFailure {
+    /// The TCP connection.
+    #[error("connect: {0}")]
+    Connect(std::io::Error),
+    /// Setting up the client's TLS connection.
+    #[error("tls: {0}")]
+    Setup(openssl::error::ErrorStack),
+    /// The server name.
+    #[error("tls: {0}")]
+    Name(rustls_pki_types::InvalidDnsNameError),
+    /// OpenSSL's handshake.
+    #[error("tls handshake: {0}")]
+    Openssl(openssl::ssl::Error),
+    /// rustls' handshake.
+    #[error("tls handshake: {0}")]
+    Rustls(std::io::Error),
+}
+
 /// One handshake: (latency, resumed).
 async fn handshake(
     client: &Client,
     addr: std::net::SocketAddr,
-) -> Result<(Duration, bool), String> {
+) -> Result<(Duration, bool), HandshakeFailure> {
     let start = Instant::now();
     let tcp = tokio::net::TcpStream::connect(addr)
         .await
-        .map_err(|e| format!("connect: {e}"))?;
-    tcp.set_nodelay(true).map_err(|e| format!("connect: {e}"))?;
+        .map_err(HandshakeFailure::Connect)?;
+    tcp.set_nodelay(true).map_err(HandshakeFailure::Connect)?;
     match client {
         Client::Openssl { connector, session } => {
             let mut ssl = connector
                 .configure()
                 .and_then(|c| c.into_ssl(SERVER_NAME))
-                .map_err(|e| format!("tls: {e}"))?;
+                .map_err(HandshakeFailure::Setup)?;
             let offered = session.lock().unwrap_or_else(|e| e.into_inner()).clone();
             if let Some(s) = offered {
                 certbench_core::ossl::offer_session(&mut ssl, &s)
-                    .map_err(|e| format!("tls: {e}"))?;
+                    .map_err(HandshakeFailure::Setup)?;
             }
-            let mut s = tokio_openssl::SslStream::new(ssl, tcp).map_err(|e| format!("tls: {e}"))?;
+            let mut s = tokio_openssl::SslStream::new(ssl, tcp).map_err(HandshakeFailure::Setup)?;
             Pin::new(&mut s)
                 .connect()
                 .await
-                .map_err(|e| format!("tls handshake: {e}"))?;
+                .map_err(HandshakeFailure::Openssl)?;
             let latency = start.elapsed();
             let resumed = s.ssl().session_reused();
             close(&mut s).await;
@@ -339,11 +275,11 @@ async fn handshake(
                 certbench_core::methods::rustls_parallel::handshake_started();
             }
             let name = rustls_pki_types::ServerName::try_from(SERVER_NAME)
-                .map_err(|e| format!("tls: {e}"))?;
+                .map_err(HandshakeFailure::Name)?;
             let mut s = connector
                 .connect(name, tcp)
                 .await
-                .map_err(|e| format!("tls handshake: {e}"))?;
+                .map_err(HandshakeFailure::Rustls)?;
             let latency = start.elapsed();
             let resumed = s.get_ref().1.handshake_kind() == Some(rustls::HandshakeKind::Resumed);
             close(&mut s).await;
@@ -392,7 +328,7 @@ fn client_thread(
         // Resumed runs: one full handshake per client first, to hold a session.
         if cfg.resumption != Resumption::None {
             for c in &clients {
-                handshake(c, addr).await.map_err(HandshakeError::Setup)?;
+                handshake(c, addr).await?;
             }
         }
         Ok::<_, HandshakeError>(clients)
@@ -425,7 +361,7 @@ fn client_thread(
                         Err(e) => {
                             let mut s = stats.borrow_mut();
                             s.1 += 1;
-                            s.2.get_or_insert(e);
+                            s.2.get_or_insert(e.to_string());
                         }
                     }
                 }
