@@ -127,8 +127,8 @@ pub fn hold(
         client_threads: 1,
     };
     let connector = match client {
-        Stack::Openssl => super::openssl_client(&cfg, &cert)?,
-        Stack::Rustls => super::rustls_client(&cfg, &cert)?,
+        Stack::Openssl => super::client::openssl_client(&cfg, &cert)?,
+        Stack::Rustls => super::client::rustls_client(&cfg, &cert)?,
     };
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -167,11 +167,14 @@ pub fn hold(
     result
 }
 
-async fn open(client: &super::Client, addr: std::net::SocketAddr) -> Result<Held, HandshakeError> {
+async fn open(
+    client: &super::client::Client,
+    addr: std::net::SocketAddr,
+) -> Result<Held, HandshakeError> {
     let tcp = tokio::net::TcpStream::connect(addr).await?;
     tcp.set_nodelay(true)?;
     match client {
-        super::Client::Openssl { connector, .. } => {
+        super::client::Client::Openssl { connector, .. } => {
             let ssl = connector.configure()?.into_ssl(SERVER_NAME)?;
             let mut s = tokio_openssl::SslStream::new(ssl, tcp)?;
             Pin::new(&mut s)
@@ -180,7 +183,7 @@ async fn open(client: &super::Client, addr: std::net::SocketAddr) -> Result<Held
                 .map_err(|e| HandshakeError::Setup(format!("tls handshake: {e}")))?;
             Ok(Held::Openssl(s))
         }
-        super::Client::Rustls(connector, _) => {
+        super::client::Client::Rustls(connector, _) => {
             let name = rustls_pki_types::ServerName::try_from(SERVER_NAME)
                 .map_err(|e| HandshakeError::Setup(e.to_string()))?;
             let s = connector.connect(name, tcp).await?;
