@@ -23,12 +23,12 @@ use std::time::{Duration, Instant};
 
 use certbench::Method;
 use certbench::analysis::stats::{RatioInterval, Summary};
-use certbench::bulk::{BulkStack, Cipher, Ends, Suite, Tls};
 use certbench::corpus::{Corpus, CorpusChain};
-use certbench::handshake::KeyType;
 use certbench::methods::{DynVerifier, Target};
 use certbench::roots::{RootSet, RootsSpec};
 use certbench::stages::Recorder;
+use certbench::tls::pair::Ends;
+use certbench::tls::{Cipher, KeyType, Library, Provider, Suite, Version};
 
 /// RSA-2048 chains (leaf and intermediate keys), as the driver's sites mostly are.
 const CHAINS: &[&str] = &[
@@ -87,14 +87,15 @@ fn main() {
             (m, v, store)
         })
         .collect();
-    let cert = certbench::handshake::certs::generate(KeyType::P256).expect("a P-256 cert");
+    let cert = certbench::tls::certs::generate(KeyType::P256).expect("a P-256 cert");
     let suite = Suite {
-        tls: Tls::V13,
+        tls: Version::V13,
         cipher: Cipher::Aes128gcm,
         key: KeyType::P256,
     };
-    let openssl = Ends::new(BulkStack::Openssl, suite, &cert, false).expect("OpenSSL ends");
-    let rustls = Ends::new(BulkStack::RustlsAwsLcRs, suite, &cert, false).expect("rustls ends");
+    let openssl = Ends::new(Library::Openssl, suite, &cert, false).expect("OpenSSL ends");
+    let rustls =
+        Ends::new(Library::Rustls(Provider::AwsLcRs), suite, &cert, false).expect("rustls ends");
     let ossl = Method::OpenSsl.verifier();
     let ossl_store = ossl.build_roots(roots.certs()).expect("OpenSSL's store");
     let mut buffer = vec![0u8; 32 << 20];

@@ -10,7 +10,10 @@
 //! - [`sites`]: the sites file;
 //! - [`mirror`]: the loopback mirror of real sites' chains;
 //! - [`limbo`]: x509-limbo testcases through every method (`certbench limbo`);
+//! - [`tls`]: the TLS vocabulary (stack, provider, version, key, suite), the test
+//!   certificates and the in-memory client–server pair;
 //! - [`handshake`]: handshakes per second and memory per connection (`certbench handshake`);
+//! - [`bulk`]: MB/s over an established session, in memory (`certbench bulk`);
 //! - [`bench`]: what `cargo bench` and `certbench icount` measure;
 //! - [`run`]: what every command that writes results shares (raw file, resume, schedule);
 //! - [`cli`]: the command line (args → options → run).
@@ -29,6 +32,7 @@ pub mod page;
 pub mod procstat;
 pub mod run;
 pub mod sites;
+pub mod tls;
 pub mod transport;
 pub mod verify;
 

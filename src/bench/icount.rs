@@ -12,6 +12,8 @@
 //! Invariant: the count covers exactly the verification's own instructions (its checks, and
 //! the pool's hand-over), so it is the same from run to run to within a few instructions.
 
+pub mod sweep;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -22,6 +24,9 @@ use crate::error::Error;
 use crate::methods::{AnyRoots, DynVerifier, Target};
 use crate::roots::{RootSet, RootsSpec};
 use crate::stages::Recorder;
+use crate::tls::certs::ServerCert;
+use crate::tls::pair::{self, Ends};
+use crate::tls::{Cipher, KeyType, Library, Suite, Version};
 
 /// (label, corpus chain) per key type: the chains `cargo bench --bench verify` uses too.
 pub const KEY_CHAINS: &[(&str, &str)] = &[
@@ -146,8 +151,8 @@ impl Scenario {
 /// The fixed P-256 leaf ← CA of the scenarios (`icount-cert/`, made by its `make.sh`, valid
 /// until 2055): a chain generated per process would give the client's signature checks
 /// other inputs in every process, and variable-time verification other counts.
-fn scenario_cert() -> crate::handshake::certs::ServerCert {
-    crate::handshake::certs::ServerCert {
+fn scenario_cert() -> ServerCert {
+    ServerCert {
         chain: vec![
             rustls_pki_types::CertificateDer::from(&include_bytes!("icount-cert/leaf.der")[..])
                 .into_owned(),
@@ -166,27 +171,24 @@ pub fn measured_scenario(f: &mut dyn FnMut() -> bool) -> bool {
 
 /// The child of a scenario count: `iterations` times `scenario` with `stack`, after two
 /// uncounted rounds (which also give the resumed scenario its first session).
-pub fn scenario_child(
-    scenario: Scenario,
-    stack: crate::bulk::BulkStack,
-    iterations: u32,
-) -> Result<(), Error> {
-    use crate::bulk::{Cipher, Ends, Suite, Tls};
+pub fn scenario_child(scenario: Scenario, stack: Library, iterations: u32) -> Result<(), Error> {
     let fail = |m: String| Error::Icount(format!("{} {}: {m}", scenario.name(), stack.name()));
     let cert = scenario_cert();
     let suite = Suite {
-        tls: Tls::V13,
+        tls: Version::V13,
         cipher: Cipher::Aes128gcm,
-        key: crate::handshake::KeyType::P256,
+        key: KeyType::P256,
     };
-    let ends = Ends::new(stack, suite, &cert, scenario == Scenario::Resumed).map_err(fail)?;
-    let plain = crate::bulk::pattern();
-    let mut pair = ends.connect().map_err(fail)?;
+    let ends = Ends::new(stack, suite, &cert, scenario == Scenario::Resumed)
+        .map_err(|e| fail(e.to_string()))?;
+    let plain = pair::pattern();
+    let mut pair = ends.connect().map_err(|e| fail(e.to_string()))?;
     for _ in 0..2 {
-        pair = ends.connect().map_err(fail)?;
+        pair = ends.connect().map_err(|e| fail(e.to_string()))?;
         if scenario == Scenario::Bulk {
+            // Named `pair`, as the message always said.
             pair.transfer(1 << 20, 16384, &plain)
-                .map_err(|e| fail(e.to_string()))?;
+                .map_err(|e| fail(format!("pair: {e}")))?;
         }
     }
     for _ in 0..iterations {
@@ -217,7 +219,7 @@ pub fn scenario_child(
 pub fn measure_scenario(
     exe: &Path,
     scenario: Scenario,
-    stack: crate::bulk::BulkStack,
+    stack: Library,
     iterations: u32,
     out_dir: &Path,
 ) -> Result<Count, Error> {

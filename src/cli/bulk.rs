@@ -3,14 +3,11 @@
 //! tables).
 
 use anyhow::{Result, bail};
-use certbench_analysis::bulk::{render_csv, render_markdown};
-use certbench_analysis::export::Format;
 use clap::Args;
 
-use super::output::Outcome;
-use super::output::OutputArgs;
-use crate::bulk::{BulkOptions, BulkStack, Cipher, Suite, Tls};
-use crate::handshake::KeyType;
+use super::output::{Outcome, OutputArgs};
+use crate::bulk::BulkOptions;
+use crate::tls::{Cipher, KeyType, Library, Version};
 
 #[derive(Args, Debug)]
 pub(super) struct BulkArgs {
@@ -21,10 +18,15 @@ pub(super) struct BulkArgs {
         value_delimiter = ',',
         default_value = "openssl,rustls-aws-lc-rs,rustls-ring"
     )]
-    stack: Vec<BulkStack>,
+    stack: Vec<Library>,
     /// TLS versions, comma-separated.
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "1.3")]
-    tls: Vec<Tls>,
+    #[arg(
+        long,
+        value_parser = Version::value_parser("TLS 1.2 (ECDHE, with the key's authentication)"),
+        value_delimiter = ',',
+        default_value = "1.3"
+    )]
+    tls: Vec<Version>,
     /// Ciphers, comma-separated.
     #[arg(
         long,
@@ -54,18 +56,7 @@ pub(super) struct BulkArgs {
 
 pub(super) fn run(args: BulkArgs) -> Result<Outcome> {
     let out = &args.out;
-    let mut suites = Vec::new();
-    for &tls in &args.tls {
-        for &key in &args.key {
-            for &cipher in &args.cipher {
-                suites.push(Suite { tls, cipher, key });
-            }
-            if tls == Tls::V13 {
-                // A TLS 1.3 suite does not depend on the key: once is enough.
-                break;
-            }
-        }
-    }
+    let suites = crate::bulk::suites(&args.tls, &args.key, &args.cipher);
     if suites.is_empty() {
         bail!("no cipher suite to measure");
     }
@@ -76,30 +67,14 @@ pub(super) fn run(args: BulkArgs) -> Result<Outcome> {
         record: args.record as usize,
         runs: args.runs,
     };
-    out.note(&format!(
-        "certbench bulk: {} stacks × {} suites × {} runs of {} MiB, in memory",
-        opts.stacks.len(),
-        opts.suites.len(),
-        opts.runs,
-        opts.bytes as f64 / f64::from(1 << 20)
-    ));
-    let bar = out.progress((opts.stacks.len() * opts.suites.len()) as u64 * u64::from(opts.runs));
-    let certs = |key: KeyType| crate::handshake::certs::generate(key).ok();
+    out.note(&opts.describe());
+    let bar = out.progress(opts.total());
+    let certs = |key: KeyType| crate::tls::certs::generate(key).ok();
     let (results, failures) = crate::bulk::run(&opts, &certs, || bar.inc(1));
     bar.finish_and_clear();
     for (label, e) in &failures {
         out.error(&format!("certbench: error: {label}: {e} (not measured)"));
     }
-    let text = match out.format {
-        Format::Markdown => format!(
-            "## certbench bulk — {} MiB per run, records of {} bytes, in memory (no socket)\n\n{}",
-            opts.bytes as f64 / f64::from(1 << 20),
-            opts.record,
-            render_markdown(&results)
-        ),
-        Format::Csv => render_csv(&results),
-        Format::Json => serde_json::to_string_pretty(&results)? + "\n",
-    };
-    out.write(&text)?;
+    out.write(&opts.render(&results, out.format)?)?;
     Ok(Outcome::partial_if(!failures.is_empty()))
 }

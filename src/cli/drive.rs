@@ -13,7 +13,7 @@ use super::output::{Outcome, OutputArgs};
 use crate::driver::{self, DrivePlan, DriverOptions, RunControl};
 use crate::run::sink::RawSink;
 use crate::sites::read_sites;
-use crate::transport::TransportKind;
+use crate::tls::Stack;
 use crate::transport::openssl::HookMode;
 
 #[derive(Args, Debug)]
@@ -27,7 +27,7 @@ pub(super) struct DriveArgs {
     /// TLS stack: openssl (hyper over OpenSSL, the seed's) or rustls (hyper-rustls over
     /// rustls, Servo's today, each method inside a TimedVerifier).
     #[arg(long, value_enum, default_value = "openssl")]
-    transport: TransportKind,
+    transport: Stack,
     /// How webpki methods enter OpenSSL (--transport openssl): callback (set_verify_callback
     /// after OpenSSL's own verification, the 2017 way) or replace (instead of X509_verify_cert).
     #[arg(long, value_enum, default_value = "callback")]
@@ -132,7 +132,7 @@ pub(super) fn run(args: DriveArgs, argv: Vec<String>) -> Result<Outcome> {
         out.error(&format!("certbench: error: {e}"));
     }
     let methods = &plan.opts.methods;
-    out.emit(&plan.title(), &samples, methods, Some(&other_hook))?;
+    out.write(&out.tables(&plan.title(), &samples, methods, Some(&other_hook)))?;
     if let Some(summary) = crate::procstat::summary(samples.len()) {
         out.note(&summary);
     }

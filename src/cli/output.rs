@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use certbench_analysis::Sample;
 use certbench_analysis::export::{Format, render_samples};
+use certbench_analysis::schema::RunInfo;
 use clap::Args;
 
 use crate::methods::Method;
@@ -113,18 +114,6 @@ impl OutputArgs {
         }
     }
 
-    /// Renders the tables of `samples` (tables in `methods` order; markdown starts with
-    /// `title`; `other_hook` for the answer) and writes them to `--output` or standard output.
-    pub(super) fn emit(
-        &self,
-        title: &str,
-        samples: &[Sample],
-        methods: &[Method],
-        other_hook: Option<&str>,
-    ) -> Result<()> {
-        self.write(&self.tables(title, samples, methods, other_hook))
-    }
-
     /// The tables of `samples` in the chosen format, under `title` in markdown; `other_hook`
     /// is the command that measures the other hook, for the answer's last line.
     pub(super) fn tables(
@@ -136,6 +125,16 @@ impl OutputArgs {
     ) -> String {
         let order: Vec<&str> = methods.iter().map(|m| m.name()).collect();
         render_samples(title, samples, &order, other_hook, self.format)
+    }
+
+    /// Writes `text` to `--output` with its run header `info` beside it (for `certbench
+    /// report`), or to stdout.
+    pub(super) fn write_with_header(&self, text: &str, info: &RunInfo) -> Result<()> {
+        self.write(text)?;
+        match &self.output {
+            Some(p) => Ok(crate::run::sink::write_header(p, info)?),
+            None => Ok(()),
+        }
     }
 
     /// Writes `text` to `--output`, or to stdout.

@@ -15,7 +15,7 @@ use super::output::OutputArgs;
 use super::runtime;
 use crate::cache::CachePolicy;
 use crate::page::{MAX_PER_HOST, PageOptions, PagePlan, StoreFailure, parse_pages};
-use crate::transport::TransportKind;
+use crate::tls::Stack;
 
 /// `--verify-cache`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -61,7 +61,7 @@ pub(super) struct PageArgs {
     /// TLS stack: rustls (each method inside a TimedVerifier) or openssl (each method,
     /// openssl too, through the replace hook, so the cache is above each).
     #[arg(long, value_enum, default_value = "rustls")]
-    transport: TransportKind,
+    transport: Stack,
     #[command(flatten)]
     net: NetArgs,
     #[command(flatten)]

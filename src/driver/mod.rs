@@ -34,9 +34,10 @@ use crate::methods::{DynVerifier, Method};
 use crate::roots::RootSet;
 use crate::run::schedule::permutation;
 use crate::sites::Site;
+use crate::tls::Stack;
 use crate::transport::openssl::{HookMode, OpensslTransport};
 use crate::transport::rustls::RustlsTransport;
-use crate::transport::{Failure, Transport, TransportKind};
+use crate::transport::{Failure, Transport};
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -48,7 +49,7 @@ pub struct DriverOptions {
     /// Warm-up runs (recorded with `warmup: true`).
     pub warmup: u32,
     /// The TLS stack.
-    pub transport: TransportKind,
+    pub transport: Stack,
     /// How webpki methods are hooked into OpenSSL (OpenSSL transport).
     pub hook: HookMode,
     /// Bound on one sample's connection (resolution + connect + handshake + response head).
@@ -104,7 +105,7 @@ pub async fn run_with(
     sink: impl FnMut(Sample),
 ) -> bool {
     match opts.transport {
-        TransportKind::Openssl => {
+        Stack::Openssl => {
             let t = OpensslTransport {
                 hook: opts.hook,
                 resumption: opts.resumption,
@@ -112,7 +113,7 @@ pub async fn run_with(
             };
             schedule(&t, sites, roots, opts, control, sink).await
         }
-        TransportKind::Rustls => {
+        Stack::Rustls => {
             let t = RustlsTransport {
                 resumption: opts.resumption,
             };

@@ -10,7 +10,7 @@ use crate::mirror::MirrorSet;
 use crate::mirror::local::{self, LocalError};
 use crate::roots::{RootSet, RootsSpec};
 use crate::sites::{Site, SiteError};
-use crate::transport::TransportKind;
+use crate::tls::Stack;
 
 /// Everything a driver run measures and where its samples go. Nothing reads the command
 /// line after it is made.
@@ -33,10 +33,10 @@ impl DrivePlan {
     /// The TLS stack, for titles: ``openssl transport, webpki hook `callback` ``.
     pub fn stack(&self) -> String {
         match self.opts.transport {
-            TransportKind::Openssl => {
+            Stack::Openssl => {
                 format!("openssl transport, webpki hook `{}`", self.opts.hook.name())
             }
-            TransportKind::Rustls => "rustls transport (TimedVerifier)".to_owned(),
+            Stack::Rustls => "rustls transport (TimedVerifier)".to_owned(),
         }
     }
 
@@ -128,7 +128,7 @@ pub fn measured_with(
         ("--resolve", resolve.join(",")),
         ("--concurrency", opts.concurrency.to_string()),
     ];
-    if opts.transport == TransportKind::Openssl {
+    if opts.transport == Stack::Openssl {
         v.push(("--hook", opts.hook.name().to_owned()));
     }
     v.into_iter().map(|(f, x)| (f.to_owned(), x)).collect()

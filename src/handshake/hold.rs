@@ -2,8 +2,11 @@
 //! memory of each side grows, per connection. The server runs in a child process (this
 //! executable, `certbench handshake --serve-child`), so that the two sides' memory is measured
 //! apart: the client's in this process, the server's in the child's `/proc/<pid>/status`.
+//! Several measurements ([`hold_all`]) run each in a fresh process of this executable
+//! (`certbench handshake --hold N --format json …`): memory freed by an earlier one would be
+//! reused by the next and hide its growth. Both command lines are built here, and only here.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::pin::Pin;
 use std::process::{Child, Command, Stdio};
@@ -11,8 +14,10 @@ use std::time::Duration;
 
 use certbench_analysis::handshake::MemoryRun;
 
-use super::certs::{SERVER_NAME, ServerCert};
-use super::{Config, HandshakeError, KeyType, Provider, Resumption, Stack, TlsVersion};
+use super::plan::ServerChoice;
+use super::{Config, HandshakeError, Resumption};
+use crate::tls::certs::{self, SERVER_NAME, ServerCert};
+use crate::tls::{KeyType, Provider, Stack, Version};
 
 /// The allocator this build uses.
 pub fn allocator() -> &'static str {
@@ -34,18 +39,19 @@ fn unhex(s: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// The child's side: serve on loopback, print `READY <addr> <ca-hex>`, serve until stdin
-/// closes.
+/// The child's side: serve on loopback, hand `READY <addr> <ca-hex>` (a line) to `ready` —
+/// which writes it to standard output, the child's channel to its parent — and serve until
+/// stdin closes.
 pub fn serve_child(
     server: Stack,
     key: KeyType,
-    tls: TlsVersion,
+    tls: Version,
     provider: Provider,
+    ready: impl FnOnce(&str),
 ) -> Result<(), HandshakeError> {
-    let cert = super::certs::generate(key)?;
+    let cert = certs::generate(key)?;
     let s = super::server::start(server, &cert, tls, Resumption::None, provider, 1)?;
-    println!("READY {} {}", s.addr, hex(&cert.ca));
-    std::io::stdout().flush()?;
+    ready(&format!("READY {} {}\n", s.addr, hex(&cert.ca)));
     let mut sink = String::new();
     while std::io::stdin().read_line(&mut sink)? > 0 {}
     drop(s);
@@ -74,14 +80,14 @@ pub fn hold(
     client: Stack,
     server: Stack,
     key: KeyType,
-    tls: TlsVersion,
+    tls: Version,
     provider: Provider,
     n: usize,
 ) -> Result<MemoryRun, HandshakeError> {
     let mut child = Command::new(exe)
         .args(["handshake", "--serve-child", "--server", server.name()])
-        .args(["--key", &key.to_string(), "--tls", tls_name(tls)])
-        .args(["--provider", provider_name(provider)])
+        .args(["--key", &key.to_string(), "--tls", tls.name()])
+        .args(["--provider", provider.name()])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
@@ -121,8 +127,8 @@ pub fn hold(
         client_threads: 1,
     };
     let connector = match client {
-        Stack::Openssl => super::openssl_client(&cfg, &cert)?,
-        Stack::Rustls => super::rustls_client(&cfg, &cert)?,
+        Stack::Openssl => super::client::openssl_client(&cfg, &cert)?,
+        Stack::Rustls => super::client::rustls_client(&cfg, &cert)?,
     };
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -147,7 +153,7 @@ pub fn hold(
             client: client.name().to_owned(),
             server: server.name().to_owned(),
             key: key.to_string(),
-            tls: tls_name(tls).to_owned(),
+            tls: tls.name().to_owned(),
             allocator: allocator().to_owned(),
             connections: n,
             client_kib_per_connection: per(c0, c1),
@@ -161,11 +167,14 @@ pub fn hold(
     result
 }
 
-async fn open(client: &super::Client, addr: std::net::SocketAddr) -> Result<Held, HandshakeError> {
+async fn open(
+    client: &super::client::Client,
+    addr: std::net::SocketAddr,
+) -> Result<Held, HandshakeError> {
     let tcp = tokio::net::TcpStream::connect(addr).await?;
     tcp.set_nodelay(true)?;
     match client {
-        super::Client::Openssl { connector, .. } => {
+        super::client::Client::Openssl { connector, .. } => {
             let ssl = connector.configure()?.into_ssl(SERVER_NAME)?;
             let mut s = tokio_openssl::SslStream::new(ssl, tcp)?;
             Pin::new(&mut s)
@@ -174,7 +183,7 @@ async fn open(client: &super::Client, addr: std::net::SocketAddr) -> Result<Held
                 .map_err(|e| HandshakeError::Setup(format!("tls handshake: {e}")))?;
             Ok(Held::Openssl(s))
         }
-        super::Client::Rustls(connector, _) => {
+        super::client::Client::Rustls(connector, _) => {
             let name = rustls_pki_types::ServerName::try_from(SERVER_NAME)
                 .map_err(|e| HandshakeError::Setup(e.to_string()))?;
             let s = connector.connect(name, tcp).await?;
@@ -183,16 +192,86 @@ async fn open(client: &super::Client, addr: std::net::SocketAddr) -> Result<Held
     }
 }
 
-fn tls_name(t: TlsVersion) -> &'static str {
-    match t {
-        TlsVersion::Tls12 => "1.2",
-        TlsVersion::Tls13 => "1.3",
-    }
+/// What `handshake --hold` measures: for each count, for each client stack, that many idle
+/// connections to the server the [`ServerChoice`] gives it.
+pub struct HoldPlan {
+    /// Connection counts, each in 1..=100000 (checked as it comes).
+    pub counts: Vec<usize>,
+    /// Client stacks.
+    pub clients: Vec<Stack>,
+    /// The server's stack.
+    pub server: ServerChoice,
+    /// The key type.
+    pub key: KeyType,
+    /// The version.
+    pub tls: Version,
+    /// rustls' provider.
+    pub provider: Provider,
 }
 
-fn provider_name(p: Provider) -> &'static str {
-    match p {
-        Provider::AwsLcRs => "aws-lc-rs",
-        Provider::Ring => "ring",
+/// Measures every count × client stack of `plan`, in this process when there is only one
+/// measurement, else each in a fresh process; `note` is told of each before it starts.
+pub fn hold_all(
+    plan: &HoldPlan,
+    mut note: impl FnMut(&str),
+) -> Result<Vec<MemoryRun>, HandshakeError> {
+    let exe = std::env::current_exe().map_err(HandshakeError::Exec)?;
+    let mut runs = Vec::new();
+    let single = plan.counts.len() == 1 && plan.clients.len() == 1;
+    for &n in &plan.counts {
+        if n == 0 || n > 100_000 {
+            return Err(HandshakeError::Setup(
+                "--hold counts must be in 1..=100000".into(),
+            ));
+        }
+        for &client in &plan.clients {
+            let server = plan.server.for_client(client);
+            note(&format!(
+                "certbench: holding {n} {} → {} connections",
+                client.name(),
+                server.name()
+            ));
+            if single {
+                runs.push(hold(
+                    &exe,
+                    client,
+                    server,
+                    plan.key,
+                    plan.tls,
+                    plan.provider,
+                    n,
+                )?);
+            } else {
+                runs.append(&mut hold_in_child(&exe, plan, client, server, n)?);
+            }
+        }
     }
+    Ok(runs)
+}
+
+/// One measurement in a fresh process: `exe handshake --hold n --format json …`.
+fn hold_in_child(
+    exe: &Path,
+    plan: &HoldPlan,
+    client: Stack,
+    server: Stack,
+    n: usize,
+) -> Result<Vec<MemoryRun>, HandshakeError> {
+    let out = Command::new(exe)
+        .args(["handshake", "--quiet", "--format", "json"])
+        .args(["--hold", &n.to_string(), "--transport", client.name()])
+        .args(["--server", server.name()])
+        .args(["--key", &plan.key.to_string()])
+        .args(["--tls", plan.tls.name()])
+        .args(["--provider", plan.provider.name()])
+        .output()
+        .map_err(HandshakeError::Exec)?;
+    if !out.status.success() {
+        return Err(HandshakeError::Setup(format!(
+            "holding {n} {} connections: {}",
+            client.name(),
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    Ok(serde_json::from_slice(&out.stdout)?)
 }

@@ -12,81 +12,22 @@
 //! (not counted) to get a session; every counted handshake must then report reuse, and the
 //! run says loudly when some did not. Loopback only; bounded by count (or `duration`).
 
-pub mod certs;
+pub mod client;
 pub mod hold;
+pub mod plan;
 pub mod server;
 
+pub use client::HandshakeFailure;
+
 use std::cell::RefCell;
-use std::pin::Pin;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use certbench_analysis::handshake::HandshakeRun;
 use hdrhistogram::Histogram;
-use openssl::ssl::{SslConnector, SslMethod, SslSession, SslSessionCacheMode, SslVersion};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use certs::{SERVER_NAME, ServerCert};
-
-/// A TLS stack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Stack {
-    /// OpenSSL (rust-openssl, tokio-openssl).
-    Openssl,
-    /// rustls (tokio-rustls).
-    Rustls,
-}
-
-impl Stack {
-    /// The stack's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Stack::Openssl => "openssl",
-            Stack::Rustls => "rustls",
-        }
-    }
-}
-
-/// The server's key type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum KeyType {
-    /// RSA 2048.
-    Rsa2048,
-    /// ECDSA P-256.
-    P256,
-    /// ECDSA P-384.
-    P384,
-}
-
-impl std::fmt::Display for KeyType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            KeyType::Rsa2048 => "rsa2048",
-            KeyType::P256 => "p256",
-            KeyType::P384 => "p384",
-        })
-    }
-}
-
-/// TLS version (both sides are held to it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum TlsVersion {
-    /// TLS 1.2.
-    #[value(name = "1.2")]
-    Tls12,
-    /// TLS 1.3.
-    #[value(name = "1.3")]
-    Tls13,
-}
-
-impl TlsVersion {
-    fn name(self) -> &'static str {
-        match self {
-            TlsVersion::Tls12 => "1.2",
-            TlsVersion::Tls13 => "1.3",
-        }
-    }
-}
+use crate::tls::certs::{self, ServerCert};
+use crate::tls::{KeyType, Provider, Stack, Version};
+use client::{Client, handshake, openssl_client, rustls_client};
 
 /// Resumption mechanism.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -100,44 +41,12 @@ pub enum Resumption {
 }
 
 impl Resumption {
-    fn name(self) -> &'static str {
+    /// The name on the command line and in results.
+    pub fn name(self) -> &'static str {
         match self {
             Resumption::None => "none",
             Resumption::Tickets => "tickets",
             Resumption::SessionId => "session-id",
-        }
-    }
-}
-
-/// The rustls crypto provider.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Provider {
-    /// aws-lc-rs (the default).
-    AwsLcRs,
-    /// ring.
-    Ring,
-}
-
-impl Provider {
-    fn name(self) -> &'static str {
-        match self {
-            Provider::AwsLcRs => "aws-lc-rs",
-            Provider::Ring => "ring",
-        }
-    }
-
-    /// The provider.
-    pub fn crypto(self) -> Arc<rustls::crypto::CryptoProvider> {
-        Arc::new(match self {
-            Provider::AwsLcRs => rustls::crypto::aws_lc_rs::default_provider(),
-            Provider::Ring => rustls::crypto::ring::default_provider(),
-        })
-    }
-
-    fn ticketer(self) -> Result<Arc<dyn rustls::server::ProducesTickets>, rustls::Error> {
-        match self {
-            Provider::AwsLcRs => rustls::crypto::aws_lc_rs::Ticketer::new(),
-            Provider::Ring => rustls::crypto::ring::Ticketer::new(),
         }
     }
 }
@@ -157,6 +66,18 @@ pub enum HandshakeError {
     /// Sockets, threads, runtime.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// A client's first, uncounted handshake (resumed runs).
+    #[error(transparent)]
+    Handshake(#[from] HandshakeFailure),
+    /// Generating a sweep's certificate (rcgen's own message, as the command always said).
+    #[error(transparent)]
+    Generate(rcgen::Error),
+    /// Finding or running this executable (`--hold`'s child processes).
+    #[error(transparent)]
+    Exec(std::io::Error),
+    /// A child's JSON (`--hold`).
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
     /// Anything else.
     #[error("{0}")]
     Setup(String),
@@ -172,7 +93,7 @@ pub struct Config {
     /// Key type of the server's certificate (and its CA).
     pub key: KeyType,
     /// TLS version.
-    pub tls: TlsVersion,
+    pub tls: Version,
     /// Resumption.
     pub resumption: Resumption,
     /// Concurrent clients.
@@ -205,151 +126,6 @@ pub struct Outcome {
     pub failed: u64,
     /// The first failure.
     pub first_error: Option<String>,
-}
-
-/// A client stack's connector, one per client task (sessions are per client).
-enum Client {
-    Openssl {
-        connector: SslConnector,
-        session: Arc<Mutex<Option<SslSession>>>,
-    },
-    /// rustls, and whether to wake `rustlsparallel`'s pool as each handshake starts.
-    Rustls(tokio_rustls::TlsConnector, bool),
-}
-
-fn openssl_client(cfg: &Config, cert: &ServerCert) -> Result<Client, HandshakeError> {
-    let mut b = SslConnector::builder(SslMethod::tls_client())?;
-    let mut store = openssl::x509::store::X509StoreBuilder::new()?;
-    store.add_cert(openssl::x509::X509::from_der(&cert.ca)?)?;
-    b.set_cert_store(store.build());
-    let v = match cfg.tls {
-        TlsVersion::Tls12 => SslVersion::TLS1_2,
-        TlsVersion::Tls13 => SslVersion::TLS1_3,
-    };
-    b.set_min_proto_version(Some(v))?;
-    b.set_max_proto_version(Some(v))?;
-    let session = Arc::new(Mutex::new(None));
-    if cfg.resumption == Resumption::None {
-        b.set_session_cache_mode(SslSessionCacheMode::OFF);
-        b.set_options(openssl::ssl::SslOptions::NO_TICKET);
-    } else {
-        b.set_session_cache_mode(
-            SslSessionCacheMode::CLIENT | SslSessionCacheMode::NO_INTERNAL_STORE,
-        );
-        if cfg.resumption == Resumption::SessionId {
-            b.set_options(openssl::ssl::SslOptions::NO_TICKET);
-        }
-        let slot = session.clone();
-        b.set_new_session_callback(move |_, s| {
-            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(s);
-        });
-    }
-    Ok(Client::Openssl {
-        connector: b.build(),
-        session,
-    })
-}
-
-fn rustls_client(cfg: &Config, cert: &ServerCert) -> Result<Client, HandshakeError> {
-    let versions: &[&rustls::SupportedProtocolVersion] = match cfg.tls {
-        TlsVersion::Tls12 => &[&rustls::version::TLS12],
-        TlsVersion::Tls13 => &[&rustls::version::TLS13],
-    };
-    let builder = rustls::ClientConfig::builder_with_provider(cfg.provider.crypto())
-        .with_protocol_versions(versions)?;
-    let mut config = match cfg.verifier {
-        None => {
-            let mut roots = rustls::RootCertStore::empty();
-            roots.add(cert.ca.clone())?;
-            builder.with_root_certificates(roots).with_no_client_auth()
-        }
-        Some(method) => {
-            let verifier: Arc<dyn certbench_core::methods::DynVerifier> =
-                Arc::from(method.verifier());
-            let roots = verifier
-                .build_roots(std::slice::from_ref(&cert.ca))
-                .map_err(|e| HandshakeError::Setup(format!("{method} roots: {e}")))?;
-            let timed = certbench_core::timed::MethodVerifier::new(verifier, Arc::new(roots));
-            builder
-                .dangerous()
-                .with_custom_certificate_verifier(Arc::new(timed))
-                .with_no_client_auth()
-        }
-    };
-    config.resumption = match cfg.resumption {
-        Resumption::None => rustls::client::Resumption::disabled(),
-        Resumption::Tickets => rustls::client::Resumption::in_memory_sessions(64),
-        Resumption::SessionId => rustls::client::Resumption::in_memory_sessions(64)
-            .tls12_resumption(rustls::client::Tls12Resumption::SessionIdOnly),
-    };
-    Ok(Client::Rustls(
-        tokio_rustls::TlsConnector::from(Arc::new(config)),
-        cfg.verifier == Some(certbench_core::Method::RustlsParallel),
-    ))
-}
-
-/// Closes a TLS stream both ways: our close_notify, then read (a TLS 1.3 client processes
-/// the server's session tickets here) until the server's close_notify or EOF.
-async fn close<S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin>(s: &mut S) {
-    let _ = s.shutdown().await;
-    let mut buf = [0u8; 1024];
-    let _ = tokio::time::timeout(Duration::from_secs(10), async {
-        while let Ok(n) = s.read(&mut buf).await {
-            if n == 0 {
-                break;
-            }
-        }
-    })
-    .await;
-}
-
-/// One handshake: (latency, resumed).
-async fn handshake(
-    client: &Client,
-    addr: std::net::SocketAddr,
-) -> Result<(Duration, bool), String> {
-    let start = Instant::now();
-    let tcp = tokio::net::TcpStream::connect(addr)
-        .await
-        .map_err(|e| format!("connect: {e}"))?;
-    tcp.set_nodelay(true).map_err(|e| format!("connect: {e}"))?;
-    match client {
-        Client::Openssl { connector, session } => {
-            let mut ssl = connector
-                .configure()
-                .and_then(|c| c.into_ssl(SERVER_NAME))
-                .map_err(|e| format!("tls: {e}"))?;
-            let offered = session.lock().unwrap_or_else(|e| e.into_inner()).clone();
-            if let Some(s) = offered {
-                certbench_core::ossl::offer_session(&mut ssl, &s)
-                    .map_err(|e| format!("tls: {e}"))?;
-            }
-            let mut s = tokio_openssl::SslStream::new(ssl, tcp).map_err(|e| format!("tls: {e}"))?;
-            Pin::new(&mut s)
-                .connect()
-                .await
-                .map_err(|e| format!("tls handshake: {e}"))?;
-            let latency = start.elapsed();
-            let resumed = s.ssl().session_reused();
-            close(&mut s).await;
-            Ok((latency, resumed))
-        }
-        Client::Rustls(connector, prewarm) => {
-            if *prewarm {
-                certbench_core::methods::rustls_parallel::handshake_started();
-            }
-            let name = rustls_pki_types::ServerName::try_from(SERVER_NAME)
-                .map_err(|e| format!("tls: {e}"))?;
-            let mut s = connector
-                .connect(name, tcp)
-                .await
-                .map_err(|e| format!("tls handshake: {e}"))?;
-            let latency = start.elapsed();
-            let resumed = s.get_ref().1.handshake_kind() == Some(rustls::HandshakeKind::Resumed);
-            close(&mut s).await;
-            Ok((latency, resumed))
-        }
-    }
 }
 
 /// Measures `cfg` against a server it starts (with a certificate made for the run).
@@ -392,7 +168,7 @@ fn client_thread(
         // Resumed runs: one full handshake per client first, to hold a session.
         if cfg.resumption != Resumption::None {
             for c in &clients {
-                handshake(c, addr).await.map_err(HandshakeError::Setup)?;
+                handshake(c, addr).await?;
             }
         }
         Ok::<_, HandshakeError>(clients)
@@ -425,7 +201,7 @@ fn client_thread(
                         Err(e) => {
                             let mut s = stats.borrow_mut();
                             s.1 += 1;
-                            s.2.get_or_insert(e);
+                            s.2.get_or_insert(e.to_string());
                         }
                     }
                 }

@@ -10,12 +10,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use openssl::pkey::PKey;
-use openssl::ssl::{SslAcceptor, SslMethod, SslOptions, SslSessionCacheMode, SslVersion};
+use openssl::ssl::{SslAcceptor, SslMethod, SslOptions, SslSessionCacheMode};
 use openssl::x509::X509;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use super::certs::ServerCert;
-use super::{HandshakeError, Provider, Resumption, Stack, TlsVersion};
+use super::{HandshakeError, Resumption};
+use crate::tls::certs::ServerCert;
+use crate::tls::{Provider, Stack, Version};
 
 /// A running server; stopped on drop.
 pub struct Server {
@@ -70,7 +71,7 @@ enum Acceptor {
 
 fn openssl_acceptor(
     cert: &ServerCert,
-    tls: TlsVersion,
+    tls: Version,
     resumption: Resumption,
 ) -> Result<SslAcceptor, openssl::error::ErrorStack> {
     let mut b = SslAcceptor::mozilla_intermediate_v5(SslMethod::tls_server())?;
@@ -81,10 +82,7 @@ fn openssl_acceptor(
     }
     let key = PKey::private_key_from_pkcs8(&cert.key)?;
     b.set_private_key(&key)?;
-    let v = match tls {
-        TlsVersion::Tls12 => SslVersion::TLS1_2,
-        TlsVersion::Tls13 => SslVersion::TLS1_3,
-    };
+    let v = tls.openssl();
     b.set_min_proto_version(Some(v))?;
     b.set_max_proto_version(Some(v))?;
     match resumption {
@@ -108,14 +106,11 @@ fn openssl_acceptor(
 
 fn rustls_acceptor(
     cert: &ServerCert,
-    tls: TlsVersion,
+    tls: Version,
     resumption: Resumption,
     provider: Provider,
 ) -> Result<tokio_rustls::TlsAcceptor, HandshakeError> {
-    let versions: &[&rustls::SupportedProtocolVersion] = match tls {
-        TlsVersion::Tls12 => &[&rustls::version::TLS12],
-        TlsVersion::Tls13 => &[&rustls::version::TLS13],
-    };
+    let versions = tls.rustls();
     let key = rustls_pki_types::PrivateKeyDer::Pkcs8(cert.key.clone().into());
     let mut config = rustls::ServerConfig::builder_with_provider(provider.crypto())
         .with_protocol_versions(versions)?
@@ -154,7 +149,7 @@ async fn drain<S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin>(mut s: S
 pub fn start(
     stack: Stack,
     cert: &ServerCert,
-    tls: TlsVersion,
+    tls: Version,
     resumption: Resumption,
     provider: Provider,
     threads: usize,

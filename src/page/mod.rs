@@ -42,9 +42,10 @@ use crate::methods::{DynVerifier, Method};
 use crate::roots::RootSet;
 use crate::run::schedule::permutation;
 use crate::sites::{Site, SiteError, parse_one};
+use crate::tls::Stack;
 use crate::transport::openssl::{HookMode, OpensslTransport};
 use crate::transport::rustls::RustlsTransport;
-use crate::transport::{Failure, Transport, TransportKind, http_get};
+use crate::transport::{Failure, Transport, http_get};
 
 /// Connections a browser opens to one host at most (Chrome, Firefox: 6).
 pub const MAX_PER_HOST: usize = 6;
@@ -140,7 +141,7 @@ pub struct PageOptions {
     /// Connections opened to one host at once (1–6).
     pub concurrency: usize,
     /// The TLS stack.
-    pub transport: TransportKind,
+    pub transport: Stack,
     /// Bound on one connection.
     pub timeout: Duration,
     /// `(host, port)` → address instead of DNS (the mirror, `--resolve`).
@@ -346,7 +347,7 @@ pub async fn run(
     sink: impl FnMut(PageLoad),
 ) -> Vec<StoreFailure> {
     match opts.transport {
-        TransportKind::Openssl => {
+        Stack::Openssl => {
             let t = OpensslTransport {
                 hook: HookMode::Replace,
                 resumption: opts.resumption,
@@ -354,7 +355,7 @@ pub async fn run(
             };
             run_on(Arc::new(t), pages, roots, opts, sink).await
         }
-        TransportKind::Rustls => {
+        Stack::Rustls => {
             let t = RustlsTransport {
                 resumption: opts.resumption,
             };

@@ -1,14 +1,14 @@
 //! The command line that measures a driver run again under the other hook, for the answer's
 //! last line: written into the run header by the run itself, read from there by reports.
 
-use crate::transport::TransportKind;
+use crate::tls::Stack;
 use crate::transport::openssl::HookMode;
 
 /// The command that measures the driver run of `command` (its words, program first, as the
 /// run was started with `transport` and `hook`) under the other hook: `--hook replace` for
 /// a callback run and back; for a rustls-transport run, the OpenSSL transport with the
 /// seed's callback hook. Its raw-file options are left out (a new run, a new file).
-pub fn other_hook(command: &[String], transport: TransportKind, hook: HookMode) -> String {
+pub fn other_hook(command: &[String], transport: Stack, hook: HookMode) -> String {
     let program = match command.first().map(String::as_str) {
         Some(p) if p.ends_with("target/release/certbench") => "cargo run --release --",
         Some(p) if p.ends_with("target/debug/certbench") => "cargo run --",
@@ -29,9 +29,9 @@ pub fn other_hook(command: &[String], transport: TransportKind, hook: HookMode) 
         words.push(quote(a));
     }
     let set: &[&str] = match (transport, hook) {
-        (TransportKind::Rustls, _) => &["--transport", "openssl", "--hook", "callback"],
-        (TransportKind::Openssl, HookMode::Callback) => &["--hook", "replace"],
-        (TransportKind::Openssl, HookMode::Replace) => &["--hook", "callback"],
+        (Stack::Rustls, _) => &["--transport", "openssl", "--hook", "callback"],
+        (Stack::Openssl, HookMode::Callback) => &["--hook", "replace"],
+        (Stack::Openssl, HookMode::Replace) => &["--hook", "callback"],
     };
     words.extend(set.iter().map(|w| (*w).to_owned()));
     words.join(" ")
@@ -59,17 +59,17 @@ mod tests {
     fn the_other_hook_swaps_the_hook_and_drops_the_raw_file() {
         let cmd = words("/x/target/release/certbench --sites s.txt --raw r.jsonl --mirror");
         assert_eq!(
-            other_hook(&cmd, TransportKind::Openssl, HookMode::Callback),
+            other_hook(&cmd, Stack::Openssl, HookMode::Callback),
             "cargo run --release -- --sites s.txt --mirror --hook replace"
         );
         let cmd = words("certbench --hook=replace --resume r.jsonl --method all");
         assert_eq!(
-            other_hook(&cmd, TransportKind::Openssl, HookMode::Replace),
+            other_hook(&cmd, Stack::Openssl, HookMode::Replace),
             "certbench --method all --hook callback"
         );
         let cmd = words("/t/target/debug/certbench --transport rustls --sites a b");
         assert_eq!(
-            other_hook(&cmd, TransportKind::Rustls, HookMode::Callback),
+            other_hook(&cmd, Stack::Rustls, HookMode::Callback),
             "cargo run -- --sites a b --transport openssl --hook callback"
         );
         assert_eq!(quote("it's"), "'it'\\''s'");

@@ -105,3 +105,14 @@ impl RawSink {
             .map(|e| format!("writing {}: {e}", self.path.display()))
     }
 }
+
+/// Writes the run header for a results file written whole (`handshake --output`): the
+/// header beside `path`, replacing any older one, as `certbench report` reads it.
+pub fn write_header(path: &Path, info: &RunInfo) -> Result<(), SinkError> {
+    let header = run_info_path(path);
+    let json = serde_json::to_string_pretty(info).expect("run headers serialize") + "\n";
+    std::fs::write(&header, json).map_err(|source| SinkError::Header {
+        path: header.clone(),
+        source,
+    })
+}

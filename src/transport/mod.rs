@@ -2,8 +2,8 @@
 //! [`Transport`]. What is common to every stack — resolving a name, the TCP connection, the
 //! HTTP/1.1 request and the closing of the connection — is written once, here.
 //!
-//! Adding a stack: one file implementing [`Transport`], one variant in [`TransportKind`], one
-//! arm in [`crate::driver::run_with`].
+//! Adding a stack: one file implementing [`Transport`], one variant in [`crate::tls::Stack`],
+//! one arm in [`crate::driver::run_with`].
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -23,25 +23,7 @@ use crate::stages::Recorder;
 pub mod openssl;
 pub mod rustls;
 
-/// The TLS stack of a driver run (`--transport`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum TransportKind {
-    /// hyper over OpenSSL (tokio-openssl): the seed's stack, with `--hook`.
-    Openssl,
-    /// hyper over hyper-rustls over rustls (aws-lc-rs): Servo's stack today, with the
-    /// method inside a `TimedVerifier`.
-    Rustls,
-}
-
-impl TransportKind {
-    /// The name on the command line and in samples.
-    pub fn name(self) -> &'static str {
-        match self {
-            TransportKind::Openssl => "openssl",
-            TransportKind::Rustls => "rustls",
-        }
-    }
-}
+use crate::tls::Stack;
 
 /// Why a sample failed, made where it failed; its [`ErrorKind`] is data, never read back out
 /// of the message. The messages keep the `dns:`, `connect:`, … prefixes users see in tables.
@@ -136,7 +118,7 @@ pub trait Transport: Sync {
     type Io: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static;
 
     /// Which stack this is.
-    fn kind(&self) -> TransportKind;
+    fn kind(&self) -> Stack;
 
     /// How `method` is put into the stack (`native`, `callback`, `replace`), if the stack
     /// has a choice.

@@ -28,12 +28,13 @@ use openssl::x509::X509StoreContextRef;
 use openssl::x509::store::X509Store;
 use rustls_pki_types::CertificateDer;
 
-use super::{ConnInfo, Failure, Transport, TransportKind, Verification, tcp};
+use super::{ConnInfo, Failure, Transport, Verification, tcp};
 use crate::chain::Chain;
 use crate::methods::{AnyRoots, DynVerifier, Method, Rejection, Target};
 use crate::roots::RootSet;
 use crate::sites::Site;
 use crate::stages::Recorder;
+use crate::tls::Stack;
 
 /// How a webpki method is put into OpenSSL's handshake (`--hook`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -369,8 +370,8 @@ impl Transport for OpensslTransport {
     type Connector = OpensslConnector;
     type Io = TokioIo<tokio_openssl::SslStream<tokio::net::TcpStream>>;
 
-    fn kind(&self) -> TransportKind {
-        TransportKind::Openssl
+    fn kind(&self) -> Stack {
+        Stack::Openssl
     }
 
     fn hook(&self, method: Method) -> Option<&'static str> {

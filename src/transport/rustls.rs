@@ -20,10 +20,11 @@ use std::task::{Context, Poll};
 use hyper_util::rt::TokioIo;
 use rustls::client::danger::ServerCertVerifier;
 
-use super::{ConnInfo, Failure, Transport, TransportKind, Verification, tcp};
+use super::{ConnInfo, Failure, Transport, Verification, tcp};
 use crate::methods::{AnyRoots, DynVerifier, Method};
 use crate::roots::RootSet;
 use crate::sites::Site;
+use crate::tls::Stack;
 pub use certbench_core::timed::{
     LastVerification, MethodVerifier, TimedVerifier, VerificationSink, reason,
 };
@@ -128,8 +129,8 @@ impl Transport for RustlsTransport {
     type Connector = RustlsConnector;
     type Io = hyper_rustls::MaybeHttpsStream<TokioIo<tokio::net::TcpStream>>;
 
-    fn kind(&self) -> TransportKind {
-        TransportKind::Rustls
+    fn kind(&self) -> Stack {
+        Stack::Rustls
     }
 
     fn hook(&self, _: Method) -> Option<&'static str> {

@@ -10,7 +10,7 @@ use certbench::mirror::server::MirrorServer;
 use certbench::mirror::{EXPIRED_HOST, UNTRUSTED_HOST, WRONG_HOST};
 use certbench::roots::RootSet;
 use certbench::sites::parse_sites;
-use certbench::transport::TransportKind;
+use certbench::tls::Stack;
 use certbench::transport::openssl::HookMode;
 use certbench_analysis::{Sample, Stage, Verdict};
 
@@ -31,18 +31,11 @@ fn drive_opts(
     resumption: bool,
     cache_roots: bool,
 ) -> Vec<Sample> {
-    drive_over(
-        TransportKind::Openssl,
-        sites,
-        hook,
-        runs,
-        resumption,
-        cache_roots,
-    )
+    drive_over(Stack::Openssl, sites, hook, runs, resumption, cache_roots)
 }
 
 fn drive_over(
-    transport: TransportKind,
+    transport: Stack,
     sites: &str,
     hook: HookMode,
     runs: u32,
@@ -62,7 +55,7 @@ fn drive_over(
 
 fn drive_methods(
     methods: &[Method],
-    transport: TransportKind,
+    transport: Stack,
     sites: &str,
     hook: HookMode,
     runs: u32,
@@ -377,7 +370,7 @@ fn cached_stores_are_shared_across_connections() {
 #[test]
 fn rustls_transport_records_timed_verifier_stages_for_every_method() {
     let samples = drive_over(
-        TransportKind::Rustls,
+        Stack::Rustls,
         "reddit.com\nwww.washingtonpost.com\ncnn.com\n",
         HookMode::Callback,
         2,
@@ -417,7 +410,7 @@ fn rustls_transport_records_timed_verifier_stages_for_every_method() {
 #[test]
 fn rustls_transport_rejects_fault_hosts_with_each_methods_reason() {
     let samples = drive_over(
-        TransportKind::Rustls,
+        Stack::Rustls,
         &format!("{EXPIRED_HOST}\n{WRONG_HOST}\n{UNTRUSTED_HOST}\n"),
         HookMode::Callback,
         1,
@@ -440,7 +433,7 @@ fn rustls_transport_rejects_fault_hosts_with_each_methods_reason() {
 #[test]
 fn rustls_transport_resumes_with_tickets_and_skips_verification() {
     let samples = drive_over(
-        TransportKind::Rustls,
+        Stack::Rustls,
         "reddit.com\n",
         HookMode::Callback,
         3,
@@ -518,8 +511,8 @@ fn the_openssl_method_verifies_under_one_policy_in_every_stack() {
             .expect("an openssl sample")
     };
     let hooks = [
-        (TransportKind::Openssl, HookMode::Callback, "native"),
-        (TransportKind::Rustls, HookMode::Callback, "timed-verifier"),
+        (Stack::Openssl, HookMode::Callback, "native"),
+        (Stack::Rustls, HookMode::Callback, "timed-verifier"),
     ];
     for (transport, hook, name) in hooks {
         let s = openssl(drive_over(
@@ -547,7 +540,7 @@ fn the_openssl_method_verifies_under_one_policy_in_every_stack() {
     let webpki_only = |hook| {
         drive_methods(
             &[Method::RustlsSerial],
-            TransportKind::Openssl,
+            Stack::Openssl,
             "netflix.com\n",
             hook,
             1,

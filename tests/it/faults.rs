@@ -16,7 +16,7 @@ use certbench::mirror::{
 };
 use certbench::roots::RootSet;
 use certbench::sites::parse_sites;
-use certbench::transport::TransportKind;
+use certbench::tls::Stack;
 use certbench::transport::openssl::HookMode;
 use certbench_analysis::{ErrorKind, Sample, Stage, Verdict};
 
@@ -50,7 +50,7 @@ fn expected() -> Vec<(&'static str, Option<ErrorKind>)> {
 use crate::common::mirror;
 
 fn drive(
-    transport: TransportKind,
+    transport: Stack,
     hook: HookMode,
     hosts: &[&str],
     timeout: Duration,
@@ -156,13 +156,9 @@ fn check(samples: &[Sample], elapsed: Duration, label: &str, sites: usize, timeo
 /// `host` between two good sites, over OpenSSL with both hooks and over rustls.
 fn one_fault(host: &str) {
     for (transport, hook, label) in [
-        (
-            TransportKind::Openssl,
-            HookMode::Callback,
-            "openssl/callback",
-        ),
-        (TransportKind::Openssl, HookMode::Replace, "openssl/replace"),
-        (TransportKind::Rustls, HookMode::Replace, "rustls"),
+        (Stack::Openssl, HookMode::Callback, "openssl/callback"),
+        (Stack::Openssl, HookMode::Replace, "openssl/replace"),
+        (Stack::Rustls, HookMode::Replace, "rustls"),
     ] {
         let hosts = ["reddit.com", host, "www.washingtonpost.com"];
         let timeout = if host.starts_with("stall.") {

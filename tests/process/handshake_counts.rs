@@ -4,12 +4,11 @@
 //! descriptors back to the start value. (Its own test binary, one test: nothing else opens
 //! descriptors meanwhile.)
 
-use certbench::handshake::{
-    Config, KeyType, Provider, Resumption, Stack, TlsVersion, certs, run_with_cert,
-};
+use certbench::handshake::{Config, Resumption, run_with_cert};
 use certbench::procstat::open_fds;
+use certbench::tls::{KeyType, Provider, Stack, Version, certs};
 
-fn config(client: Stack, tls: TlsVersion, resumption: Resumption, clients: usize) -> Config {
+fn config(client: Stack, tls: Version, resumption: Resumption, clients: usize) -> Config {
     Config {
         client,
         server: client,
@@ -33,13 +32,13 @@ fn counts_resumption_flags_and_a_clean_shutdown() {
     let cert = certs::generate(KeyType::P256).unwrap();
     // A first run builds lazy process-wide state (OpenSSL's, the runtime's) before counting fds.
     run_with_cert(
-        &config(Stack::Openssl, TlsVersion::Tls13, Resumption::None, 1),
+        &config(Stack::Openssl, Version::V13, Resumption::None, 1),
         &cert,
     )
     .unwrap();
     let fds = open_fds().unwrap();
     for client in [Stack::Openssl, Stack::Rustls] {
-        for tls in [TlsVersion::Tls12, TlsVersion::Tls13] {
+        for tls in [Version::V12, Version::V13] {
             for resumption in [Resumption::None, Resumption::Tickets, Resumption::SessionId] {
                 for clients in [1, 4] {
                     let cfg = config(client, tls, resumption, clients);

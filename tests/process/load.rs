@@ -12,7 +12,7 @@ use certbench::mirror::server::MirrorServer;
 use certbench::procstat::{open_fds, rss};
 use certbench::roots::RootSet;
 use certbench::sites::parse_sites;
-use certbench::transport::TransportKind;
+use certbench::tls::Stack;
 use certbench::transport::openssl::HookMode;
 use certbench_analysis::Verdict;
 
@@ -28,7 +28,7 @@ fn four_hundred_sites_sixteen_at_a_time_hold_no_fds_or_memory_per_site() {
     let (sites, errors) = parse_sites(&list);
     assert!(errors.is_empty());
     let rt = tokio::runtime::Runtime::new().unwrap();
-    for transport in [TransportKind::Rustls, TransportKind::Openssl] {
+    for transport in [Stack::Rustls, Stack::Openssl] {
         let taken = Cell::new(0usize);
         // (fds, rss) after the first 100 samples, and the largest seen after that.
         let early = Cell::new((0usize, 0u64));

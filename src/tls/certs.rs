@@ -1,5 +1,5 @@
-//! The loopback handshake server's certificate: a fresh CA and a leaf for [`SERVER_NAME`]
-//! with the requested key type (rcgen, aws-lc-rs).
+//! The test servers' certificates (the loopback handshake server's, the in-memory pairs'): a
+//! fresh CA and a leaf for [`SERVER_NAME`] with the requested key type (rcgen, aws-lc-rs).
 
 use rcgen::{
     BasicConstraints, CertificateParams, DnType, ExtendedKeyUsagePurpose, IsCa, Issuer, KeyPair,

@@ -1,0 +1,216 @@
+//! What one `certbench handshake` run measures ([`Options`]) and the sweep over it
+//! ([`sweep`]): every key × version × resumption × client stack (rustls once per verifier) ×
+//! server thread count, in that order, each a [`Config`] measured against a fresh server with
+//! the key's certificate. What happens along the way is told as [`Event`]s, whose text is the
+//! CLI's notes and warnings.
+
+use std::time::Duration;
+
+use certbench_analysis::handshake::HandshakeRun;
+
+use super::{Config, HandshakeError, Outcome, Resumption};
+use crate::tls::certs::{self, ServerCert};
+use crate::tls::{KeyType, Provider, Stack, Version};
+
+/// The client stacks (`--transport`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Clients {
+    /// OpenSSL only.
+    Openssl,
+    /// rustls only.
+    Rustls,
+    /// Both, side by side.
+    All,
+}
+
+impl Clients {
+    /// The stacks, OpenSSL first.
+    pub fn stacks(self) -> Vec<Stack> {
+        match self {
+            Clients::Openssl => vec![Stack::Openssl],
+            Clients::Rustls => vec![Stack::Rustls],
+            Clients::All => vec![Stack::Openssl, Stack::Rustls],
+        }
+    }
+}
+
+/// The server's stack (`--server`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ServerChoice {
+    /// The client's own stack (OpenSSL ↔ OpenSSL, rustls ↔ rustls), as published comparisons.
+    Same,
+    /// OpenSSL for every client.
+    Openssl,
+    /// rustls for every client.
+    Rustls,
+}
+
+impl ServerChoice {
+    /// The server's stack for a `client` stack.
+    pub fn for_client(self, client: Stack) -> Stack {
+        match self {
+            ServerChoice::Same => client,
+            ServerChoice::Openssl => Stack::Openssl,
+            ServerChoice::Rustls => Stack::Rustls,
+        }
+    }
+}
+
+/// Everything a throughput run measures.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Client stacks.
+    pub clients: Vec<Stack>,
+    /// The server's stack.
+    pub server: ServerChoice,
+    /// Key types.
+    pub keys: Vec<KeyType>,
+    /// Versions.
+    pub versions: Vec<Version>,
+    /// Resumption mechanisms.
+    pub resumptions: Vec<Resumption>,
+    /// Concurrent clients.
+    pub concurrency: usize,
+    /// Handshakes counted per configuration.
+    pub handshakes: u64,
+    /// Stop each configuration after this long, if sooner.
+    pub duration: Option<Duration>,
+    /// rustls' provider.
+    pub provider: Provider,
+    /// The rustls clients' verifiers, each a configuration: a certbench method, or `None`
+    /// for rustls' own.
+    pub verifiers: Vec<Option<certbench_core::Method>>,
+    /// Leaf ← intermediate ← root instead of leaf ← CA.
+    pub intermediate: bool,
+    /// Server thread counts, each a configuration.
+    pub server_threads: Vec<usize>,
+    /// Client threads (default: as many as server threads).
+    pub client_threads: Option<usize>,
+}
+
+/// What happens during a [`sweep`]; `Display` is the line the CLI prints.
+pub enum Event<'a> {
+    /// A configuration starts (a note).
+    Start(&'a Config),
+    /// Some of its handshakes failed (an error).
+    Failed(&'a Outcome),
+    /// A resumed configuration did full handshakes (a warning, loud even with `--quiet`: the
+    /// figures are not of resumed handshakes).
+    NotResumed(&'a Config, &'a Outcome),
+}
+
+impl std::fmt::Display for Event<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Event::Start(cfg) => write!(
+                f,
+                "certbench: handshake {}{} → {} server ({} thread(s)), {}, TLS {}, resumption {}, {} client(s) on {} thread(s)",
+                cfg.client.name(),
+                cfg.verifier.map(|m| format!(" ({m})")).unwrap_or_default(),
+                cfg.server.name(),
+                cfg.server_threads,
+                cfg.key,
+                cfg.tls.name(),
+                cfg.resumption.name(),
+                cfg.clients,
+                cfg.client_threads.clamp(1, cfg.clients)
+            ),
+            Event::Failed(o) => write!(
+                f,
+                "certbench: error: {} handshake(s) failed; first: {}",
+                o.failed,
+                o.first_error.as_deref().unwrap_or("?")
+            ),
+            Event::NotResumed(cfg, o) => write!(
+                f,
+                "certbench: WARNING: resumption fell back to full handshakes: only {} of {} {} handshakes were resumed ({} client, {} server, TLS {})",
+                o.run.resumed,
+                o.run.handshakes,
+                cfg.resumption.name(),
+                cfg.client.name(),
+                cfg.server.name(),
+                cfg.tls.name()
+            ),
+        }
+    }
+}
+
+/// The figures of a sweep, and whether any configuration failed handshakes or did not resume.
+pub struct Sweep {
+    /// One run per configuration, in the sweep's order.
+    pub runs: Vec<HandshakeRun>,
+    /// Some handshakes failed, or some were not resumed.
+    pub partial: bool,
+}
+
+/// The configurations of one key, version and resumption: OpenSSL clients once, rustls
+/// clients once per verifier; each once per server thread count.
+fn configs(opts: &Options, key: KeyType, tls: Version, resumption: Resumption) -> Vec<Config> {
+    let mut out = Vec::new();
+    for &client in &opts.clients {
+        let vs = if client == Stack::Rustls {
+            opts.verifiers.clone()
+        } else {
+            vec![None]
+        };
+        for verifier in vs {
+            for &server_threads in &opts.server_threads {
+                out.push(Config {
+                    client,
+                    server: opts.server.for_client(client),
+                    key,
+                    tls,
+                    resumption,
+                    clients: opts.concurrency,
+                    handshakes: opts.handshakes,
+                    duration: opts.duration,
+                    provider: opts.provider,
+                    verifier,
+                    intermediate: opts.intermediate,
+                    server_threads,
+                    client_threads: opts.client_threads.unwrap_or(server_threads),
+                });
+            }
+        }
+    }
+    out
+}
+
+fn cert(key: KeyType, intermediate: bool) -> Result<ServerCert, HandshakeError> {
+    let made = if intermediate {
+        certs::generate_with_intermediate(key)
+    } else {
+        certs::generate(key)
+    };
+    made.map_err(HandshakeError::Generate)
+}
+
+/// Measures every configuration of `opts`, telling `on` of each as it starts and of its
+/// troubles as they are found.
+pub fn sweep(opts: &Options, mut on: impl FnMut(Event<'_>)) -> Result<Sweep, HandshakeError> {
+    let mut sweep = Sweep {
+        runs: Vec::new(),
+        partial: false,
+    };
+    for &key in &opts.keys {
+        let cert = cert(key, opts.intermediate)?;
+        for &tls in &opts.versions {
+            for &resumption in &opts.resumptions {
+                for cfg in configs(opts, key, tls, resumption) {
+                    on(Event::Start(&cfg));
+                    let o = super::run_with_cert(&cfg, &cert)?;
+                    if o.failed > 0 {
+                        sweep.partial = true;
+                        on(Event::Failed(&o));
+                    }
+                    if resumption != Resumption::None && o.run.resumed < o.run.handshakes {
+                        sweep.partial = true;
+                        on(Event::NotResumed(&cfg, &o));
+                    }
+                    sweep.runs.push(o.run);
+                }
+            }
+        }
+    }
+    Ok(sweep)
+}

@@ -1,0 +1,271 @@
+//! The TLS vocabulary every TLS command shares — one type per idea: the [`Stack`] (OpenSSL or
+//! rustls), rustls' crypto [`Provider`], a [`Library`] (a stack on its crypto, what `bulk` and
+//! `icount` compare), the protocol [`Version`], the server's [`KeyType`] and a cipher
+//! [`Suite`] — with the test certificates ([`certs`]) and the in-memory client–server pair
+//! ([`pair`]).
+//!
+//! Invariant: a name printed in tables, JSON and on the command line is the one `name()`
+//! (or `Display`) gives here; no other module spells a version, stack or provider.
+
+pub mod certs;
+pub mod pair;
+
+use std::sync::Arc;
+
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+
+/// A TLS stack: the driver's and the page loader's `--transport`, and either side of a
+/// `handshake`. Its doc comments are `--transport`'s help.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Stack {
+    /// hyper over OpenSSL (tokio-openssl): the seed's stack, with `--hook`.
+    Openssl,
+    /// hyper over hyper-rustls over rustls (aws-lc-rs): Servo's stack today, with the
+    /// method inside a `TimedVerifier`.
+    Rustls,
+}
+
+impl Stack {
+    /// The name on the command line, in samples and in tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stack::Openssl => "openssl",
+            Stack::Rustls => "rustls",
+        }
+    }
+}
+
+/// The rustls crypto provider (`handshake --provider`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Provider {
+    /// aws-lc-rs (the default).
+    AwsLcRs,
+    /// ring.
+    Ring,
+}
+
+impl Provider {
+    /// The name on the command line and in results.
+    pub fn name(self) -> &'static str {
+        match self {
+            Provider::AwsLcRs => "aws-lc-rs",
+            Provider::Ring => "ring",
+        }
+    }
+
+    /// The provider.
+    pub fn crypto(self) -> Arc<rustls::crypto::CryptoProvider> {
+        Arc::new(match self {
+            Provider::AwsLcRs => rustls::crypto::aws_lc_rs::default_provider(),
+            Provider::Ring => rustls::crypto::ring::default_provider(),
+        })
+    }
+
+    /// The provider's session-ticket encrypter.
+    pub fn ticketer(self) -> Result<Arc<dyn rustls::server::ProducesTickets>, rustls::Error> {
+        match self {
+            Provider::AwsLcRs => rustls::crypto::aws_lc_rs::Ticketer::new(),
+            Provider::Ring => rustls::crypto::ring::Ticketer::new(),
+        }
+    }
+}
+
+/// A stack on its crypto, as `bulk --stack` and `icount --stack` name it: OpenSSL, or rustls
+/// on one [`Provider`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Library {
+    /// OpenSSL (rust-openssl), the system's library.
+    Openssl,
+    /// rustls on a provider.
+    Rustls(Provider),
+}
+
+impl Library {
+    /// Every library, in the command line's order.
+    pub const ALL: [Library; 3] = [
+        Library::Openssl,
+        Library::Rustls(Provider::AwsLcRs),
+        Library::Rustls(Provider::Ring),
+    ];
+
+    /// The name on the command line and in results (`rustls-aws-lc-rs`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Library::Openssl => "openssl",
+            Library::Rustls(Provider::AwsLcRs) => "rustls-aws-lc-rs",
+            Library::Rustls(Provider::Ring) => "rustls-ring",
+        }
+    }
+
+    /// The library and its version (`OpenSSL 3.0.13`, `rustls 0.23.x`).
+    pub fn version(self) -> String {
+        match self {
+            Library::Openssl => format!("OpenSSL {}", crate::versions::openssl()),
+            Library::Rustls(_) => format!("rustls {}", crate::versions::locked("rustls")),
+        }
+    }
+}
+
+impl clap::ValueEnum for Library {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Library::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let help = match self {
+            Library::Openssl => "OpenSSL (rust-openssl), the system's library",
+            Library::Rustls(Provider::AwsLcRs) => "rustls with aws-lc-rs",
+            Library::Rustls(Provider::Ring) => "rustls with ring",
+        };
+        Some(PossibleValue::new(self.name()).help(help))
+    }
+}
+
+/// A TLS version (both sides are held to it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Version {
+    /// TLS 1.2.
+    V12,
+    /// TLS 1.3.
+    V13,
+}
+
+impl Version {
+    /// The name on the command line and in results (`1.2`, `1.3`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Version::V12 => "1.2",
+            Version::V13 => "1.3",
+        }
+    }
+
+    /// clap's parser for `--tls`: the values `1.2` and `1.3`, with `help_12` as 1.2's help
+    /// (each command says what 1.2 means for it) and "TLS 1.3" as 1.3's.
+    pub fn value_parser(help_12: &'static str) -> impl TypedValueParser<Value = Version> {
+        PossibleValuesParser::new([
+            PossibleValue::new("1.2").help(help_12),
+            PossibleValue::new("1.3").help("TLS 1.3"),
+        ])
+        .map(|s| {
+            if s == "1.2" {
+                Version::V12
+            } else {
+                Version::V13
+            }
+        })
+    }
+
+    /// OpenSSL's constant for it.
+    pub fn openssl(self) -> openssl::ssl::SslVersion {
+        match self {
+            Version::V12 => openssl::ssl::SslVersion::TLS1_2,
+            Version::V13 => openssl::ssl::SslVersion::TLS1_3,
+        }
+    }
+
+    /// rustls' versions for it (just the one).
+    pub fn rustls(self) -> &'static [&'static rustls::SupportedProtocolVersion] {
+        static V12: [&rustls::SupportedProtocolVersion; 1] = [&rustls::version::TLS12];
+        static V13: [&rustls::SupportedProtocolVersion; 1] = [&rustls::version::TLS13];
+        match self {
+            Version::V12 => &V12,
+            Version::V13 => &V13,
+        }
+    }
+}
+
+/// The server's key type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum KeyType {
+    /// RSA 2048.
+    Rsa2048,
+    /// ECDSA P-256.
+    P256,
+    /// ECDSA P-384.
+    P384,
+}
+
+impl std::fmt::Display for KeyType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            KeyType::Rsa2048 => "rsa2048",
+            KeyType::P256 => "p256",
+            KeyType::P384 => "p384",
+        })
+    }
+}
+
+/// The symmetric cipher of a suite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Cipher {
+    /// AES-128-GCM.
+    Aes128gcm,
+    /// AES-256-GCM.
+    Aes256gcm,
+    /// ChaCha20-Poly1305.
+    Chacha20,
+}
+
+/// One cipher suite: version, cipher and (for TLS 1.2) the key's authentication.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Suite {
+    /// The version.
+    pub tls: Version,
+    /// The cipher.
+    pub cipher: Cipher,
+    /// The server key (TLS 1.2: ECDHE-ECDSA for P-256/P-384, ECDHE-RSA for RSA).
+    pub key: KeyType,
+}
+
+impl Suite {
+    fn rsa(self) -> bool {
+        self.key == KeyType::Rsa2048
+    }
+
+    /// The IANA name (`TLS_AES_128_GCM_SHA256`, `TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384`).
+    pub fn iana(self) -> &'static str {
+        use Cipher::*;
+        match (self.tls, self.cipher, self.rsa()) {
+            (Version::V13, Aes128gcm, _) => "TLS_AES_128_GCM_SHA256",
+            (Version::V13, Aes256gcm, _) => "TLS_AES_256_GCM_SHA384",
+            (Version::V13, Chacha20, _) => "TLS_CHACHA20_POLY1305_SHA256",
+            (Version::V12, Aes128gcm, false) => "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256",
+            (Version::V12, Aes256gcm, false) => "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384",
+            (Version::V12, Chacha20, false) => "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256",
+            (Version::V12, Aes128gcm, true) => "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+            (Version::V12, Aes256gcm, true) => "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+            (Version::V12, Chacha20, true) => "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+        }
+    }
+
+    /// OpenSSL's name for it (TLS 1.3 names are IANA's).
+    pub fn openssl(self) -> &'static str {
+        use Cipher::*;
+        match (self.tls, self.cipher, self.rsa()) {
+            (Version::V13, ..) => self.iana(),
+            (Version::V12, Aes128gcm, false) => "ECDHE-ECDSA-AES128-GCM-SHA256",
+            (Version::V12, Aes256gcm, false) => "ECDHE-ECDSA-AES256-GCM-SHA384",
+            (Version::V12, Chacha20, false) => "ECDHE-ECDSA-CHACHA20-POLY1305",
+            (Version::V12, Aes128gcm, true) => "ECDHE-RSA-AES128-GCM-SHA256",
+            (Version::V12, Aes256gcm, true) => "ECDHE-RSA-AES256-GCM-SHA384",
+            (Version::V12, Chacha20, true) => "ECDHE-RSA-CHACHA20-POLY1305",
+        }
+    }
+
+    /// rustls' identifier for it.
+    pub fn rustls(self) -> rustls::CipherSuite {
+        use Cipher::*;
+        use rustls::CipherSuite as C;
+        match (self.tls, self.cipher, self.rsa()) {
+            (Version::V13, Aes128gcm, _) => C::TLS13_AES_128_GCM_SHA256,
+            (Version::V13, Aes256gcm, _) => C::TLS13_AES_256_GCM_SHA384,
+            (Version::V13, Chacha20, _) => C::TLS13_CHACHA20_POLY1305_SHA256,
+            (Version::V12, Aes128gcm, false) => C::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+            (Version::V12, Aes256gcm, false) => C::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+            (Version::V12, Chacha20, false) => C::TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
+            (Version::V12, Aes128gcm, true) => C::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+            (Version::V12, Aes256gcm, true) => C::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+            (Version::V12, Chacha20, true) => C::TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+        }
+    }
+}
