@@ -228,3 +228,19 @@ impl RawSink {
         }
     }
 }
+
+/// A progress bar on standard error when it is a terminal and not `quiet`, for the commands
+/// without [`OutputArgs`].
+pub(super) fn progress(quiet: bool, total: u64) -> indicatif::ProgressBar {
+    if !quiet && std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(total)
+    } else {
+        indicatif::ProgressBar::hidden()
+    }
+}
+
+/// Writes `text` to standard output, for the commands without [`OutputArgs`]; unlike
+/// [`print`], a write error (a closed pipe) is the command's error.
+pub(super) fn print_checked(text: &str) -> Result<()> {
+    Ok(std::io::stdout().write_all(text.as_bytes())?)
+}
