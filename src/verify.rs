@@ -20,6 +20,10 @@ use crate::methods::{AnyRoots, DynVerifier, Method, Target};
 use crate::roots::RootSet;
 use crate::stages::Recorder;
 
+pub mod plan;
+
+pub use plan::{Plan, PlanError, PlanOptions};
+
 /// What to measure.
 #[derive(Clone, Debug)]
 pub struct VerifyOptions {

@@ -5,9 +5,11 @@
 //! [`table::SeedTable`] → an exporter in [`export`]. Nothing in this crate measures.
 
 //!
-//! Feature `report` (on by default): everything but [`schema`] — statistics, tables,
-//! exporters, the HTML report. Without it the crate is the schema alone, which is what
-//! `certbench-core` (and so a Servo build) links.
+//! Feature `report` (on by default): everything but [`schema`] and [`io`] (its files) —
+//! statistics, tables, exporters, the labels of [`describe`], the summaries of `verify`
+//! ([`verify`]) and `limbo` ([`limbo`]), what a result file holds ([`input`]), the HTML
+//! report. Without it the crate is the schema alone, which is what `certbench-core` (and so
+//! a Servo build) links.
 
 #[cfg(feature = "report")]
 pub mod bulk;
@@ -16,9 +18,14 @@ pub mod compare;
 #[cfg(feature = "report")]
 pub mod comparison;
 #[cfg(feature = "report")]
+pub mod describe;
+#[cfg(feature = "report")]
 pub mod export;
 #[cfg(feature = "report")]
 pub mod handshake;
+#[cfg(feature = "report")]
+pub mod input;
+pub mod io;
 #[cfg(feature = "report")]
 pub mod limbo;
 #[cfg(feature = "report")]
@@ -30,6 +37,8 @@ pub mod stats;
 pub mod table;
 #[cfg(feature = "report")]
 pub mod units;
+#[cfg(feature = "report")]
+pub mod verify;
 
 pub use schema::{ErrorKind, Sample, SampleMeta, Source, Stage, Verdict};
 #[cfg(feature = "report")]

@@ -12,6 +12,8 @@ use std::fmt::Write as _;
 use comfy_table::{CellAlignment, Table, presets::ASCII_MARKDOWN};
 use serde::{Deserialize, Serialize};
 
+pub mod report;
+
 /// A verdict in the limbo result format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]

@@ -15,6 +15,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::io::{ReadError, read_jsonl, read_run_info, run_info_path};
+
 /// Version of the sample schema written in every sample. Version 1 (no `config`, `transport`
 /// at the top, `hook` and `roots` in `meta`) is still read: [`read_jsonl`] upgrades it.
 pub const SCHEMA_VERSION: u32 = 2;
@@ -254,147 +256,8 @@ pub struct Config {
     pub versions: BTreeMap<String, String>,
 }
 
-/// How one [`Config`] field is shown, and whether it belongs to the run (the same for every
-/// method of a run) or to the method (hook, policy and versions differ by method within one
-/// run: `openssl` is `native`, a webpki method `callback`).
-struct Field {
-    of_run: bool,
-    show: fn(&Config) -> String,
-}
-
 fn is_zero(n: &u32) -> bool {
     *n == 0
-}
-
-const FIELDS: [Field; 8] = [
-    Field {
-        of_run: true,
-        show: |c| {
-            c.transport
-                .as_ref()
-                .map_or("no transport".into(), |t| format!("over {t}"))
-        },
-    },
-    Field {
-        of_run: false,
-        show: |c| {
-            c.hook
-                .as_ref()
-                .map_or(String::new(), |h| format!("hook {h}"))
-        },
-    },
-    Field {
-        of_run: true,
-        show: |c| {
-            if c.resumption {
-                "resumption"
-            } else {
-                "full handshakes"
-            }
-            .into()
-        },
-    },
-    Field {
-        of_run: true,
-        show: |c| {
-            if c.cache_roots {
-                "cached roots"
-            } else {
-                "roots per use"
-            }
-            .into()
-        },
-    },
-    Field {
-        of_run: true,
-        show: |c| {
-            c.roots
-                .as_ref()
-                .map_or("roots —".into(), |r| format!("roots {r}"))
-        },
-    },
-    Field {
-        of_run: true,
-        show: |c| match c.extra_intermediates {
-            0 => String::new(),
-            n => format!("+{n} untrusted intermediates"),
-        },
-    },
-    Field {
-        of_run: false,
-        show: |c| {
-            c.openssl_policy
-                .as_ref()
-                .map_or("no OpenSSL policy".into(), |p| {
-                    format!("OpenSSL policy {p}")
-                })
-        },
-    },
-    Field {
-        of_run: false,
-        show: |c| {
-            c.versions
-                .iter()
-                .map(|(k, v)| format!("{k} {v}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        },
-    },
-];
-
-impl Config {
-    /// What tells this configuration (of a table of `method`) apart from the others shown
-    /// with it, e.g. `hook replace` or `over rustls`; empty when nothing does. `all` holds
-    /// every (method, configuration) shown. The run's fields (transport, resumption, roots)
-    /// are compared with every table; the method's own (hook, OpenSSL policy, versions) only
-    /// with the tables of the same method, since they differ by method within one run.
-    pub fn distinguishing(&self, method: &str, all: &[(&str, &Config)]) -> String {
-        // The method's fields, in order, until the label tells this configuration apart from
-        // every other of the same method (the policy follows from the hook, say).
-        let mut rivals: Vec<&Config> = all
-            .iter()
-            .filter(|(m, _)| *m == method)
-            .map(|(_, c)| *c)
-            .collect();
-        let mut parts = Vec::new();
-        for f in &FIELDS {
-            let mine = (f.show)(self);
-            let differs = if f.of_run {
-                all.iter().any(|(_, c)| (f.show)(c) != mine)
-            } else {
-                rivals.iter().any(|c| (f.show)(c) != mine)
-            };
-            if differs {
-                if !f.of_run {
-                    rivals.retain(|c| (f.show)(c) == mine);
-                }
-                if !mine.is_empty() {
-                    parts.push(mine);
-                }
-            }
-        }
-        parts.join(", ")
-    }
-
-    /// The run's fields (transport, resumption, cached roots, roots), for a report's header.
-    pub fn describe_run(&self) -> String {
-        self.describe(true)
-    }
-
-    /// The method's fields (hook, OpenSSL policy, versions), for a table's title.
-    pub fn describe_method(&self) -> String {
-        self.describe(false)
-    }
-
-    fn describe(&self, of_run: bool) -> String {
-        FIELDS
-            .iter()
-            .filter(|f| f.of_run == of_run)
-            .map(|f| (f.show)(self))
-            .filter(|v| !v.is_empty())
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
 }
 
 /// One measurement.
@@ -471,73 +334,6 @@ pub fn site_id(host: &str, port: Option<u16>, path: Option<&str>) -> String {
         id.push_str(path);
     }
     id
-}
-
-/// Upgrades a version-1 sample (JSON) to the current schema: `transport` moves into
-/// `config`, as do `meta.hook` and `meta.roots`.
-fn upgrade(mut v: serde_json::Value) -> serde_json::Value {
-    let Some(obj) = v.as_object_mut() else {
-        return v;
-    };
-    if obj.get("schema").and_then(|s| s.as_u64()) != Some(1) {
-        return v;
-    }
-    let mut config = serde_json::Map::new();
-    if let Some(t) = obj.remove("transport") {
-        config.insert("transport".into(), t);
-    }
-    if let Some(meta) = obj.get_mut("meta").and_then(|m| m.as_object_mut()) {
-        for k in ["hook", "roots"] {
-            if let Some(x) = meta.remove(k) {
-                config.insert(k.into(), x);
-            }
-        }
-    }
-    obj.insert("config".into(), config.into());
-    v
-}
-
-/// Errors reading samples.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    /// A line that is not a valid sample.
-    #[error("line {line}: {message}")]
-    BadLine {
-        /// 1-based line number.
-        line: usize,
-        /// What was wrong.
-        message: String,
-    },
-    /// I/O failure.
-    #[error(transparent)]
-    Io(#[from] std::io::Error),
-}
-
-/// Reads JSONL samples. Blank lines are skipped; a malformed line becomes an error entry with
-/// its line number, and reading goes on, so one bad line never loses the others.
-pub fn read_jsonl(reader: impl std::io::BufRead) -> (Vec<Sample>, Vec<ReadError>) {
-    let mut samples = Vec::new();
-    let mut errors = Vec::new();
-    for (i, line) in reader.lines().enumerate() {
-        match line {
-            Ok(l) if l.trim().is_empty() => {}
-            Ok(l) => match serde_json::from_str(&l)
-                .map(upgrade)
-                .and_then(serde_json::from_value::<Sample>)
-            {
-                Ok(s) => samples.push(s),
-                Err(e) => errors.push(ReadError::BadLine {
-                    line: i + 1,
-                    message: e.to_string(),
-                }),
-            },
-            Err(e) => {
-                errors.push(ReadError::Io(e));
-                break;
-            }
-        }
-    }
-    (samples, errors)
 }
 
 #[cfg(test)]
@@ -649,17 +445,4 @@ pub struct RunInfo {
     /// value), in the run's own words; `--resume` compares them with the resumed run's.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub measured_with: Vec<(String, String)>,
-}
-
-/// Where the [`RunInfo`] of a samples file lives: `<file>.run.json`.
-pub fn run_info_path(samples: &std::path::Path) -> std::path::PathBuf {
-    let mut p = samples.as_os_str().to_owned();
-    p.push(".run.json");
-    p.into()
-}
-
-/// Reads the [`RunInfo`] next to `samples`, if there is a readable one.
-pub fn read_run_info(samples: &std::path::Path) -> Option<RunInfo> {
-    let text = std::fs::read_to_string(run_info_path(samples)).ok()?;
-    serde_json::from_str(&text).ok()
 }

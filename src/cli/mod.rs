@@ -83,7 +83,7 @@ pub fn main() -> ExitCode {
         Some(Command::Verify(args)) => verify::run(args, argv),
         Some(Command::Mirror(args)) => mirror::run(args),
         Some(Command::Limbo(args)) => limbo::run(args),
-        Some(Command::Report(args)) => report::run(args),
+        Some(Command::Report(args)) => report::run(args, argv),
         Some(Command::Icount(args)) => icount::run(args),
         Some(Command::Handshake(args)) => handshake::run(args, argv),
         Some(Command::Capture(args)) => capture::run(args),

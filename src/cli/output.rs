@@ -4,15 +4,14 @@
 //! run ended into the process's exit code.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use certbench_analysis::Sample;
-use certbench_analysis::export::{Format, render_samples};
+use certbench_analysis::export::render_samples;
 use certbench_analysis::schema::RunInfo;
-use clap::Args;
 
+pub(super) use super::args::OutputArgs;
 use crate::methods::Method;
 pub(super) use crate::run::Outcome;
 
@@ -79,18 +78,19 @@ pub(super) fn note(quiet: bool, msg: &str) {
     }
 }
 
-/// Output options of the measuring commands.
-#[derive(Args, Debug)]
-pub(super) struct OutputArgs {
-    /// Table format: md, csv or json.
-    #[arg(long, default_value = "md")]
-    pub(super) format: Format,
-    /// Write the tables to FILE instead of standard output.
-    #[arg(long)]
-    pub(super) output: Option<PathBuf>,
-    /// No progress or notes on standard error (errors and warnings are still shown).
-    #[arg(long)]
-    pub(super) quiet: bool,
+/// A progress bar on standard error when it is a terminal and not `quiet`.
+pub(super) fn progress(quiet: bool, total: u64) -> indicatif::ProgressBar {
+    if !quiet && std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(total)
+    } else {
+        indicatif::ProgressBar::hidden()
+    }
+}
+
+/// Writes `text` to standard output, for the commands without [`OutputArgs`]; unlike
+/// [`print`], a write error (a closed pipe) is the command's error.
+pub(super) fn print_checked(text: &str) -> Result<()> {
+    Ok(std::io::stdout().write_all(text.as_bytes())?)
 }
 
 impl OutputArgs {
@@ -107,11 +107,7 @@ impl OutputArgs {
 
     /// A progress bar on standard error when it is a terminal and not `--quiet`.
     pub(super) fn progress(&self, total: u64) -> indicatif::ProgressBar {
-        if !self.quiet && std::io::stderr().is_terminal() {
-            indicatif::ProgressBar::new(total)
-        } else {
-            indicatif::ProgressBar::hidden()
-        }
+        progress(self.quiet, total)
     }
 
     /// The tables of `samples` in the chosen format, under `title` in markdown; `other_hook`

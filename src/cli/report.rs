@@ -11,13 +11,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use certbench_analysis::Sample;
-use certbench_analysis::bulk::BulkResult;
 use certbench_analysis::compare::compare;
-use certbench_analysis::export::html::{self, Input};
-use certbench_analysis::export::{Format, Report, render_ab};
-use certbench_analysis::handshake::{Results, render as render_handshakes, render_memory};
-use certbench_analysis::page::{PageLoad, render_markdown as render_pages};
-use certbench_analysis::schema::read_run_info;
+use certbench_analysis::export::{Format, render_ab};
+use certbench_analysis::input::{Contents, Gathered};
+use certbench_analysis::schema::{ReadError, read_run_info};
 use clap::Args;
 
 use super::output::Outcome;
@@ -46,223 +43,51 @@ pub(super) struct ReportArgs {
     out: OutputArgs,
 }
 
+/// Names each malformed line of `path` on stderr.
+fn tell(path: &Path, errors: &[ReadError], out: &OutputArgs) {
+    for e in errors {
+        out.error(&format!("certbench: error: {}: {e}", path.display()));
+    }
+}
+
 /// Reads one JSONL file: its samples, and the number of malformed lines (each named on stderr).
 fn read(path: &Path, out: &OutputArgs) -> Result<(Vec<Sample>, usize)> {
     let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
-    Ok(samples_of(path, &bytes, out))
+    let (samples, errors) = certbench_analysis::schema::read_jsonl(&bytes[..]);
+    tell(path, &errors, out);
+    Ok((samples, errors.len()))
 }
 
-/// The samples of a JSONL file's `bytes`, and the number of malformed lines (each named on
-/// stderr).
-fn samples_of(path: &Path, bytes: &[u8], out: &OutputArgs) -> (Vec<Sample>, usize) {
-    let (samples, errors) = certbench_analysis::schema::read_jsonl(bytes);
-    for e in &errors {
-        out.error(&format!("certbench: error: {}: {e}", path.display()));
-    }
-    (samples, errors.len())
-}
-
-/// One input file's contents: samples (JSONL), or `certbench handshake --format json`
-/// results (one JSON array).
-enum Contents {
-    Samples(Vec<Sample>, usize),
-    Handshakes(Results),
-    Pages(Vec<PageLoad>),
-    Bulk(Vec<BulkResult>),
-}
-
-/// Reads `path` as handshake results when it holds one JSON array, else as JSONL samples.
-/// A handshake file that does not parse is named on stderr and counts as one bad input.
-fn read_any(path: &Path, out: &OutputArgs) -> Result<Contents> {
-    let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
-    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-    if first != Some(&b'[') {
-        let (samples, bad) = samples_of(path, &bytes, out);
-        return Ok(Contents::Samples(samples, bad));
-    }
-    let text = String::from_utf8_lossy(&bytes);
-    if let Ok(pages) = serde_json::from_str::<Vec<PageLoad>>(&text)
-        && !pages.is_empty()
-    {
-        return Ok(Contents::Pages(pages));
-    }
-    if let Ok(bulk) = serde_json::from_str::<Vec<BulkResult>>(&text)
-        && !bulk.is_empty()
-    {
-        return Ok(Contents::Bulk(bulk));
-    }
-    match certbench_analysis::handshake::parse(&text) {
-        Ok(r) => Ok(Contents::Handshakes(r)),
-        Err(e) => {
-            out.error(&format!(
-                "certbench: error: {}: not `certbench handshake`, `page` or `bulk --format json` results: {e}",
-                path.display()
-            ));
-            Ok(Contents::Samples(Vec::new(), 1))
+/// Reads every file as what it holds, naming what could not be read on stderr.
+fn gather(files: &[PathBuf], out: &OutputArgs) -> Result<Gathered> {
+    let mut gathered = Gathered::default();
+    for path in files {
+        let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
+        let contents = Contents::read(&bytes);
+        match &contents {
+            Ok(Contents::Samples(_, errors)) => tell(path, errors, out),
+            Err(e) => out.error(&format!("certbench: error: {}: {e}", path.display())),
+            Ok(_) => {}
         }
+        gathered.add(path.display().to_string(), contents, read_run_info(path));
     }
+    Ok(gathered)
 }
 
-pub(super) fn run(args: ReportArgs) -> Result<Outcome> {
+pub(super) fn run(args: ReportArgs, argv: Vec<String>) -> Result<Outcome> {
     if let (Some(a), Some(b)) = (&args.baseline, &args.candidate) {
         return ab(&args, a, b);
     }
-    let mut samples: Vec<Sample> = Vec::new();
-    let mut handshakes = Results::default();
-    let mut pages: Vec<PageLoad> = Vec::new();
-    let mut bulk: Vec<BulkResult> = Vec::new();
-    let mut inputs = Vec::new();
-    let mut bad = 0usize;
-    for path in &args.files {
-        let (s, errors, results) = match read_any(path, &args.out)? {
-            Contents::Samples(s, errors) => (s, errors, 0),
-            Contents::Handshakes(r) => {
-                let n = r.runs.len() + r.memory.len();
-                handshakes.extend(r);
-                (Vec::new(), 0, n)
-            }
-            Contents::Pages(p) => {
-                let n = p.len();
-                pages.extend(p);
-                (Vec::new(), 0, n)
-            }
-            Contents::Bulk(b) => {
-                let n = b.len();
-                bulk.extend(b);
-                (Vec::new(), 0, n)
-            }
-        };
-        bad += errors;
-        inputs.push(Input {
-            name: path.display().to_string(),
-            samples: s.len(),
-            results,
-            bad_lines: errors,
-            run: read_run_info(path),
-        });
-        samples.extend(s);
-    }
-    let names: Vec<String> = args.files.iter().map(|p| p.display().to_string()).collect();
-    let mixed = !samples.is_empty() && !handshakes.is_empty();
-    let kinds = [
-        (!samples.is_empty(), "samples"),
-        (!handshakes.runs.is_empty(), "handshake throughput results"),
-        (!handshakes.memory.is_empty(), "memory (--hold) results"),
-        (!pages.is_empty(), "page loads"),
-        (!bulk.is_empty(), "bulk transfers"),
-    ];
-    let present: Vec<&str> = kinds.iter().filter(|k| k.0).map(|k| k.1).collect();
-    if present.len() > 1 && args.out.format != Format::Markdown {
-        bail!(
-            "{} make {} documents: report them separately in {} (or together in markdown or with --html)",
-            present.join(" and "),
-            present.len(),
-            if args.out.format == Format::Csv {
-                "CSV"
-            } else {
-                "JSON"
-            }
-        );
-    }
-    let other_hook = other_hook(&samples, &inputs);
-    let mut text = String::new();
-    if !samples.is_empty() || (handshakes.is_empty() && pages.is_empty() && bulk.is_empty()) {
-        text.push_str(&args.out.tables(
-            &format!(
-                "certbench report — {} samples from {}",
-                samples.len(),
-                names.join(", ")
-            ),
-            &samples,
-            Method::ALL,
-            other_hook.as_deref(),
-        ));
-    }
-    if !handshakes.is_empty() {
-        if args.out.format == Format::Markdown {
-            if mixed {
-                text.push('\n');
-            }
-            text.push_str(&format!(
-                "## certbench report — handshakes from {}\n\n",
-                names.join(", ")
-            ));
-        }
-        if !handshakes.runs.is_empty() {
-            text.push_str(&render_handshakes(&handshakes.runs, args.out.format));
-        }
-        if !handshakes.memory.is_empty() {
-            if args.out.format == Format::Markdown && !handshakes.runs.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(&render_memory(&handshakes.memory, args.out.format));
-        }
-    }
-    if !pages.is_empty() {
-        match args.out.format {
-            Format::Markdown => {
-                if !text.is_empty() {
-                    text.push('\n');
-                }
-                text.push_str(&format!(
-                    "## certbench report — page loads from {}\n\n{}",
-                    names.join(", "),
-                    render_pages(&pages)
-                ));
-            }
-            Format::Csv => text.push_str(&certbench_analysis::page::render_csv(&pages)),
-            Format::Json => text.push_str(&(serde_json::to_string_pretty(&pages)? + "\n")),
-        }
-    }
-    if !bulk.is_empty() {
-        match args.out.format {
-            Format::Markdown => {
-                if !text.is_empty() {
-                    text.push('\n');
-                }
-                text.push_str(&format!(
-                    "## certbench report — bulk transfers from {}\n\n{}",
-                    names.join(", "),
-                    certbench_analysis::bulk::render_markdown(&bulk)
-                ));
-            }
-            Format::Csv => text.push_str(&certbench_analysis::bulk::render_csv(&bulk)),
-            Format::Json => text.push_str(&(serde_json::to_string_pretty(&bulk)? + "\n")),
-        }
-    }
-    args.out.write(&text)?;
+    let gathered = gather(&args.files, &args.out)?;
+    let order: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+    args.out.write(&gathered.render(args.out.format, &order)?)?;
     if let Some(path) = &args.html {
-        let order: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
-        let report = Report::from_samples(&samples, &order, other_hook.as_deref());
-        let command: Vec<String> = std::env::args().collect();
-        let page = html::render(
-            &report,
-            &samples,
-            &handshakes,
-            &pages,
-            &bulk,
-            &inputs,
-            &command.join(" "),
-        );
+        let page = gathered.html(&order, &argv.join(" "));
         std::fs::write(path, page).with_context(|| format!("writing {}", path.display()))?;
         args.out
             .note(&format!("certbench: HTML report in {}", path.display()));
     }
-    Ok(Outcome::partial_if(bad != 0))
-}
-
-/// The command that measures the other hook, for the answer: `None` when the samples
-/// already hold both the callback and the replace hook, else that of the first input whose
-/// run header names a driver run.
-fn other_hook(samples: &[Sample], inputs: &[Input]) -> Option<String> {
-    let has = |h: &str| samples.iter().any(|s| s.config.hook.as_deref() == Some(h));
-    if has("callback") && has("replace") {
-        return None;
-    }
-    inputs
-        .iter()
-        .filter_map(|i| i.run.as_ref())
-        .find_map(|r| r.other_hook.clone())
+    Ok(Outcome::partial_if(gathered.bad != 0))
 }
 
 /// `--baseline A --candidate B`.
@@ -291,9 +116,6 @@ fn ab(args: &ReportArgs, a: &Path, b: &Path) -> Result<Outcome> {
         ),
         f => render_ab(&rows, f, args.min_change),
     };
-    match &args.out.output {
-        Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display()))?,
-        None => print!("{text}"),
-    }
+    args.out.write(&text)?;
     Ok(Outcome::partial_if(bad_a + bad_b != 0))
 }

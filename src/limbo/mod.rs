@@ -3,14 +3,20 @@
 //! exactly where verdicts differ.
 //!
 //! - [`testcase`]: a limbo file's testcases as [`Case`]s (what each field maps to);
-//! - [`run`]: every method over every testcase, results in the limbo result format.
+//! - [`run`]: every method over every testcase, results in the limbo result format;
+//! - [`files`]: upstream harnesses' result files read, certbench's written;
+//! - [`report`]: a run's findings gathered for the summary.
 //!
 //! The real-chain corpus is also a limbo file: `corpus/real-chains/real-chains.limbo.json`.
 //!
 //! Tallies and comparisons of results live in `certbench_analysis::limbo`.
 
+pub mod files;
+pub mod report;
 pub mod run;
 pub mod testcase;
 
+pub use files::{FilesError, load_upstream, write_results};
+pub use report::{ReportOptions, Timings, report};
 pub use run::{MethodRun, evaluate, expectations, harness_name};
 pub use testcase::{BadCase, Case, LimboFile};

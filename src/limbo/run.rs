@@ -142,31 +142,7 @@ pub fn expectations(file: &LimboFile) -> Vec<Expectation> {
         .collect()
 }
 
-/// One of a method's slowest testcases, timed again.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SlowCase {
-    /// Index of the testcase in the file.
-    pub index: usize,
-    /// Testcase id.
-    pub id: String,
-    /// The time of the run's one `verify` call, nanoseconds.
-    pub first_ns: u64,
-    /// The times of the `repeats` calls made again, nanoseconds, sorted.
-    pub again_ns: Vec<u64>,
-    /// The verdict.
-    pub actual: ActualResult,
-}
-
-impl SlowCase {
-    /// The median of the calls made again (the first call when none was).
-    pub fn median_ns(&self) -> u64 {
-        match self.again_ns.len() {
-            0 => self.first_ns,
-            n if n % 2 == 1 => self.again_ns[n / 2],
-            n => (self.again_ns[n / 2 - 1] + self.again_ns[n / 2]) / 2,
-        }
-    }
-}
+pub use certbench_analysis::limbo::report::SlowCase;
 
 /// `run`'s `top` slowest testcases, timed again: a single call is noisy (a page fault, a
 /// context switch can make a 20 µs testcase look like a slow one), so the `2 × top` slowest

@@ -240,50 +240,12 @@ pub fn render(
     h
 }
 
-/// The number of roots in a sample's store, from its configuration (`mozilla+extra (1621)`).
-fn store_size(s: &Sample) -> Option<u64> {
-    let roots = s.config.roots.as_deref()?;
-    roots.rsplit_once('(')?.1.trim_end_matches(')').parse().ok()
-}
-
 /// Store scaling (`verify --extra-roots N` runs given together): `stage` against the number
 /// of roots in the store, one line per method, each point the median over chains of each
-/// chain's median (log–log). `None` unless `verify` samples come with two store sizes or more
-/// and have the stage (roots-creation: stores built cold).
+/// chain's median (log–log; [`crate::verify::store_curve`]). `None` unless `verify` samples
+/// come with two store sizes or more and have the stage (roots-creation: stores built cold).
 fn store_curve(samples: &[Sample], stage: Stage) -> Option<String> {
-    use crate::schema::Source;
-    // (method, roots) → chain → values.
-    let mut by: BTreeMap<(String, u64), BTreeMap<String, Vec<f64>>> = BTreeMap::new();
-    for s in samples
-        .iter()
-        .filter(|s| s.source == Source::Verify && !s.warmup)
-    {
-        let (Some(n), Some(&ns)) = (store_size(s), s.stages.get(&stage)) else {
-            continue;
-        };
-        if ns == 0 {
-            continue; // a cached store: built once, not in this sample
-        }
-        by.entry((s.method.clone(), n))
-            .or_default()
-            .entry(s.chain.clone().unwrap_or_default())
-            .or_default()
-            .push(ns as f64);
-    }
-    let sizes: std::collections::BTreeSet<u64> = by.keys().map(|k| k.1).collect();
-    if sizes.len() < 2 {
-        return None;
-    }
-    // Every chain and method here has at least one value.
-    let median = |mut v: Vec<f64>| crate::stats::middle(&mut v).unwrap_or(0.0);
-    let mut lines: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
-    for ((method, n), chains) in by {
-        let per_chain: Vec<f64> = chains.into_values().map(median).collect();
-        lines
-            .entry(method)
-            .or_default()
-            .push((n as f64, median(per_chain) / 1e3));
-    }
+    let crate::verify::StoreCurve { sizes, lines } = crate::verify::store_curve(samples, stage)?;
     let ys = lines.values().flatten().map(|p| p.1);
     let (ymin, ymax) = ys.fold((f64::MAX, 0f64), |(lo, hi), y| (lo.min(y), hi.max(y)));
     let xs: Vec<f64> = sizes.iter().map(|&n| n as f64).collect();

@@ -1,0 +1,306 @@
+//! What a result file holds, decided once from its content ([`Kind::of`]), and the report of
+//! several files read together ([`Gathered`]): the driver's, `verify`'s and a patched Servo's
+//! JSONL samples, and the JSON arrays `certbench handshake`, `page` and `bulk --format json`
+//! write.
+//!
+//! A file whose first non-blank byte is not `[` is JSONL samples (each malformed line is a
+//! [`ReadError`], the rest is read). An array is told by its first element's fields: `page`
+//! for page loads, `mb_per_s` for bulk transfers, else handshake results (throughput or
+//! `--hold` memory runs, [`crate::handshake::parse`]; an empty array is no handshake result).
+
+use crate::bulk::BulkResult;
+use crate::export::html::{self, Input};
+use crate::export::{Format, Report, render};
+use crate::handshake::{Results, render as render_handshakes, render_memory};
+use crate::page::PageLoad;
+use crate::schema::{ReadError, RunInfo, Sample, read_jsonl};
+
+/// The kinds of result file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// JSON lines of samples.
+    Samples,
+    /// `certbench page --format json`.
+    Pages,
+    /// `certbench bulk --format json`.
+    Bulk,
+    /// `certbench handshake --format json` (throughput or memory runs).
+    Handshakes,
+}
+
+impl Kind {
+    /// The kind of a file with these `bytes` (see the module's documentation).
+    pub fn of(bytes: &[u8]) -> Kind {
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[') {
+            return Kind::Samples;
+        }
+        let first = serde_json::from_slice::<Vec<serde_json::Value>>(bytes)
+            .ok()
+            .and_then(|v| v.into_iter().next());
+        let has = |field: &str| first.as_ref().is_some_and(|f| f.get(field).is_some());
+        if has("page") {
+            Kind::Pages
+        } else if has("mb_per_s") {
+            Kind::Bulk
+        } else {
+            Kind::Handshakes
+        }
+    }
+}
+
+/// One result file's contents.
+#[derive(Debug)]
+pub enum Contents {
+    /// Samples, and the lines that could not be read.
+    Samples(Vec<Sample>, Vec<ReadError>),
+    /// Handshake throughput or memory results.
+    Handshakes(Results),
+    /// Page loads.
+    Pages(Vec<PageLoad>),
+    /// Bulk transfers.
+    Bulk(Vec<BulkResult>),
+}
+
+/// A JSON array that is none of the result kinds.
+#[derive(Debug, thiserror::Error)]
+#[error("not `certbench handshake`, `page` or `bulk --format json` results: {0}")]
+pub struct NotResults(serde_json::Error);
+
+impl Contents {
+    /// Reads a file's `bytes` as its [`Kind`].
+    pub fn read(bytes: &[u8]) -> Result<Contents, NotResults> {
+        let text = || String::from_utf8_lossy(bytes);
+        Ok(match Kind::of(bytes) {
+            Kind::Samples => {
+                let (samples, errors) = read_jsonl(bytes);
+                Contents::Samples(samples, errors)
+            }
+            Kind::Pages => Contents::Pages(serde_json::from_str(&text()).map_err(NotResults)?),
+            Kind::Bulk => Contents::Bulk(serde_json::from_str(&text()).map_err(NotResults)?),
+            Kind::Handshakes => {
+                Contents::Handshakes(crate::handshake::parse(&text()).map_err(NotResults)?)
+            }
+        })
+    }
+}
+
+/// Files of different kinds asked for in CSV or JSON, which hold one kind per document.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{} make {} documents: report them separately in {} (or together in markdown or with --html)",
+    .kinds.join(" and "),
+    .kinds.len(),
+    if *.format == Format::Csv { "CSV" } else { "JSON" }
+)]
+pub struct MixedKinds {
+    /// The kinds present.
+    pub kinds: Vec<&'static str>,
+    /// The format asked for.
+    pub format: Format,
+}
+
+/// Every file of a report, read and merged.
+#[derive(Debug, Default)]
+pub struct Gathered {
+    /// Every file's samples.
+    pub samples: Vec<Sample>,
+    /// Every file's handshake results.
+    pub handshakes: Results,
+    /// Every file's page loads.
+    pub pages: Vec<PageLoad>,
+    /// Every file's bulk transfers.
+    pub bulk: Vec<BulkResult>,
+    /// The files, in order.
+    pub inputs: Vec<Input>,
+    /// Malformed lines, and files that are not results.
+    pub bad: usize,
+}
+
+impl Gathered {
+    /// Adds the file `name` (with its run header `run`): its `contents`, or one bad input
+    /// when it is not results.
+    pub fn add(
+        &mut self,
+        name: String,
+        contents: Result<Contents, NotResults>,
+        run: Option<RunInfo>,
+    ) {
+        let (samples, errors, results) = match contents {
+            Ok(Contents::Samples(s, errors)) => (s, errors.len(), 0),
+            Ok(Contents::Handshakes(r)) => {
+                let n = r.runs.len() + r.memory.len();
+                self.handshakes.extend(r);
+                (Vec::new(), 0, n)
+            }
+            Ok(Contents::Pages(p)) => {
+                let n = p.len();
+                self.pages.extend(p);
+                (Vec::new(), 0, n)
+            }
+            Ok(Contents::Bulk(b)) => {
+                let n = b.len();
+                self.bulk.extend(b);
+                (Vec::new(), 0, n)
+            }
+            Err(_) => (Vec::new(), 1, 0),
+        };
+        self.bad += errors;
+        self.inputs.push(Input {
+            name,
+            samples: samples.len(),
+            results,
+            bad_lines: errors,
+            run,
+        });
+        self.samples.extend(samples);
+    }
+
+    /// The command that measures the other hook, for the answer: `None` when the samples
+    /// already hold both the callback and the replace hook, else that of the first input
+    /// whose run header names a driver run.
+    pub fn other_hook(&self) -> Option<String> {
+        let has = |h: &str| (self.samples.iter()).any(|s| s.config.hook.as_deref() == Some(h));
+        if has("callback") && has("replace") {
+            return None;
+        }
+        (self.inputs.iter())
+            .filter_map(|i| i.run.as_ref())
+            .find_map(|r| r.other_hook.clone())
+    }
+
+    fn names(&self) -> String {
+        let names: Vec<&str> = self.inputs.iter().map(|i| i.name.as_str()).collect();
+        names.join(", ")
+    }
+
+    /// The kinds of result present, named.
+    fn kinds(&self) -> Vec<&'static str> {
+        let kinds = [
+            (!self.samples.is_empty(), "samples"),
+            (
+                !self.handshakes.runs.is_empty(),
+                "handshake throughput results",
+            ),
+            (
+                !self.handshakes.memory.is_empty(),
+                "memory (--hold) results",
+            ),
+            (!self.pages.is_empty(), "page loads"),
+            (!self.bulk.is_empty(), "bulk transfers"),
+        ];
+        kinds.iter().filter(|k| k.0).map(|k| k.1).collect()
+    }
+
+    /// The report in `format`: the samples' tables (methods in `order` first; also when
+    /// there is nothing else), then the handshake, page and bulk sections. CSV and JSON hold
+    /// one kind only.
+    pub fn render(&self, format: Format, order: &[&str]) -> Result<String, MixedKinds> {
+        let kinds = self.kinds();
+        if kinds.len() > 1 && format != Format::Markdown {
+            return Err(MixedKinds { kinds, format });
+        }
+        let names = self.names();
+        let mut text = String::new();
+        let nothing_else =
+            self.handshakes.is_empty() && self.pages.is_empty() && self.bulk.is_empty();
+        if !self.samples.is_empty() || nothing_else {
+            let other_hook = self.other_hook();
+            let report = Report::from_samples(&self.samples, order, other_hook.as_deref());
+            if format == Format::Markdown {
+                let n = self.samples.len();
+                text.push_str(&format!(
+                    "## certbench report — {n} samples from {names}\n\n"
+                ));
+            }
+            text.push_str(&render(&report, format));
+        }
+        self.handshake_section(&mut text, format, &names);
+        self.results_section(&mut text, format, &names);
+        Ok(text)
+    }
+
+    fn handshake_section(&self, text: &mut String, format: Format, names: &str) {
+        let hs = &self.handshakes;
+        if hs.is_empty() {
+            return;
+        }
+        if format == Format::Markdown {
+            if !self.samples.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&format!(
+                "## certbench report — handshakes from {names}\n\n"
+            ));
+        }
+        if !hs.runs.is_empty() {
+            text.push_str(&render_handshakes(&hs.runs, format));
+        }
+        if !hs.memory.is_empty() {
+            if format == Format::Markdown && !hs.runs.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&render_memory(&hs.memory, format));
+        }
+    }
+
+    fn results_section(&self, text: &mut String, format: Format, names: &str) {
+        if !self.pages.is_empty() {
+            let p = &self.pages;
+            let json = || serde_json::to_string_pretty(p).expect("page loads serialize");
+            let (md, csv) = (
+                || crate::page::render_markdown(p),
+                || crate::page::render_csv(p),
+            );
+            section(text, (format, "page loads", names), md, csv, json);
+        }
+        if !self.bulk.is_empty() {
+            let b = &self.bulk;
+            let json = || serde_json::to_string_pretty(b).expect("bulk transfers serialize");
+            let (md, csv) = (
+                || crate::bulk::render_markdown(b),
+                || crate::bulk::render_csv(b),
+            );
+            section(text, (format, "bulk transfers", names), md, csv, json);
+        }
+    }
+
+    /// The HTML report of every file; `order` as for [`Gathered::render`], `command` the
+    /// report's own command line.
+    pub fn html(&self, order: &[&str], command: &str) -> String {
+        let other_hook = self.other_hook();
+        let report = Report::from_samples(&self.samples, order, other_hook.as_deref());
+        html::render(
+            &report,
+            &self.samples,
+            &self.handshakes,
+            &self.pages,
+            &self.bulk,
+            &self.inputs,
+            command,
+        )
+    }
+}
+
+/// Appends one kind's section in `format`: in markdown under its heading (`what` from
+/// `names`), after a blank line when the text has something before it.
+fn section(
+    text: &mut String,
+    (format, what, names): (Format, &str, &str),
+    markdown: impl FnOnce() -> String,
+    csv: impl FnOnce() -> String,
+    json: impl FnOnce() -> String,
+) {
+    match format {
+        Format::Markdown => {
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&format!(
+                "## certbench report — {what} from {names}\n\n{}",
+                markdown()
+            ));
+        }
+        Format::Csv => text.push_str(&csv()),
+        Format::Json => text.push_str(&(json() + "\n")),
+    }
+}

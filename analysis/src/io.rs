@@ -1,0 +1,85 @@
+//! The schema's files: JSONL samples read back (a version-1 sample upgraded on the way,
+//! [`read_jsonl`]), and the run header beside a samples file ([`run_info_path`],
+//! [`read_run_info`]). `certbench_analysis::schema` re-exports all of it.
+
+use crate::schema::{RunInfo, Sample};
+
+/// Upgrades a version-1 sample (JSON) to the current schema: `transport` moves into
+/// `config`, as do `meta.hook` and `meta.roots`.
+fn upgrade(mut v: serde_json::Value) -> serde_json::Value {
+    let Some(obj) = v.as_object_mut() else {
+        return v;
+    };
+    if obj.get("schema").and_then(|s| s.as_u64()) != Some(1) {
+        return v;
+    }
+    let mut config = serde_json::Map::new();
+    if let Some(t) = obj.remove("transport") {
+        config.insert("transport".into(), t);
+    }
+    if let Some(meta) = obj.get_mut("meta").and_then(|m| m.as_object_mut()) {
+        for k in ["hook", "roots"] {
+            if let Some(x) = meta.remove(k) {
+                config.insert(k.into(), x);
+            }
+        }
+    }
+    obj.insert("config".into(), config.into());
+    v
+}
+
+/// Errors reading samples.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// A line that is not a valid sample.
+    #[error("line {line}: {message}")]
+    BadLine {
+        /// 1-based line number.
+        line: usize,
+        /// What was wrong.
+        message: String,
+    },
+    /// I/O failure.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// Reads JSONL samples. Blank lines are skipped; a malformed line becomes an error entry with
+/// its line number, and reading goes on, so one bad line never loses the others.
+pub fn read_jsonl(reader: impl std::io::BufRead) -> (Vec<Sample>, Vec<ReadError>) {
+    let mut samples = Vec::new();
+    let mut errors = Vec::new();
+    for (i, line) in reader.lines().enumerate() {
+        match line {
+            Ok(l) if l.trim().is_empty() => {}
+            Ok(l) => match serde_json::from_str(&l)
+                .map(upgrade)
+                .and_then(serde_json::from_value::<Sample>)
+            {
+                Ok(s) => samples.push(s),
+                Err(e) => errors.push(ReadError::BadLine {
+                    line: i + 1,
+                    message: e.to_string(),
+                }),
+            },
+            Err(e) => {
+                errors.push(ReadError::Io(e));
+                break;
+            }
+        }
+    }
+    (samples, errors)
+}
+
+/// Where the [`RunInfo`] of a samples file lives: `<file>.run.json`.
+pub fn run_info_path(samples: &std::path::Path) -> std::path::PathBuf {
+    let mut p = samples.as_os_str().to_owned();
+    p.push(".run.json");
+    p.into()
+}
+
+/// Reads the [`RunInfo`] next to `samples`, if there is a readable one.
+pub fn read_run_info(samples: &std::path::Path) -> Option<RunInfo> {
+    let text = std::fs::read_to_string(run_info_path(samples)).ok()?;
+    serde_json::from_str(&text).ok()
+}

@@ -1,0 +1,204 @@
+//! `certbench verify`'s summaries beside its tables, computed from its samples: store scaling
+//! (one row per method for one run, and the curve over store sizes the HTML report draws from
+//! several runs) and how far `rustlsparallel` got against its bound.
+//!
+//! Nothing here measures: the path checks' costs the bound needs are measured by the caller
+//! (`certbench::bench::floor::check_costs`) and passed in as [`ChainChecks`].
+//!
+//! Medians of medians use [`middle`] (the middle element, or the mean of the two middle ones);
+//! each chain's own median in [`store_scaling`] and [`parallel_bound`] is its table cell's.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::export::markdown::plain_table;
+use crate::schema::{Sample, Source, Stage, Verdict};
+use crate::stats::middle;
+use crate::table::{SeedTable, build_seed_tables};
+use crate::units::human;
+
+/// The median of `v` ([`middle`]); `None` when `v` is empty.
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    middle(&mut v)
+}
+
+/// A duration in nanoseconds, or `—` when there is none.
+fn show(v: Option<f64>) -> String {
+    v.map_or("—".to_owned(), human)
+}
+
+/// The trust store and the untrusted intermediates of one `verify` run.
+#[derive(Clone, Debug)]
+pub struct Store {
+    /// The store as its samples' configuration names it (`mozilla+corpus+extra (1621)`).
+    pub roots: String,
+    /// Generated roots added (`--extra-roots`), decoys included.
+    pub extra_roots: usize,
+    /// Of those, same-subject decoys of the corpus's anchors.
+    pub decoy_roots: usize,
+    /// Generated intermediates offered with every chain (`--extra-intermediates`).
+    pub extra_intermediates: usize,
+    /// Of those, decoys of the leaves' issuers.
+    pub decoy_intermediates: usize,
+}
+
+/// The `roots-creation` cell of `method`'s store-scaling row: the one build when the store
+/// was cached (`built_once`), else the median, n and range of every measured sample's build.
+fn creation(samples: &[Sample], method: &str, built_once: Option<u64>) -> String {
+    if let Some(ns) = built_once {
+        return format!("{} (built once)", human(ns as f64));
+    }
+    // Every cold sample built the store: their median, n and range.
+    let mut builds: Vec<f64> = samples
+        .iter()
+        .filter(|s| s.method == method && !s.warmup)
+        .filter_map(|s| s.stages.get(&Stage::RootsCreation))
+        .map(|&ns| ns as f64)
+        .collect();
+    builds.sort_by(f64::total_cmp);
+    match (builds.first(), builds.last()) {
+        (Some(lo), Some(hi)) => format!(
+            "{} (n {}, {}–{})",
+            show(median(builds.clone())),
+            builds.len(),
+            human(*lo),
+            human(*hi)
+        ),
+        _ => "—".to_owned(),
+    }
+}
+
+/// One method's store-scaling row: method, roots-creation, the median over chains of each
+/// chain's `verify` and `total-verification` medians, and the chains it accepted.
+fn scaling_row(
+    tables: &[SeedTable],
+    samples: &[Sample],
+    method: &str,
+    built_once: Option<u64>,
+) -> Vec<String> {
+    let of = |stage: Stage| {
+        median(
+            tables
+                .iter()
+                .filter(|t| t.method == method)
+                .flat_map(|t| &t.rows)
+                .filter_map(|r| r.cells.get(&stage).map(|c| c.median))
+                .collect(),
+        )
+    };
+    let first = || {
+        samples
+            .iter()
+            .filter(|s| s.method == method && !s.warmup && s.run == 0)
+    };
+    let accepted = first().filter(|s| s.verdict == Verdict::Ok).count();
+    vec![
+        method.to_owned(),
+        creation(samples, method, built_once),
+        show(of(Stage::Verify)),
+        show(of(Stage::TotalVerification)),
+        format!("{accepted} of {}", first().count()),
+    ]
+}
+
+/// Store scaling, markdown, one row per method (in `methods` order): the store's size,
+/// `roots-creation` (the one build of a method in `built_once` — `--cache-roots` — else the
+/// median over samples), and the median over chains of each chain's `verify` and
+/// `total-verification` medians.
+pub fn store_scaling(
+    samples: &[Sample],
+    methods: &[&str],
+    built_once: &[(String, u64)],
+    store: &Store,
+) -> String {
+    let tables = build_seed_tables(samples);
+    let rows = methods
+        .iter()
+        .map(|m| {
+            let once = built_once.iter().find(|c| c.0 == *m).map(|c| c.1);
+            scaling_row(&tables, samples, m, once)
+        })
+        .collect();
+    format!(
+        "\n### Store scaling: roots {} ({} extra, {} decoys), +{} untrusted intermediates per chain ({} decoys)\n\n{}\nverify and total-verification: the median over chains of each chain's median.\n",
+        store.roots,
+        store.extra_roots,
+        store.decoy_roots,
+        store.extra_intermediates,
+        store.decoy_intermediates,
+        plain_table(
+            &[
+                "method",
+                "roots-creation",
+                "verify",
+                "total-verification",
+                "chains accepted",
+            ],
+            rows,
+            1,
+        )
+    )
+}
+
+/// The number of roots in a sample's store, from its configuration (`mozilla+extra (1621)`):
+/// the count `RootSet::describe` writes in parentheses at the end.
+pub fn store_size(s: &Sample) -> Option<u64> {
+    let roots = s.config.roots.as_deref()?;
+    roots.rsplit_once('(')?.1.trim_end_matches(')').parse().ok()
+}
+
+/// A stage against the store's size, over `verify` runs of several sizes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoreCurve {
+    /// The store sizes, ascending (two or more).
+    pub sizes: Vec<u64>,
+    /// Per method: (roots in the store, the median over chains of each chain's median, µs),
+    /// by ascending size.
+    pub lines: BTreeMap<String, Vec<(f64, f64)>>,
+}
+
+/// Store scaling over runs (`verify --extra-roots N` runs given together): `stage` against the
+/// number of roots in the store, one line per method, each point the median over chains of
+/// each chain's median. `None` unless `verify` samples come with two store sizes or more and
+/// have the stage (a 0 — a cached store, built once — is not a build).
+pub fn store_curve(samples: &[Sample], stage: Stage) -> Option<StoreCurve> {
+    // (method, roots) → chain → values.
+    let mut by: BTreeMap<(String, u64), BTreeMap<String, Vec<f64>>> = BTreeMap::new();
+    for s in samples
+        .iter()
+        .filter(|s| s.source == Source::Verify && !s.warmup)
+    {
+        let (Some(n), Some(&ns)) = (store_size(s), s.stages.get(&stage)) else {
+            continue;
+        };
+        if ns == 0 {
+            continue; // a cached store: built once, not in this sample
+        }
+        by.entry((s.method.clone(), n))
+            .or_default()
+            .entry(s.chain.clone().unwrap_or_default())
+            .or_default()
+            .push(ns as f64);
+    }
+    let sizes: BTreeSet<u64> = by.keys().map(|k| k.1).collect();
+    if sizes.len() < 2 {
+        return None;
+    }
+    // Every chain and method here has at least one value.
+    let median = |v: Vec<f64>| median(v).unwrap_or(0.0);
+    let mut lines: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    for ((method, n), chains) in by {
+        let per_chain: Vec<f64> = chains.into_values().map(median).collect();
+        lines
+            .entry(method)
+            .or_default()
+            .push((n as f64, median(per_chain) / 1e3));
+    }
+    Some(StoreCurve {
+        sizes: sizes.into_iter().collect(),
+        lines,
+    })
+}
+
+mod bound;
+
+pub use bound::{ChainChecks, PathChecks, parallel_bound};

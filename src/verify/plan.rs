@@ -1,0 +1,222 @@
+//! What `certbench verify` measures, settled once from its options ([`Plan::prepare`]): the
+//! corpus, the trust roots (with the corpus's anchors and the generated extra roots), the extra
+//! intermediates; the lines that describe it; and the markdown sections beside the tables
+//! ([`Plan::sections`]: store scaling, and the parallel bound with its path checks measured
+//! here and summarised by `certbench_analysis::verify`).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use certbench_analysis::verify::{ChainChecks, PathChecks, Store};
+use certbench_analysis::{Sample, verify as summary};
+
+use super::{CachedRoots, VerifyOptions};
+use crate::corpus::Corpus;
+use crate::extra::Extra;
+use crate::methods::Method;
+use crate::roots::{RootSet, RootsSpec};
+
+/// Where the chains and roots come from, and the store scaling asked for.
+#[derive(Clone, Debug)]
+pub struct PlanOptions {
+    /// The folder of chains.
+    pub chains: PathBuf,
+    /// The trust roots.
+    pub roots: RootsSpec,
+    /// Add the chains' own `root.pem` anchors to the roots.
+    pub corpus_roots: bool,
+    /// Generated roots to add to the store (`--extra-roots`).
+    pub extra_roots: usize,
+    /// Generated intermediates to offer with every chain (`--extra-intermediates`).
+    pub extra_intermediates: usize,
+}
+
+/// Why a plan could not be made (nothing was measured).
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// The corpus could not be read.
+    #[error("loading chains from {}", .dir.display())]
+    Corpus {
+        /// The folder.
+        dir: PathBuf,
+        /// Why.
+        #[source]
+        source: certbench_core::Error,
+    },
+    /// The folder holds neither a chain nor a chain that failed to load.
+    #[error("{}: no chain folders found", .0.display())]
+    NoChains(PathBuf),
+    /// The trust roots could not be read.
+    #[error("loading trust roots")]
+    Roots(#[source] certbench_core::Error),
+    /// The extra roots or intermediates could not be generated.
+    #[error("generating the extra roots and intermediates")]
+    Extra(#[source] rcgen::Error),
+}
+
+/// The corpus, the store and the extra certificates of one `verify` run.
+pub struct Plan {
+    /// The chains (and those that failed to load).
+    pub corpus: Corpus,
+    /// The trust store, extras included.
+    pub roots: RootSet,
+    /// The generated roots and intermediates (empty without store scaling).
+    pub extra: Extra,
+    /// How long generating `extra` took, when anything was generated.
+    pub generated_in: Option<Duration>,
+}
+
+impl Plan {
+    /// Loads the corpus and the roots and generates the extra certificates.
+    pub fn prepare(opts: &PlanOptions) -> Result<Plan, PlanError> {
+        let dir = &opts.chains;
+        let corpus = Corpus::load(dir).map_err(|source| PlanError::Corpus {
+            dir: dir.clone(),
+            source,
+        })?;
+        if corpus.chains.is_empty() && corpus.failures.is_empty() {
+            return Err(PlanError::NoChains(dir.clone()));
+        }
+        let mut roots = RootSet::load(&opts.roots).map_err(PlanError::Roots)?;
+        if opts.corpus_roots {
+            roots.extend("corpus", corpus.roots());
+        }
+        let (mut extra, mut generated_in) = (Extra::default(), None);
+        if opts.extra_roots + opts.extra_intermediates > 0 {
+            let started = Instant::now();
+            extra = crate::extra::generate(&corpus, opts.extra_roots, opts.extra_intermediates)
+                .map_err(PlanError::Extra)?;
+            generated_in = Some(started.elapsed());
+            roots.extend("extra", extra.roots.iter().cloned());
+        }
+        Ok(Plan {
+            corpus,
+            roots,
+            extra,
+            generated_in,
+        })
+    }
+
+    /// What was generated, when anything was.
+    pub fn generated(&self) -> Option<String> {
+        let extra = &self.extra;
+        self.generated_in.map(|t| format!(
+            "certbench verify: generated {} extra roots ({} decoys) and {} extra intermediates ({} decoys) in {:.1} s",
+            extra.roots.len(),
+            extra.decoy_roots,
+            extra.intermediates.len(),
+            extra.decoy_intermediates,
+            t.as_secs_f64()
+        ))
+    }
+
+    /// `, +M untrusted intermediates per chain`, or nothing.
+    fn intermediates(&self) -> String {
+        match self.extra.intermediates.len() {
+            0 => String::new(),
+            m => format!(", +{m} untrusted intermediates per chain"),
+        }
+    }
+
+    /// The note before measuring.
+    pub fn describe(&self, opts: &VerifyOptions) -> String {
+        format!(
+            "certbench verify: {} chains × {} methods × {} runs (+{} warm-up), roots {}{}{}",
+            self.corpus.chains.len(),
+            opts.methods.len(),
+            opts.runs,
+            opts.warmup,
+            self.roots.describe(),
+            self.intermediates(),
+            if opts.cache_roots {
+                ", cached"
+            } else {
+                ", cold per sample"
+            }
+        )
+    }
+
+    /// The tables' title.
+    pub fn title(&self, opts: &VerifyOptions) -> String {
+        format!(
+            "certbench verify — {} chains, {} runs (+{} warm-up), roots {}{}, {}",
+            self.corpus.chains.len(),
+            opts.runs,
+            opts.warmup,
+            self.roots.describe(),
+            self.intermediates(),
+            if opts.cache_roots {
+                "stores cached"
+            } else {
+                "stores built cold per sample"
+            }
+        )
+    }
+
+    /// The markdown sections after the tables: store scaling when `scaling`, and
+    /// `rustlsparallel` against its bound when both rustls methods ran (its path checks
+    /// measured now, 30 times each).
+    pub fn sections(
+        &self,
+        samples: &[Sample],
+        opts: &VerifyOptions,
+        cached: &[CachedRoots],
+        scaling: bool,
+    ) -> String {
+        let mut text = String::new();
+        if scaling {
+            let methods: Vec<&str> = opts.methods.iter().map(|m| m.name()).collect();
+            let built_once: Vec<(String, u64)> = cached
+                .iter()
+                .map(|c| (c.method.name().to_owned(), c.build_ns))
+                .collect();
+            text.push_str(&summary::store_scaling(
+                samples,
+                &methods,
+                &built_once,
+                &self.store(),
+            ));
+        }
+        let both = [Method::RustlsSerial, Method::RustlsParallel];
+        if both.iter().all(|m| opts.methods.contains(m)) {
+            let (chains, threads) = self.chain_checks();
+            text.push_str(&summary::parallel_bound(samples, &chains, threads));
+        }
+        text
+    }
+
+    fn store(&self) -> Store {
+        Store {
+            roots: self.roots.describe(),
+            extra_roots: self.extra.roots.len(),
+            decoy_roots: self.extra.decoy_roots,
+            extra_intermediates: self.extra.intermediates.len(),
+            decoy_intermediates: self.extra.decoy_intermediates,
+        }
+    }
+
+    /// Every chain with its path's checks timed alone ([`crate::bench::floor::check_costs`])
+    /// and split over this machine's threads ([`crate::bench::floor::makespan_bound`]; the
+    /// pool's workers and the caller), and that number of threads.
+    fn chain_checks(&self) -> (Vec<ChainChecks>, usize) {
+        let chains: Vec<_> = (self.corpus.chains.iter())
+            .map(|c| (&c.chain, self.roots.certs()))
+            .collect();
+        let costs = crate::bench::floor::check_costs(&chains, 30);
+        let threads = crate::pool::SignaturePool::global().workers() + 1;
+        let checks = (self.corpus.chains.iter().zip(costs))
+            .map(|(c, cost)| ChainChecks {
+                id: c.id.clone(),
+                keys: c.key_types.join(", "),
+                p384: c.chain.iter().any(|cert| {
+                    crate::chain::signer(cert) == Some(crate::chain::Signer::EcdsaP384)
+                }),
+                path: cost.filter(|checks| !checks.is_empty()).map(|checks| {
+                    let on_threads = crate::bench::floor::makespan_bound(&checks, threads);
+                    PathChecks { checks, on_threads }
+                }),
+            })
+            .collect();
+        (checks, threads)
+    }
+}
