@@ -53,7 +53,7 @@ fn config() -> &'static Config {
             .and_then(|m| match m.parse::<Method>() {
                 Ok(m) => Some(m),
                 Err(e) => {
-                    eprintln!("certbench: CERTBENCH_METHOD: {e}; keeping Servo's verifier");
+                    log::error!("certbench: CERTBENCH_METHOD: {e}; keeping Servo's verifier");
                     None
                 }
             });
@@ -81,7 +81,7 @@ impl Writer {
             let out = match file {
                 Ok(f) => Some(BufWriter::new(f)),
                 Err(e) => {
-                    eprintln!(
+                    log::error!(
                         "certbench: {}: {e}; no samples will be written",
                         path.display()
                     );
@@ -104,7 +104,7 @@ impl Writer {
             && let Err(e) = writeln!(w, "{line}").and_then(|_| w.flush())
             && !self.failed.swap(true, std::sync::atomic::Ordering::Relaxed)
         {
-            eprintln!("certbench: writing {}: {e}", self.path.display());
+            log::error!("certbench: writing {}: {e}", self.path.display());
         }
     }
 }
@@ -208,7 +208,7 @@ pub fn verifier(
                 }
                 Ok(Err(e)) | Err(e) => {
                     // Fail safe for the browser: keep Servo's verifier, say why, record it.
-                    eprintln!("certbench: building `{m}`: {e}; keeping Servo's verifier");
+                    log::error!("certbench: building `{m}`: {e}; keeping Servo's verifier");
                     if let Some(w) = Writer::global() {
                         w.write(&sample(
                             m.name(),
