@@ -4,11 +4,8 @@
 
 use std::sync::OnceLock;
 
-use std::path::PathBuf;
-
-use certbench_analysis::export::Format;
+use clap::ValueEnum;
 use clap::builder::PossibleValue;
-use clap::{Args, ValueEnum};
 
 use crate::methods::Method;
 
@@ -96,18 +93,4 @@ mod tests {
         assert_eq!(methods(&T::parse_from(["t"]).method), Method::available());
         assert!(T::try_parse_from(["t", "--method", "ring"]).is_err());
     }
-}
-
-/// Output options of the measuring commands.
-#[derive(Args, Debug)]
-pub(super) struct OutputArgs {
-    /// Table format: md, csv or json.
-    #[arg(long, default_value = "md")]
-    pub(super) format: Format,
-    /// Write the tables to FILE instead of standard output.
-    #[arg(long)]
-    pub(super) output: Option<PathBuf>,
-    /// No progress or notes on standard error (errors and warnings are still shown).
-    #[arg(long)]
-    pub(super) quiet: bool,
 }

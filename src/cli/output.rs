@@ -4,19 +4,20 @@
 //! run ended into the process's exit code.
 
 use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
 use certbench_analysis::Sample;
-use certbench_analysis::export::render_samples;
+use certbench_analysis::export::{Format, render_samples};
 use certbench_analysis::schema::RunInfo;
+use clap::Args;
 
-pub(super) use super::args::OutputArgs;
 use crate::methods::Method;
 pub(super) use crate::run::Outcome;
 
-/// Exit code when the run finished but some items could not be measured.
-const EXIT_PARTIAL: u8 = 3;
 /// Exit code of a run stopped by Ctrl-C (SIGINT), as shells report it (128 + 2).
 const EXIT_INTERRUPTED: u8 = 130;
 
@@ -25,32 +26,29 @@ const EXIT_INTERRUPTED: u8 = 130;
 pub(super) fn exit_code(result: Result<Outcome>) -> ExitCode {
     match result {
         Ok(Outcome::Complete) => ExitCode::SUCCESS,
-        Ok(Outcome::Partial) => ExitCode::from(EXIT_PARTIAL),
+        Ok(Outcome::Partial) => ExitCode::from(3),
         Ok(Outcome::Interrupted) => ExitCode::from(EXIT_INTERRUPTED),
         Err(e) => {
-            eprintln!("certbench: error: {e:#}");
+            warn(&format!("certbench: error: {e:#}"));
             ExitCode::FAILURE
         }
     }
 }
 
-/// Watches for Ctrl-C on the current runtime: the first sets `stop` (the run ends after the
-/// current sample and prints its tables), a second quits at once (every finished sample is
-/// already in the raw file, a line at a time).
-pub(super) fn watch_ctrl_c(stop: std::sync::Arc<std::sync::atomic::AtomicBool>, quiet: bool) {
+/// Watches for Ctrl-C: the first sets `stop` (the run ends after the current sample and prints
+/// its tables), a second quits at once (every finished sample is already in the raw file).
+pub(super) fn watch_ctrl_c(stop: Arc<AtomicBool>, quiet: bool) {
     tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_err() {
             return;
         }
-        stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        stop.store(true, Ordering::SeqCst);
         note(
             quiet,
             "certbench: interrupted: stopping after the current sample (Ctrl-C again to quit at once)",
         );
         if tokio::signal::ctrl_c().await.is_ok() {
-            eprintln!(
-                "certbench: interrupted again: quitting; finished samples are in the raw file"
-            );
+            warn("certbench: interrupted again: quitting; finished samples are in the raw file");
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
     });
@@ -58,20 +56,15 @@ pub(super) fn watch_ctrl_c(stop: std::sync::Arc<std::sync::atomic::AtomicBool>, 
 
 /// Text for standard output (commands without `--output`, e.g. the mirror's address).
 pub(super) fn print(text: &str) {
-    let mut stdout = std::io::stdout().lock();
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush());
+    let _ = print_checked(text); // a closed pipe (`| head`) is not an error worth a panic
 }
 
-/// A line on standard error that `--quiet` does not silence (errors, warnings), for the
-/// commands without [`OutputArgs`].
+/// A line on standard error that `--quiet` does not silence (errors, warnings).
 pub(super) fn warn(msg: &str) {
     eprintln!("{msg}");
 }
 
-/// A note on standard error unless `quiet`, for the commands without [`OutputArgs`].
+/// A note on standard error unless `quiet`.
 pub(super) fn note(quiet: bool, msg: &str) {
     if !quiet {
         eprintln!("{msg}");
@@ -90,7 +83,24 @@ pub(super) fn progress(quiet: bool, total: u64) -> indicatif::ProgressBar {
 /// Writes `text` to standard output, for the commands without [`OutputArgs`]; unlike
 /// [`print`], a write error (a closed pipe) is the command's error.
 pub(super) fn print_checked(text: &str) -> Result<()> {
-    Ok(std::io::stdout().write_all(text.as_bytes())?)
+    let mut stdout = std::io::stdout().lock();
+    Ok(stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())?)
+}
+
+/// Output options of the measuring commands.
+#[derive(Args, Debug)]
+pub(super) struct OutputArgs {
+    /// Table format: md, csv or json.
+    #[arg(long, default_value = "md")]
+    pub(super) format: Format,
+    /// Write the tables to FILE instead of standard output.
+    #[arg(long)]
+    pub(super) output: Option<PathBuf>,
+    /// No progress or notes on standard error (errors and warnings are still shown).
+    #[arg(long)]
+    pub(super) quiet: bool,
 }
 
 impl OutputArgs {
@@ -99,10 +109,9 @@ impl OutputArgs {
         note(self.quiet, msg);
     }
 
-    /// An error or a warning on standard error, even with `--quiet` (which silences
-    /// progress, never errors).
+    /// An error or a warning on standard error, even with `--quiet` (it silences progress).
     pub(super) fn error(&self, msg: &str) {
-        eprintln!("{msg}");
+        warn(msg);
     }
 
     /// A progress bar on standard error when it is a terminal and not `--quiet`.
@@ -110,8 +119,7 @@ impl OutputArgs {
         progress(self.quiet, total)
     }
 
-    /// The tables of `samples` in the chosen format, under `title` in markdown; `other_hook`
-    /// is the command that measures the other hook, for the answer's last line.
+    /// The tables of `samples` (`title` in markdown; `other_hook` for the answer's last line).
     pub(super) fn tables(
         &self,
         title: &str,
@@ -123,8 +131,7 @@ impl OutputArgs {
         render_samples(title, samples, &order, other_hook, self.format)
     }
 
-    /// Writes `text` to `--output` with its run header `info` beside it (for `certbench
-    /// report`), or to stdout.
+    /// Writes `text` to `--output` with its run header `info` beside it, or to stdout.
     pub(super) fn write_with_header(&self, text: &str, info: &RunInfo) -> Result<()> {
         self.write(text)?;
         match &self.output {
@@ -137,7 +144,7 @@ impl OutputArgs {
     pub(super) fn write(&self, text: &str) -> Result<()> {
         match &self.output {
             Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display())),
-            None => Ok(std::io::stdout().write_all(text.as_bytes())?),
+            None => print_checked(text),
         }
     }
 }
