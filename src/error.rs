@@ -14,12 +14,12 @@ pub enum Error {
     #[error("instruction count: {0}")]
     Icount(String),
     /// An x509-limbo file that cannot be used at all (not JSON, not schema version 1).
-    #[error("{path}: not an x509-limbo file: {message}")]
+    #[error("{path}: not an x509-limbo file: {cause}")]
     Limbo {
         /// The file.
         path: PathBuf,
         /// What was wrong.
-        message: String,
+        cause: crate::limbo::testcase::FileError,
     },
 }
 

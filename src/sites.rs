@@ -93,18 +93,56 @@ pub fn parse_sites(text: &str) -> (Vec<Site>, Vec<SiteError>) {
                     }),
                 }
             }
-            Err(message) => errors.push(SiteError {
+            Err(bad) => errors.push(SiteError {
                 line,
-                message: format!("`{}`: {message}", content.escape_debug()),
+                message: format!("`{}`: {bad}", content.escape_debug()),
             }),
         }
     }
     (sites, errors)
 }
 
+/// Why a line is not a site (the messages users see after the line's text).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BadSite {
+    /// A control character in the line.
+    #[error("control character U+{code:04X} at column {column}")]
+    Control { code: u32, column: usize },
+    /// Not parsable as a URL, even with `https://` before it.
+    #[error("not a host, host:port or URL ({0})")]
+    NotUrl(url::ParseError),
+    /// A URL whose scheme is not `https`.
+    #[error("scheme `{0}` is not https")]
+    Scheme(String),
+    /// A URL with a user name or password.
+    #[error("user name or password in the URL: not supported")]
+    Credentials,
+    /// A URL without a host.
+    #[error("no host")]
+    NoHost,
+    /// A URL whose host is empty.
+    #[error("empty host")]
+    EmptyHost,
+    /// Port 0.
+    #[error("port 0")]
+    PortZero,
+    /// A name longer than DNS allows.
+    #[error("name is {0} octets long (at most 253)")]
+    NameTooLong(usize),
+    /// A label longer than DNS allows (its first 16 octets shown).
+    #[error("label `{start}…` is {len} octets long (at most 63)")]
+    LabelTooLong { start: String, len: usize },
+    /// Two dots in a row.
+    #[error("empty label (two dots in a row)")]
+    EmptyLabel,
+    /// Not a name a TLS client can ask for.
+    #[error("`{0}` is not a valid DNS name")]
+    NotDnsName(String),
+}
+
 /// One site written as in a sites file (a host, `host:port` or an `https://` URL), found on
 /// `line`; the reason when it is not one.
-pub fn parse_one(s: &str, line: usize) -> Result<Site, String> {
+pub fn parse_one(s: &str, line: usize) -> Result<Site, BadSite> {
     let (host, port, path) = parse_site(s)?;
     Ok(Site {
         host,
@@ -114,13 +152,12 @@ pub fn parse_one(s: &str, line: usize) -> Result<Site, String> {
     })
 }
 
-fn parse_site(s: &str) -> Result<(String, u16, String), String> {
+fn parse_site(s: &str) -> Result<(String, u16, String), BadSite> {
     if let Some((col, c)) = s.chars().enumerate().find(|(_, c)| c.is_control()) {
-        return Err(format!(
-            "control character U+{:04X} at column {}",
-            c as u32,
-            col + 1
-        ));
+        return Err(BadSite::Control {
+            code: c as u32,
+            column: col + 1,
+        });
     }
     // A bare IPv6 literal (no brackets, no port).
     if let Ok(ip) = s.parse::<std::net::Ipv6Addr>() {
@@ -131,12 +168,12 @@ fn parse_site(s: &str) -> Result<(String, u16, String), String> {
     } else {
         Url::parse(&format!("https://{s}"))
     }
-    .map_err(|e| format!("not a host, host:port or URL ({e})"))?;
+    .map_err(BadSite::NotUrl)?;
     if url.scheme() != "https" {
-        return Err(format!("scheme `{}` is not https", url.scheme()));
+        return Err(BadSite::Scheme(url.scheme().to_owned()));
     }
     if !url.username().is_empty() || url.password().is_some() {
-        return Err("user name or password in the URL: not supported".into());
+        return Err(BadSite::Credentials);
     }
     let host = match url.host() {
         // IDN names arrive here in their ASCII (punycode) form.
@@ -147,14 +184,14 @@ fn parse_site(s: &str) -> Result<(String, u16, String), String> {
         }
         Some(Host::Ipv4(ip)) => ip.to_string(),
         Some(Host::Ipv6(ip)) => ip.to_string(),
-        None => return Err("no host".into()),
+        None => return Err(BadSite::NoHost),
     };
     if host.is_empty() {
-        return Err("empty host".into());
+        return Err(BadSite::EmptyHost);
     }
     let port = url.port_or_known_default().unwrap_or(443);
     if port == 0 {
-        return Err("port 0".into());
+        return Err(BadSite::PortZero);
     }
     let mut path = url.path().to_owned();
     if let Some(q) = url.query() {
@@ -166,23 +203,22 @@ fn parse_site(s: &str) -> Result<(String, u16, String), String> {
 
 /// Checks that `name` is a DNS name a TLS client can ask for (RFC 1035 lengths, letters,
 /// digits, hyphens and underscores, as rustls' `DnsName` accepts), with the reason if not.
-fn dns_name(name: &str) -> Result<(), String> {
+fn dns_name(name: &str) -> Result<(), BadSite> {
     if name.len() > 253 {
-        return Err(format!("name is {} octets long (at most 253)", name.len()));
+        return Err(BadSite::NameTooLong(name.len()));
     }
     if let Some(label) = name.split('.').find(|l| l.len() > 63) {
-        return Err(format!(
-            "label `{}…` is {} octets long (at most 63)",
-            &label[..16],
-            label.len()
-        ));
+        return Err(BadSite::LabelTooLong {
+            start: label[..16].to_owned(),
+            len: label.len(),
+        });
     }
     if name.split('.').any(str::is_empty) {
-        return Err("empty label (two dots in a row)".into());
+        return Err(BadSite::EmptyLabel);
     }
     rustls_pki_types::DnsName::try_from(name)
         .map(|_| ())
-        .map_err(|_| format!("`{name}` is not a valid DNS name"))
+        .map_err(|_| BadSite::NotDnsName(name.to_owned()))
 }
 
 /// Reads and parses a sites file. A missing or unreadable file is an error naming it; a line

@@ -45,7 +45,7 @@ pub struct CachedRoots {
     /// The method.
     pub method: Method,
     /// The store, or why it could not be built.
-    pub roots: Result<AnyRoots, String>,
+    pub roots: Result<AnyRoots, certbench_core::Error>,
     /// Nanoseconds the one build took.
     pub build_ns: u64,
 }
@@ -88,7 +88,7 @@ pub fn run(
             .map(|(m, v)| {
                 let mut rec = Recorder::new();
                 let span = rec.start();
-                let built = v.build_roots(roots.certs()).map_err(|e| e.to_string());
+                let built = v.build_roots(roots.certs());
                 CachedRoots {
                     method: *m,
                     build_ns: rec.stop(Stage::RootsCreation, span),

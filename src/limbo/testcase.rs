@@ -75,6 +75,58 @@ impl Case {
     }
 }
 
+/// Why a limbo document cannot be used at all.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// Not JSON, or not an object with a `testcases` array.
+    #[error("{0}")]
+    Json(serde_json::Error),
+    /// A `version` other than 1.
+    #[error("schema version {0} (expected 1)")]
+    Version(serde_json::Value),
+}
+
+/// Why one testcase cannot be read (its [`BadCase`] message).
+#[derive(Debug, thiserror::Error)]
+pub enum CaseError {
+    /// Not a testcase object.
+    #[error("not a testcase: {0}")]
+    NotTestcase(serde_json::Error),
+    /// An `expected_result` other than SUCCESS or FAILURE.
+    #[error("expected_result `{0}`")]
+    ExpectedResult(String),
+    /// A certificate or CRL field that is not PEM.
+    #[error("{field}: not PEM: {cause}")]
+    NotPem {
+        field: String,
+        cause: rustls_pki_types::pem::Error,
+    },
+    /// A `validation_time` that is not RFC 3339.
+    #[error("validation_time `{value}`: {cause}")]
+    Time {
+        value: String,
+        cause: time::error::Parse,
+    },
+    /// A `validation_time` before the Unix epoch.
+    #[error("validation_time `{0}` is before 1970")]
+    Before1970(String),
+    /// An IP peer name that is not an IP address.
+    #[error("expected_peer_name IP `{value}`: {cause}")]
+    PeerIp {
+        value: String,
+        cause: std::net::AddrParseError,
+    },
+    /// A peer name kind other than DNS, IP or RFC822.
+    #[error("expected_peer_name kind `{0}`")]
+    PeerKind(String),
+    /// A negative or huge `max_chain_depth`.
+    #[error("max_chain_depth {0}")]
+    Depth(i64),
+    /// A `validation_kind` other than SERVER or CLIENT.
+    #[error("validation_kind `{0}`")]
+    ValidationKind(String),
+}
+
 /// A testcase that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadCase {
@@ -97,32 +149,32 @@ impl LimboFile {
     pub fn load(path: &Path) -> Result<LimboFile, Error> {
         let text =
             std::fs::read_to_string(path).map_err(|cause| Error::io(path.to_owned(), cause))?;
-        LimboFile::parse(&text).map_err(|message| Error::Limbo {
+        LimboFile::parse(&text).map_err(|cause| Error::Limbo {
             path: path.to_owned(),
-            message,
+            cause,
         })
     }
 
     /// Reads a limbo document from text (see [`LimboFile::load`]).
-    pub fn parse(text: &str) -> Result<LimboFile, String> {
+    pub fn parse(text: &str) -> Result<LimboFile, FileError> {
         #[derive(Deserialize)]
         struct File<'a> {
             version: serde_json::Value,
             #[serde(borrow)]
             testcases: Vec<&'a RawValue>,
         }
-        let file: File<'_> = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let file: File<'_> = serde_json::from_str(text).map_err(FileError::Json)?;
         if file.version != serde_json::json!(1) {
-            return Err(format!("schema version {} (expected 1)", file.version));
+            return Err(FileError::Version(file.version));
         }
         let cases = file
             .testcases
             .iter()
             .enumerate()
             .map(|(i, raw)| {
-                Case::from_json(raw.get()).map_err(|(id, message)| BadCase {
+                Case::from_json(raw.get()).map_err(|(id, error)| BadCase {
                     id: id.unwrap_or_else(|| format!("#{}", i + 1)),
-                    message,
+                    message: error.to_string(),
                 })
             })
             .collect();
@@ -162,13 +214,14 @@ struct RawTestcase {
     crls: Vec<String>,
 }
 
-fn cert(pem: &str, what: &str) -> Result<CertificateDer<'static>, String> {
-    CertificateDer::from_pem_slice(pem.as_bytes()).map_err(|e| format!("{what}: not PEM: {e}"))
+fn cert(pem: &str, field: String) -> Result<CertificateDer<'static>, CaseError> {
+    CertificateDer::from_pem_slice(pem.as_bytes())
+        .map_err(|cause| CaseError::NotPem { field, cause })
 }
 
 impl Case {
     /// One testcase from its JSON text; on error, the id (if it could be read) and why.
-    fn from_json(json: &str) -> Result<Case, (Option<String>, String)> {
+    fn from_json(json: &str) -> Result<Case, (Option<String>, CaseError)> {
         let raw: RawTestcase = match serde_json::from_str(json) {
             Ok(raw) => raw,
             Err(e) => {
@@ -177,7 +230,7 @@ impl Case {
                     id: String,
                 }
                 let id = serde_json::from_str::<IdOnly>(json).ok().map(|i| i.id);
-                return Err((id, format!("not a testcase: {e}")));
+                return Err((id, CaseError::NotTestcase(e)));
             }
         };
         let id = raw.id.clone();
@@ -186,32 +239,36 @@ impl Case {
 }
 
 impl RawTestcase {
-    fn into_case(self) -> Result<Case, String> {
+    fn into_case(self) -> Result<Case, CaseError> {
         let expected_success = match self.expected_result.as_str() {
             "SUCCESS" => true,
             "FAILURE" => false,
-            other => return Err(format!("expected_result `{other}`")),
+            other => return Err(CaseError::ExpectedResult(other.to_owned())),
         };
         let roots = self
             .trusted_certs
             .iter()
             .enumerate()
-            .map(|(i, p)| cert(p, &format!("trusted_certs[{i}]")))
+            .map(|(i, p)| cert(p, format!("trusted_certs[{i}]")))
             .collect::<Result<Vec<_>, _>>()?;
         let intermediates = self
             .untrusted_intermediates
             .iter()
             .enumerate()
-            .map(|(i, p)| cert(p, &format!("untrusted_intermediates[{i}]")))
+            .map(|(i, p)| cert(p, format!("untrusted_intermediates[{i}]")))
             .collect::<Result<Vec<_>, _>>()?;
-        let leaf = cert(&self.peer_certificate, "peer_certificate")?;
+        let leaf = cert(&self.peer_certificate, "peer_certificate".to_owned())?;
         let crls = self
             .crls
             .iter()
             .enumerate()
             .map(|(i, p)| {
-                CertificateRevocationListDer::from_pem_slice(p.as_bytes())
-                    .map_err(|e| format!("crls[{i}]: not PEM: {e}"))
+                CertificateRevocationListDer::from_pem_slice(p.as_bytes()).map_err(|cause| {
+                    CaseError::NotPem {
+                        field: format!("crls[{i}]"),
+                        cause,
+                    }
+                })
             })
             .collect::<Result<Vec<_>, _>>()?;
         let time = match &self.validation_time {
@@ -219,10 +276,13 @@ impl RawTestcase {
             Some(t) => {
                 let parsed =
                     time::OffsetDateTime::parse(t, &time::format_description::well_known::Rfc3339)
-                        .map_err(|e| format!("validation_time `{t}`: {e}"))?;
+                        .map_err(|cause| CaseError::Time {
+                            value: t.clone(),
+                            cause,
+                        })?;
                 Some(
                     u64::try_from(parsed.unix_timestamp())
-                        .map_err(|_| format!("validation_time `{t}` is before 1970"))?,
+                        .map_err(|_| CaseError::Before1970(t.clone()))?,
                 )
             }
         };
@@ -230,18 +290,17 @@ impl RawTestcase {
             None => None,
             Some(p) => Some(match p.kind.as_str() {
                 "DNS" => Peer::Dns(p.value.clone()),
-                "IP" => Peer::Ip(
-                    p.value
-                        .parse()
-                        .map_err(|e| format!("expected_peer_name IP `{}`: {e}", p.value))?,
-                ),
+                "IP" => Peer::Ip(p.value.parse().map_err(|cause| CaseError::PeerIp {
+                    value: p.value.clone(),
+                    cause,
+                })?),
                 "RFC822" => Peer::Email(p.value.clone()),
-                other => return Err(format!("expected_peer_name kind `{other}`")),
+                other => return Err(CaseError::PeerKind(other.to_owned())),
             }),
         };
         let max_depth = match self.max_chain_depth {
             None => None,
-            Some(d) => Some(u32::try_from(d).map_err(|_| format!("max_chain_depth {d}"))?),
+            Some(d) => Some(u32::try_from(d).map_err(|_| CaseError::Depth(d))?),
         };
         let mut unsupported = None;
         let mut eku = None;
@@ -269,7 +328,7 @@ impl RawTestcase {
                         .to_owned(),
                 )
             }
-            other => return Err(format!("validation_kind `{other}`")),
+            other => return Err(CaseError::ValidationKind(other.to_owned())),
         }
         Ok(Case {
             id: self.id,
@@ -336,11 +395,15 @@ mod tests {
                 .message
                 .contains("yesterday")
         );
+        let version = LimboFile::parse(r#"{"version":2,"testcases":[]}"#).unwrap_err();
         assert!(
-            LimboFile::parse(r#"{"version":2,"testcases":[]}"#)
-                .unwrap_err()
-                .contains("version 2")
+            matches!(&version, FileError::Version(v) if v == 2),
+            "{version}"
         );
-        assert!(LimboFile::parse("not json").is_err());
+        assert_eq!(version.to_string(), "schema version 2 (expected 1)");
+        assert!(matches!(
+            LimboFile::parse("not json"),
+            Err(FileError::Json(_))
+        ));
     }
 }
