@@ -6,7 +6,7 @@
 //!
 //! Honest timing: warm-up runs come first and are marked as such; inside every run each chain
 //! is measured by every method back to back (interleaved, never all of one method then the
-//! next). The order of the methods is a balanced Latin square (see [`permutation`]): within a
+//! next). The order of the methods is a balanced Latin square (see [`crate::run::schedule::permutation`]): within a
 //! few runs every method takes every position and follows every other method equally often. A
 //! mere rotation would keep each method's predecessor fixed, and what the previous sample left
 //! in the caches and the allocator (OpenSSL's store, built and freed) would then land on the
@@ -18,6 +18,7 @@ use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
 use crate::corpus::{Corpus, CorpusChain};
 use crate::methods::{AnyRoots, DynVerifier, Method, Target};
 use crate::roots::RootSet;
+use crate::run::schedule::permutation;
 use crate::stages::Recorder;
 
 pub mod plan;
@@ -179,8 +180,6 @@ pub fn run(
     }
     cached
 }
-
-pub use crate::run::schedule::{period, permutation};
 
 /// One sample: the stages of `verifier` on `item`.
 pub fn measure(

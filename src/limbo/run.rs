@@ -12,8 +12,8 @@ use certbench_analysis::limbo::{ActualResult, Expectation, LimboResult, Testcase
 use super::testcase::{Case, LimboFile};
 use crate::fail_closed;
 use crate::methods::{DynVerifier, Method};
+use crate::run::schedule::permutation;
 use crate::stages::Recorder;
-use crate::verify::permutation;
 
 /// The `harness` name certbench writes for `method`, naming the library and its version,
 /// e.g. `certbench-rustlsserial (rustls-webpki 0.103.17)`.
