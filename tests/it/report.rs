@@ -77,6 +77,11 @@ fn the_html_report_is_one_self_contained_file_with_charts_and_tables() {
     assert!(page.contains("rustls-webpki 0.103"));
     assert!(page.contains("--mirror"));
     assert!(page.contains("No run header beside this file"));
+    // The answer's last line: the other hook's command, as the run wrote it into its header.
+    assert!(
+        page.contains("The other hook: `cargo run --release -- --sites sites.txt --mirror"),
+        "{page}"
+    );
     // The handshake results after the samples' tables, charted and tabled.
     assert!(page.find("<h2>Tables</h2>") < page.find("<h2>Handshakes</h2>"));
     for chart in [
