@@ -1,6 +1,7 @@
 //! The schema's files: JSONL samples read back (a version-1 sample upgraded on the way,
 //! [`read_jsonl`]), and the run header beside a samples file ([`run_info_path`],
-//! [`read_run_info`]). `certbench_analysis::schema` re-exports all of it.
+//! [`read_run_info`]). The schema's types are in [`crate::schema`], which does not depend on
+//! this file.
 
 use crate::schema::{RunInfo, Sample};
 

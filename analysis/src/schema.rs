@@ -15,10 +15,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::io::{ReadError, read_jsonl, read_run_info, run_info_path};
-
 /// Version of the sample schema written in every sample. Version 1 (no `config`, `transport`
-/// at the top, `hook` and `roots` in `meta`) is still read: [`read_jsonl`] upgrades it.
+/// at the top, `hook` and `roots` in `meta`) is still read: [`crate::io::read_jsonl`] upgrades it.
 pub const SCHEMA_VERSION: u32 = 2;
 
 macro_rules! stages {
@@ -339,6 +337,7 @@ pub fn site_id(host: &str, port: Option<u16>, path: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::io::{ReadError, read_jsonl};
 
     fn sample() -> Sample {
         Sample {
@@ -423,7 +422,7 @@ mod tests {
 }
 
 /// What a run was: written by the measuring side next to its JSONL file
-/// ([`run_info_path`]), read by reports for their header. Optional: a JSONL file without it
+/// ([`crate::io::run_info_path`]), read by reports for their header. Optional: a JSONL file without it
 /// (a Servo build's, say) is reported all the same.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunInfo {
