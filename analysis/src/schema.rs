@@ -254,6 +254,45 @@ pub struct Config {
     pub versions: BTreeMap<String, String>,
 }
 
+impl Config {
+    /// The trust store [`Config::roots`] names, when it names one with its count (it does in
+    /// every sample `certbench` writes; a Servo build's samples name none).
+    pub fn trust_store(&self) -> Option<TrustStore> {
+        TrustStore::parse(self.roots.as_deref()?)
+    }
+}
+
+/// A trust store as a sample's configuration names it ([`Config::roots`]): where its roots
+/// came from and how many it holds, written `origin (count)` (`mozilla+corpus+extra (1621)`).
+/// This type is that text's one definition: the measuring side writes it with `Display`
+/// (`certbench_core::roots::RootSet::describe`) and the analysis reads it back with
+/// [`TrustStore::parse`]. The file holds the text, so files are as they always were.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrustStore {
+    /// Where the roots came from, `+`-joined (`mozilla+corpus+extra`).
+    pub origin: String,
+    /// The number of roots in the store.
+    pub roots: u64,
+}
+
+impl fmt::Display for TrustStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.origin, self.roots)
+    }
+}
+
+impl TrustStore {
+    /// Reads back what `Display` writes: the count is the number in the last parentheses,
+    /// the origin what comes before them. `None` without a parenthesised count at the end.
+    pub fn parse(text: &str) -> Option<TrustStore> {
+        let (origin, count) = text.rsplit_once('(')?;
+        Some(TrustStore {
+            origin: origin.strip_suffix(' ').unwrap_or(origin).to_owned(),
+            roots: count.trim_end_matches(')').parse().ok()?,
+        })
+    }
+}
+
 fn is_zero(n: &u32) -> bool {
     *n == 0
 }
@@ -389,6 +428,22 @@ mod tests {
         assert_eq!(c.roots.as_deref(), Some("mozilla (150)"));
         assert!(samples[0].meta.roots_cached);
         assert_eq!(samples[0].site_id(), "a.test");
+    }
+
+    #[test]
+    fn trust_stores_are_read_back_as_written() {
+        let store = TrustStore {
+            origin: "mozilla+corpus+extra".into(),
+            roots: 1621,
+        };
+        assert_eq!(store.to_string(), "mozilla+corpus+extra (1621)");
+        assert_eq!(TrustStore::parse(&store.to_string()), Some(store));
+        let config = Config {
+            roots: Some("system".into()),
+            ..Config::default()
+        };
+        assert_eq!(config.trust_store(), None);
+        assert_eq!(Config::default().trust_store(), None);
     }
 
     #[test]
