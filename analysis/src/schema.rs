@@ -373,10 +373,34 @@ pub fn site_id(host: &str, port: Option<u16>, path: Option<&str>) -> String {
     id
 }
 
+/// What a run was: written by the measuring side next to its JSONL file
+/// ([`crate::io::run_info_path`]), read by reports for their header. Optional: a JSONL file without it
+/// (a Servo build's, say) is reported all the same.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// The command line, program first.
+    pub command: Vec<String>,
+    /// CPU model and count, e.g. `AMD EPYC, 2 cores`.
+    pub machine: String,
+    /// Operating system and kernel.
+    pub os: String,
+    /// Library → version (OpenSSL, rustls, rustls-webpki, …).
+    pub versions: BTreeMap<String, String>,
+    /// When the run started, Unix seconds.
+    pub started: u64,
+    /// For a driver run: the command that measures the same with the other hook (for the
+    /// answer's last line), as the run itself wrote it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other_hook: Option<String>,
+    /// For a driver run: the options that decide what its samples measure, as (flag,
+    /// value), in the run's own words; `--resume` compares them with the resumed run's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub measured_with: Vec<(String, String)>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::io::{ReadError, read_jsonl};
 
     fn sample() -> Sample {
         Sample {
@@ -418,19 +442,6 @@ mod tests {
     }
 
     #[test]
-    fn version_1_samples_are_read_with_their_configuration() {
-        let v1 = r#"{"schema":1,"source":"driver","method":"rustlsserial","transport":"openssl","site":"a.test","run":0,"stages":{"verify":5},"outcome":"ok","meta":{"hook":"callback","roots":"mozilla (150)","roots_cached":true}}"#;
-        let (samples, errors) = read_jsonl(v1.as_bytes());
-        assert!(errors.is_empty(), "{errors:?}");
-        let c = &samples[0].config;
-        assert_eq!(c.transport.as_deref(), Some("openssl"));
-        assert_eq!(c.hook.as_deref(), Some("callback"));
-        assert_eq!(c.roots.as_deref(), Some("mozilla (150)"));
-        assert!(samples[0].meta.roots_cached);
-        assert_eq!(samples[0].site_id(), "a.test");
-    }
-
-    #[test]
     fn trust_stores_are_read_back_as_written() {
         let store = TrustStore {
             origin: "mozilla+corpus+extra".into(),
@@ -458,45 +469,4 @@ mod tests {
         s.site = "::1".into();
         assert_eq!(s.site_id(), "[::1]:8443/a?b");
     }
-
-    #[test]
-    fn malformed_lines_are_reported_with_line_numbers_and_skipped() {
-        let good = serde_json::to_string(&sample()).unwrap();
-        let input = format!("{good}\nnot json\n\n{good}\n{{\"schema\":1}}\n");
-        let (samples, errors) = read_jsonl(input.as_bytes());
-        assert_eq!(samples.len(), 2);
-        let lines: Vec<usize> = errors
-            .iter()
-            .map(|e| match e {
-                ReadError::BadLine { line, .. } => *line,
-                ReadError::Io(_) => 0,
-            })
-            .collect();
-        assert_eq!(lines, vec![2, 5]);
-    }
-}
-
-/// What a run was: written by the measuring side next to its JSONL file
-/// ([`crate::io::run_info_path`]), read by reports for their header. Optional: a JSONL file without it
-/// (a Servo build's, say) is reported all the same.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunInfo {
-    /// The command line, program first.
-    pub command: Vec<String>,
-    /// CPU model and count, e.g. `AMD EPYC, 2 cores`.
-    pub machine: String,
-    /// Operating system and kernel.
-    pub os: String,
-    /// Library → version (OpenSSL, rustls, rustls-webpki, …).
-    pub versions: BTreeMap<String, String>,
-    /// When the run started, Unix seconds.
-    pub started: u64,
-    /// For a driver run: the command that measures the same with the other hook (for the
-    /// answer's last line), as the run itself wrote it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub other_hook: Option<String>,
-    /// For a driver run: the options that decide what its samples measure, as (flag,
-    /// value), in the run's own words; `--resume` compares them with the resumed run's.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub measured_with: Vec<(String, String)>,
 }
