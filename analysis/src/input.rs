@@ -12,8 +12,9 @@ use crate::bulk::BulkResult;
 use crate::export::html::{self, Input};
 use crate::export::{Format, Report, render};
 use crate::handshake::{Results, render as render_handshakes, render_memory};
+use crate::io::{ReadError, read_jsonl};
 use crate::page::PageLoad;
-use crate::schema::{ReadError, RunInfo, Sample, read_jsonl};
+use crate::schema::{RunInfo, Sample};
 
 /// The kinds of result file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! The schema's files: JSONL samples read back (a version-1 sample upgraded on the way,
 //! [`read_jsonl`]), and the run header beside a samples file ([`run_info_path`],
-//! [`read_run_info`]). `certbench_analysis::schema` re-exports all of it.
+//! [`read_run_info`]). The schema's types are in [`crate::schema`], which does not depend on
+//! this file.
 
 use crate::schema::{RunInfo, Sample};
 
@@ -82,4 +83,38 @@ pub fn run_info_path(samples: &std::path::Path) -> std::path::PathBuf {
 pub fn read_run_info(samples: &std::path::Path) -> Option<RunInfo> {
     let text = std::fs::read_to_string(run_info_path(samples)).ok()?;
     serde_json::from_str(&text).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_1_samples_are_read_with_their_configuration() {
+        let v1 = r#"{"schema":1,"source":"driver","method":"rustlsserial","transport":"openssl","site":"a.test","run":0,"stages":{"verify":5},"outcome":"ok","meta":{"hook":"callback","roots":"mozilla (150)","roots_cached":true}}"#;
+        let (samples, errors) = read_jsonl(v1.as_bytes());
+        assert!(errors.is_empty(), "{errors:?}");
+        let c = &samples[0].config;
+        assert_eq!(c.transport.as_deref(), Some("openssl"));
+        assert_eq!(c.hook.as_deref(), Some("callback"));
+        assert_eq!(c.roots.as_deref(), Some("mozilla (150)"));
+        assert!(samples[0].meta.roots_cached);
+        assert_eq!(samples[0].site_id(), "a.test");
+    }
+
+    #[test]
+    fn malformed_lines_are_reported_with_line_numbers_and_skipped() {
+        let good = r#"{"schema":2,"source":"verify","method":"openssl","site":"a.test","run":0,"stages":{"verify":5},"outcome":"ok"}"#;
+        let input = format!("{good}\nnot json\n\n{good}\n{{\"schema\":1}}\n");
+        let (samples, errors) = read_jsonl(input.as_bytes());
+        assert_eq!(samples.len(), 2);
+        let lines: Vec<usize> = errors
+            .iter()
+            .map(|e| match e {
+                ReadError::BadLine { line, .. } => *line,
+                ReadError::Io(_) => 0,
+            })
+            .collect();
+        assert_eq!(lines, vec![2, 5]);
+    }
 }

@@ -15,10 +15,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::io::{ReadError, read_jsonl, read_run_info, run_info_path};
-
 /// Version of the sample schema written in every sample. Version 1 (no `config`, `transport`
-/// at the top, `hook` and `roots` in `meta`) is still read: [`read_jsonl`] upgrades it.
+/// at the top, `hook` and `roots` in `meta`) is still read: [`crate::io::read_jsonl`] upgrades it.
 pub const SCHEMA_VERSION: u32 = 2;
 
 macro_rules! stages {
@@ -256,6 +254,45 @@ pub struct Config {
     pub versions: BTreeMap<String, String>,
 }
 
+impl Config {
+    /// The trust store [`Config::roots`] names, when it names one with its count (it does in
+    /// every sample `certbench` writes; a Servo build's samples name none).
+    pub fn trust_store(&self) -> Option<TrustStore> {
+        TrustStore::parse(self.roots.as_deref()?)
+    }
+}
+
+/// A trust store as a sample's configuration names it ([`Config::roots`]): where its roots
+/// came from and how many it holds, written `origin (count)` (`mozilla+corpus+extra (1621)`).
+/// This type is that text's one definition: the measuring side writes it with `Display`
+/// (`certbench_core::roots::RootSet::describe`) and the analysis reads it back with
+/// [`TrustStore::parse`]. The file holds the text, so files are as they always were.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrustStore {
+    /// Where the roots came from, `+`-joined (`mozilla+corpus+extra`).
+    pub origin: String,
+    /// The number of roots in the store.
+    pub roots: u64,
+}
+
+impl fmt::Display for TrustStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.origin, self.roots)
+    }
+}
+
+impl TrustStore {
+    /// Reads back what `Display` writes: the count is the number in the last parentheses,
+    /// the origin what comes before them. `None` without a parenthesised count at the end.
+    pub fn parse(text: &str) -> Option<TrustStore> {
+        let (origin, count) = text.rsplit_once('(')?;
+        Some(TrustStore {
+            origin: origin.strip_suffix(' ').unwrap_or(origin).to_owned(),
+            roots: count.trim_end_matches(')').parse().ok()?,
+        })
+    }
+}
+
 fn is_zero(n: &u32) -> bool {
     *n == 0
 }
@@ -336,6 +373,31 @@ pub fn site_id(host: &str, port: Option<u16>, path: Option<&str>) -> String {
     id
 }
 
+/// What a run was: written by the measuring side next to its JSONL file
+/// ([`crate::io::run_info_path`]), read by reports for their header. Optional: a JSONL file without it
+/// (a Servo build's, say) is reported all the same.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// The command line, program first.
+    pub command: Vec<String>,
+    /// CPU model and count, e.g. `AMD EPYC, 2 cores`.
+    pub machine: String,
+    /// Operating system and kernel.
+    pub os: String,
+    /// Library → version (OpenSSL, rustls, rustls-webpki, …).
+    pub versions: BTreeMap<String, String>,
+    /// When the run started, Unix seconds.
+    pub started: u64,
+    /// For a driver run: the command that measures the same with the other hook (for the
+    /// answer's last line), as the run itself wrote it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other_hook: Option<String>,
+    /// For a driver run: the options that decide what its samples measure, as (flag,
+    /// value), in the run's own words; `--resume` compares them with the resumed run's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub measured_with: Vec<(String, String)>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,16 +442,19 @@ mod tests {
     }
 
     #[test]
-    fn version_1_samples_are_read_with_their_configuration() {
-        let v1 = r#"{"schema":1,"source":"driver","method":"rustlsserial","transport":"openssl","site":"a.test","run":0,"stages":{"verify":5},"outcome":"ok","meta":{"hook":"callback","roots":"mozilla (150)","roots_cached":true}}"#;
-        let (samples, errors) = read_jsonl(v1.as_bytes());
-        assert!(errors.is_empty(), "{errors:?}");
-        let c = &samples[0].config;
-        assert_eq!(c.transport.as_deref(), Some("openssl"));
-        assert_eq!(c.hook.as_deref(), Some("callback"));
-        assert_eq!(c.roots.as_deref(), Some("mozilla (150)"));
-        assert!(samples[0].meta.roots_cached);
-        assert_eq!(samples[0].site_id(), "a.test");
+    fn trust_stores_are_read_back_as_written() {
+        let store = TrustStore {
+            origin: "mozilla+corpus+extra".into(),
+            roots: 1621,
+        };
+        assert_eq!(store.to_string(), "mozilla+corpus+extra (1621)");
+        assert_eq!(TrustStore::parse(&store.to_string()), Some(store));
+        let config = Config {
+            roots: Some("system".into()),
+            ..Config::default()
+        };
+        assert_eq!(config.trust_store(), None);
+        assert_eq!(Config::default().trust_store(), None);
     }
 
     #[test]
@@ -404,45 +469,4 @@ mod tests {
         s.site = "::1".into();
         assert_eq!(s.site_id(), "[::1]:8443/a?b");
     }
-
-    #[test]
-    fn malformed_lines_are_reported_with_line_numbers_and_skipped() {
-        let good = serde_json::to_string(&sample()).unwrap();
-        let input = format!("{good}\nnot json\n\n{good}\n{{\"schema\":1}}\n");
-        let (samples, errors) = read_jsonl(input.as_bytes());
-        assert_eq!(samples.len(), 2);
-        let lines: Vec<usize> = errors
-            .iter()
-            .map(|e| match e {
-                ReadError::BadLine { line, .. } => *line,
-                ReadError::Io(_) => 0,
-            })
-            .collect();
-        assert_eq!(lines, vec![2, 5]);
-    }
-}
-
-/// What a run was: written by the measuring side next to its JSONL file
-/// ([`run_info_path`]), read by reports for their header. Optional: a JSONL file without it
-/// (a Servo build's, say) is reported all the same.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunInfo {
-    /// The command line, program first.
-    pub command: Vec<String>,
-    /// CPU model and count, e.g. `AMD EPYC, 2 cores`.
-    pub machine: String,
-    /// Operating system and kernel.
-    pub os: String,
-    /// Library → version (OpenSSL, rustls, rustls-webpki, …).
-    pub versions: BTreeMap<String, String>,
-    /// When the run started, Unix seconds.
-    pub started: u64,
-    /// For a driver run: the command that measures the same with the other hook (for the
-    /// answer's last line), as the run itself wrote it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub other_hook: Option<String>,
-    /// For a driver run: the options that decide what its samples measure, as (flag,
-    /// value), in the run's own words; `--resume` compares them with the resumed run's.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub measured_with: Vec<(String, String)>,
 }

@@ -139,13 +139,6 @@ pub fn store_scaling(
     )
 }
 
-/// The number of roots in a sample's store, from its configuration (`mozilla+extra (1621)`):
-/// the count `RootSet::describe` writes in parentheses at the end.
-pub fn store_size(s: &Sample) -> Option<u64> {
-    let roots = s.config.roots.as_deref()?;
-    roots.rsplit_once('(')?.1.trim_end_matches(')').parse().ok()
-}
-
 /// A stage against the store's size, over `verify` runs of several sizes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StoreCurve {
@@ -167,7 +160,8 @@ pub fn store_curve(samples: &[Sample], stage: Stage) -> Option<StoreCurve> {
         .iter()
         .filter(|s| s.source == Source::Verify && !s.warmup)
     {
-        let (Some(n), Some(&ns)) = (store_size(s), s.stages.get(&stage)) else {
+        let store = s.config.trust_store().map(|t| t.roots);
+        let (Some(n), Some(&ns)) = (store, s.stages.get(&stage)) else {
             continue;
         };
         if ns == 0 {

@@ -101,9 +101,14 @@ impl RootSet {
         &self.certs
     }
 
-    /// `origin (count)`, e.g. `mozilla+corpus (150)`.
+    /// `origin (count)`, e.g. `mozilla+corpus (150)`: the
+    /// [`certbench_analysis::schema::TrustStore`] a sample's configuration names, as text.
     pub fn describe(&self) -> String {
-        format!("{} ({})", self.origin, self.certs.len())
+        let store = certbench_analysis::schema::TrustStore {
+            origin: self.origin.clone(),
+            roots: self.certs.len() as u64,
+        };
+        store.to_string()
     }
 }
 

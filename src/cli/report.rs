@@ -14,7 +14,7 @@ use certbench_analysis::Sample;
 use certbench_analysis::compare::compare;
 use certbench_analysis::export::{Format, render_ab};
 use certbench_analysis::input::{Contents, Gathered};
-use certbench_analysis::schema::{ReadError, read_run_info};
+use certbench_analysis::io::{ReadError, read_run_info};
 use clap::Args;
 
 use super::output::Outcome;
@@ -53,7 +53,7 @@ fn tell(path: &Path, errors: &[ReadError], out: &OutputArgs) {
 /// Reads one JSONL file: its samples, and the number of malformed lines (each named on stderr).
 fn read(path: &Path, out: &OutputArgs) -> Result<(Vec<Sample>, usize)> {
     let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
-    let (samples, errors) = certbench_analysis::schema::read_jsonl(&bytes[..]);
+    let (samples, errors) = certbench_analysis::io::read_jsonl(&bytes[..]);
     tell(path, &errors, out);
     Ok((samples, errors.len()))
 }

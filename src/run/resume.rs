@@ -6,7 +6,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use certbench_analysis::Sample;
-use certbench_analysis::schema::{RunInfo, read_jsonl, read_run_info, run_info_path};
+use certbench_analysis::io::{read_jsonl, read_run_info, run_info_path};
+use certbench_analysis::schema::RunInfo;
 
 /// Why a run cannot be resumed.
 #[derive(Debug, thiserror::Error)]

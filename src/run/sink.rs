@@ -6,7 +6,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use certbench_analysis::Sample;
-use certbench_analysis::schema::{RunInfo, run_info_path};
+use certbench_analysis::io::run_info_path;
+use certbench_analysis::schema::RunInfo;
 
 /// Why the raw file could not be opened or its header written (the I/O error is its
 /// source, shown after it).

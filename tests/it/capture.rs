@@ -6,7 +6,7 @@ use std::process::Command;
 
 use certbench::corpus::Corpus;
 use certbench_analysis::Verdict;
-use certbench_analysis::schema::read_jsonl;
+use certbench_analysis::io::read_jsonl;
 
 use super::common;
 

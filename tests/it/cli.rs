@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use crate::common::{Fault, browser_reason};
-use certbench_analysis::schema::read_jsonl;
+use certbench_analysis::io::read_jsonl;
 use certbench_analysis::{Sample, Stage, Verdict};
 
 fn certbench(args: &[&str]) -> Output {

@@ -4,7 +4,7 @@ use std::io::BufRead;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use certbench_analysis::schema::read_jsonl;
+use certbench_analysis::io::read_jsonl;
 use certbench_analysis::{Stage, Verdict};
 
 fn bin() -> Command {

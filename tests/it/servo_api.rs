@@ -72,7 +72,7 @@ fn the_patch_api_swaps_the_method_and_writes_driver_format_samples() {
     assert!(!v.supported_verify_schemes().is_empty());
 
     let file = std::fs::File::open(&samples_path).unwrap();
-    let (samples, errors) = certbench_analysis::schema::read_jsonl(std::io::BufReader::new(file));
+    let (samples, errors) = certbench_analysis::io::read_jsonl(std::io::BufReader::new(file));
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(samples.len(), 2 + corpus.chains.len());
     for s in &samples {

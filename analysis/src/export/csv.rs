@@ -1,6 +1,6 @@
 //! CSV, long form: one record per method × site × stage, statistics in nanoseconds.
 
-use super::Report;
+use super::report::Report;
 
 pub(super) fn render(report: &Report) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());

@@ -2,7 +2,7 @@
 
 use comfy_table::{CellAlignment, Table, presets::ASCII_MARKDOWN};
 
-use super::Report;
+use super::report::Report;
 use crate::comparison::{Comparison, ComparisonCell, ComparisonRow};
 use crate::stats::Summary;
 use crate::units::{Unit, human, in_unit};

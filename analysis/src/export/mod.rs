@@ -4,66 +4,9 @@ mod csv;
 pub mod html;
 mod json;
 pub mod markdown;
+mod report;
 
-use serde::Serialize;
-
-use crate::comparison::{Comparison, answer, build_comparison};
-use crate::schema::Sample;
-use crate::table::{SeedTable, build_seed_tables};
-
-/// Everything a run prints: the seed tables and, with two or more methods, the comparison
-/// and its answer.
-#[derive(Clone, Debug, Serialize)]
-pub struct Report {
-    /// The run-level configurations of the tables ([`crate::schema::Config::describe_run`]),
-    /// each once.
-    pub configs: Vec<String>,
-    /// One table per method and configuration.
-    pub tables: Vec<SeedTable>,
-    /// Per site, the methods' own cost and the 2017 view.
-    pub comparison: Option<Comparison>,
-    /// The plain answer ([`answer`]), when there is a comparison.
-    pub answer: Vec<String>,
-}
-
-impl Report {
-    /// Builds the tables from samples (warm-up samples are left out) and compares the
-    /// methods. Tables of the methods named in `method_order` come first, in that order; any
-    /// other method follows in order of first appearance. `other_hook` is the command that
-    /// measures the other hook, for the answer's last line.
-    pub fn from_samples(
-        samples: &[Sample],
-        method_order: &[&str],
-        other_hook: Option<&str>,
-    ) -> Report {
-        let mut tables = build_seed_tables(samples);
-        let rank = |t: &SeedTable| {
-            method_order
-                .iter()
-                .position(|m| *m == t.method)
-                .unwrap_or(method_order.len())
-        };
-        tables.sort_by_key(rank); // stable: unnamed methods keep their order
-        let comparison = build_comparison(&tables);
-        let answer = comparison
-            .as_ref()
-            .map(|c| self::answer(c, other_hook))
-            .unwrap_or_default();
-        let mut configs: Vec<String> = Vec::new();
-        for t in &tables {
-            let d = t.config.describe_run();
-            if !configs.contains(&d) {
-                configs.push(d);
-            }
-        }
-        Report {
-            configs,
-            tables,
-            comparison,
-            answer,
-        }
-    }
-}
+pub use report::Report;
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,10 +2,8 @@
 //! MB/s sending and receiving per stack and cipher suite, best of the runs, as a chart and a
 //! table with the median and range.
 
-use std::fmt::Write;
-
-use super::handshake::hbars;
-use super::html_table;
+use super::chart::{hbars, push};
+use super::table::html_table;
 use crate::bulk::BulkResult;
 
 /// Appends the section for `results` to `h` (nothing when there are none).
@@ -39,15 +37,16 @@ pub(super) fn section(h: &mut String, results: &[BulkResult]) {
                 .collect()
         })
         .collect();
-    if let Some(svg) = hbars(
-        "Bulk transfer, MB/s (best run, higher is better)",
-        "MB/s",
-        &labels,
-        &["send".into(), "receive".into()],
-        &values,
-    ) {
-        let _ = writeln!(h, "<div class=\"chart\">{svg}</div>");
-    }
+    push(
+        h,
+        hbars(
+            "Bulk transfer, MB/s (best run, higher is better)",
+            "MB/s",
+            &labels,
+            &["send".into(), "receive".into()],
+            &values,
+        ),
+    );
     let rows: Vec<Vec<String>> = results
         .iter()
         .map(|r| {

@@ -2,10 +2,8 @@
 //! page, method and configuration, the verification time of the cold load beside the median
 //! of the later loads, and the verifications each ran; then every load as a table.
 
-use std::fmt::Write;
-
-use super::handshake::hbars;
-use super::html_table;
+use super::chart::{hbars, push};
+use super::table::html_table;
 use crate::page::{PageLoad, cold_warm};
 use crate::units::human;
 
@@ -38,28 +36,30 @@ pub(super) fn section(h: &mut String, loads: &[PageLoad]) {
         "cold (load 1)".to_owned(),
         "later loads (median)".to_owned(),
     ];
-    if let Some(svg) = hbars(
-        "Verification time per page load, cold and warm (µs, lower is better)",
-        "µs",
-        &labels,
-        &series,
-        &time,
-    ) {
-        let _ = writeln!(h, "<div class=\"chart\">{svg}</div>");
-    }
+    push(
+        h,
+        hbars(
+            "Verification time per page load, cold and warm (µs, lower is better)",
+            "µs",
+            &labels,
+            &series,
+            &time,
+        ),
+    );
     let ran: Vec<Vec<Option<f64>>> = groups
         .iter()
         .map(|g| vec![Some(g.cold.ran as f64), g.later_median(|l| l.ran as f64)])
         .collect();
-    if let Some(svg) = hbars(
-        "Verifications run per page load, cold and warm",
-        "verifications",
-        &labels,
-        &series,
-        &ran,
-    ) {
-        let _ = writeln!(h, "<div class=\"chart\">{svg}</div>");
-    }
+    push(
+        h,
+        hbars(
+            "Verifications run per page load, cold and warm",
+            "verifications",
+            &labels,
+            &series,
+            &ran,
+        ),
+    );
     h.push_str("<h3>Every load</h3>\n");
     let rows: Vec<Vec<String>> = loads
         .iter()
