@@ -38,7 +38,7 @@ pub mod verify;
 
 pub use certbench_analysis as analysis;
 pub use certbench_core::{
-    cache, chain, corpus, fail_closed, fuzzing, methods, pool, roots, servo, stages, timed,
+    cache, chain, corpus, der, fail_closed, fuzzing, methods, pool, roots, servo, stages, timed,
     versions,
 };
 pub use error::Error;

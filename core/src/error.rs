@@ -37,7 +37,7 @@ pub enum Error {
         /// 1-based position in the file.
         index: usize,
         /// What the parser found.
-        cause: crate::chain::DerError,
+        cause: crate::der::DerError,
     },
     /// A leaf file holding more than one certificate.
     #[error("{path}: expected one leaf certificate, found {count}")]

@@ -12,8 +12,9 @@
 
 use rustls_pki_types::CertificateDer;
 
-use crate::chain::{Chain, SignedParts, key_type};
+use crate::chain::Chain;
 use crate::corpus::Corpus;
+use crate::der::{SignedParts, key_type};
 use crate::methods::{AnyRoots, DynVerifier, Method, Target};
 use crate::stages::Recorder;
 

@@ -5,7 +5,8 @@
 //! - [`methods`]: the verifier methods (one file each) and the [`Method`] list (`methods!`);
 //! - [`stages`]: the stage recorder (monotonic clock, no allocation while timing);
 //! - [`roots`]: trust roots from one source (Mozilla, system, PEM file);
-//! - [`chain`]: certificate chains as DER, loading PEM, and reading a certificate's signed parts;
+//! - [`chain`]: certificate chains as DER, and loading them from PEM;
+//! - [`der`]: reading a certificate's DER (its signed parts, its key type);
 //! - [`pool`]: the persistent worker pool of `rustlsparallel`;
 //! - [`fail_closed`]: the one wrapper that turns a verifier's panic into a rejection;
 //! - [`timed`]: [`timed::TimedVerifier`], a rustls `ServerCertVerifier` that records stages;
@@ -27,6 +28,7 @@ pub mod cache;
 pub mod chain;
 #[cfg(feature = "corpus")]
 pub mod corpus;
+pub mod der;
 pub mod error;
 pub mod fail_closed;
 #[cfg(feature = "corpus")]

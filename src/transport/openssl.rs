@@ -495,7 +495,7 @@ impl Transport for OpensslTransport {
                 .flatten()
                 .map(|c| {
                     c.to_der()
-                        .map(|d| crate::chain::key_type(&d))
+                        .map(|d| crate::der::key_type(&d))
                         .unwrap_or_default()
                 })
                 .collect(),

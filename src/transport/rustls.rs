@@ -228,7 +228,7 @@ impl Transport for RustlsTransport {
                         .negotiated_cipher_suite()
                         .map(|c| format!("{:?}", c.suite())),
                     chain_len: Some(chain.len() as u32),
-                    key_types: chain.iter().map(|c| crate::chain::key_type(c)).collect(),
+                    key_types: chain.iter().map(|c| crate::der::key_type(c)).collect(),
                     resumed: conn.handshake_kind() == Some(rustls::HandshakeKind::Resumed),
                 }
             }

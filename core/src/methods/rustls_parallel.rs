@@ -28,7 +28,8 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use super::rustls_serial::{CAPABILITIES, signature_algorithms, trust_anchors, verify_with};
 use super::{Capabilities, Library, Rejection, Target, Verifier};
-use crate::chain::{Chain, SignedParts, Signer, Spki};
+use crate::chain::Chain;
+use crate::der::{SignedParts, Signer, Spki};
 use crate::error::Error;
 use crate::pool::SignaturePool;
 use crate::stages::Recorder;
@@ -310,7 +311,7 @@ fn relevant_anchors<'r>(
 ) -> Option<ArrayVec<TrustAnchor<'r>, MAX_ANCHORS>> {
     let mut found: ArrayVec<usize, MAX_ANCHORS> = ArrayVec::new();
     for cert in chain.iter() {
-        let issuer = crate::chain::issuer(cert)?;
+        let issuer = crate::der::issuer(cert)?;
         for &i in roots.by_subject.get(issuer).map_or(&[][..], Vec::as_slice) {
             if !found.contains(&i) {
                 found.try_push(i).ok()?;
@@ -502,7 +503,7 @@ const MIN_GAIN_US: u32 = 8;
 /// [`worth_overlapping`] for worker `w`, read cheaply from the sent certificates'
 /// signatures before any path is predicted: each sent certificate on the path costs one check
 /// by its issuer's key, whose class the signature's algorithm and size name
-/// ([`crate::chain::signer`]). Certificates sent off the path (cross-signs) are counted too
+/// ([`crate::der::signer`]). Certificates sent off the path (cross-signs) are counted too
 /// (github.com sends one: the schedule still pays). Because of those, a chain is not counted
 /// at all unless its costliest check and the walk outlast the worker's start by
 /// [`MIN_GAIN_US`]: several cheap checks pay only if they are all on the path, and predicting
@@ -513,7 +514,7 @@ const MIN_GAIN_US: u32 = 8;
 fn might_pay(chain: &Chain, w: Worker) -> bool {
     let mut costs: ArrayVec<u32, { MAX_PRECHECKS + 1 }> = ArrayVec::new();
     for cert in chain.iter() {
-        let cost = crate::chain::signer(cert).map_or(0, estimated_us_by_signer);
+        let cost = crate::der::signer(cert).map_or(0, estimated_us_by_signer);
         if costs.try_push(cost).is_err() {
             return false; // more than the pre-checks take: webpki's own walk
         }
