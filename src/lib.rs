@@ -39,7 +39,7 @@ pub mod verify;
 pub use certbench_analysis as analysis;
 pub use certbench_core::{
     cache, chain, corpus, der, fail_closed, fuzzing, methods, pool, roots, servo, stages, timed,
-    versions,
+    verifier, versions,
 };
 pub use error::Error;
 pub use methods::Method;

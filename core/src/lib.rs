@@ -2,6 +2,7 @@
 //! dependency tree — this is what a Servo build links (see `patches/`).
 //!
 //! Modules, one concern each:
+//! - [`verifier`]: what a verifier method is and speaks (`Verifier`, `Target`, `Rejection`, …);
 //! - [`methods`]: the verifier methods (one file each) and the [`Method`] list (`methods!`);
 //! - [`stages`]: the stage recorder (monotonic clock, no allocation while timing);
 //! - [`roots`]: trust roots from one source (Mozilla, system, PEM file);
@@ -45,6 +46,7 @@ pub mod roots;
 pub mod servo;
 pub mod stages;
 pub mod timed;
+pub mod verifier;
 pub mod versions;
 
 pub use certbench_analysis::schema::{Sample, SampleMeta, Source, Stage, Verdict};

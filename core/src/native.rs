@@ -22,8 +22,8 @@ use rustls_pki_types::CertificateDer;
 
 use crate::chain::Chain;
 use crate::error::Error;
-use crate::methods::{Capabilities, Library, PeerName, Rejection, Target, Verifier};
 use crate::stages::Recorder;
+use crate::verifier::{Capabilities, Library, PeerName, Rejection, Target, Verifier};
 
 /// The ABI version this module speaks (`CERTBENCH_VERIFIER_ABI`).
 const ABI: u32 = 1;

@@ -21,8 +21,9 @@ use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 
 use crate::chain::Chain;
 use crate::fail_closed;
-use crate::methods::{AnyRoots, DynVerifier, Eku, PeerName, Rejection, Target};
+use crate::methods::{AnyRoots, DynVerifier};
 use crate::stages::Recorder;
+use crate::verifier::{Eku, PeerName, Rejection, Target};
 
 /// A certbench method as a rustls `ServerCertVerifier`: `verify_server_cert` runs the
 /// method's [`DynVerifier::verify`] on the chain (copied into certbench's owned [`Chain`],

@@ -30,11 +30,12 @@ use rustls_pki_types::CertificateDer;
 
 use super::{ConnInfo, Failure, Transport, Verification, tcp};
 use crate::chain::Chain;
-use crate::methods::{AnyRoots, DynVerifier, Method, Rejection, Target};
+use crate::methods::{AnyRoots, DynVerifier, Method};
 use crate::roots::RootSet;
 use crate::sites::Site;
 use crate::stages::Recorder;
 use crate::tls::Stack;
+use crate::verifier::{Rejection, Target};
 
 /// How a webpki method is put into OpenSSL's handshake (`--hook`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -12,8 +12,8 @@
 
 use std::sync::OnceLock;
 
-use super::Capabilities;
 use crate::native::{Build, Loaded, NativeVerifier};
+use crate::verifier::Capabilities;
 
 static BUILD: Build = Build {
     method: "chrome",

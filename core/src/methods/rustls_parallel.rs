@@ -27,12 +27,12 @@ use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use super::rustls_serial::{CAPABILITIES, signature_algorithms, trust_anchors, verify_with};
-use super::{Capabilities, Library, Rejection, Target, Verifier};
 use crate::chain::Chain;
 use crate::der::{SignedParts, Signer, Spki};
 use crate::error::Error;
 use crate::pool::SignaturePool;
 use crate::stages::Recorder;
+use crate::verifier::{Capabilities, Library, Rejection, Target, Verifier};
 use rustls_pki_types::{
     AlgorithmIdentifier, CertificateDer, FipsStatus, InvalidSignature,
     SignatureVerificationAlgorithm, TrustAnchor,
