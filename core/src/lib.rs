@@ -15,16 +15,15 @@
 //! - [`versions`]: the versions of the libraries measured;
 //! - `corpus` and `fuzzing` (feature `corpus`): the bundled real-chain corpus, and the fuzz
 //!   target's body (so that `fuzz/` builds on this crate alone, not on the CLI);
-//! - [`ossl`] (feature `openssl`): every `unsafe` OpenSSL call, with its SAFETY argument.
+//! - [`ffi`]: every call into C (OpenSSL, AWS-LC, GnuTLS, the browsers' verifiers, the
+//!   scheduler), each `unsafe` with its SAFETY argument;
+//! - `native` (features `chrome`, `firefox`): the one verifier of the browsers' native libraries.
 //!
 //! Features: `openssl` (the `openssl` method), `webpki-legacy` (`webpkilegacy`, webpki 0.22
 //! and ring) and `platform` (`platform`, rustls-platform-verifier) are on by default; without
 //! them the crate links neither OpenSSL nor ring. `corpus` (off by default) adds the corpus
 //! loader and the fuzz harness.
 
-mod affinity;
-#[cfg(feature = "awslc")]
-pub mod awslc;
 pub mod cache;
 pub mod chain;
 #[cfg(feature = "corpus")]
@@ -32,15 +31,12 @@ pub mod corpus;
 pub mod der;
 pub mod error;
 pub mod fail_closed;
+pub mod ffi;
 #[cfg(feature = "corpus")]
 pub mod fuzzing;
-#[cfg(feature = "gnutls")]
-pub mod gnutls;
 pub mod methods;
 #[cfg(any(feature = "chrome", feature = "firefox"))]
 pub mod native;
-#[cfg(feature = "openssl")]
-pub mod ossl;
 pub mod pool;
 pub mod roots;
 pub mod servo;

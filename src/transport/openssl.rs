@@ -20,8 +20,8 @@ use std::sync::{Arc, Mutex};
 
 use certbench_analysis::Stage;
 use certbench_core::fail_closed;
+use certbench_core::ffi::ossl;
 use certbench_core::methods::openssl::{OpenSslRoots, OpenSslVerifier};
-use certbench_core::ossl;
 use hyper_util::rt::TokioIo;
 use openssl::ssl::{SslConnector, SslConnectorBuilder, SslMethod, SslSession, SslVerifyMode};
 use openssl::x509::X509StoreContextRef;

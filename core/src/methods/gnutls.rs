@@ -13,7 +13,7 @@
 //! from the leaf, each certificate's issuer among those sent, by
 //! `gnutls_x509_crt_check_issuer`, up to a self-issued one; certificates off that path are not
 //! given to GnuTLS). Verify: the trust-list
-//! verification at the target's validation time (GnuTLS's clock, see `crate::gnutls`).
+//! verification at the target's validation time (GnuTLS's clock, see `crate::ffi::gnutls`).
 //! Verify-hostname: the identity check. Like glib-networking, no EKU is asked of GnuTLS.
 
 use std::net::IpAddr;
@@ -23,7 +23,7 @@ use rustls_pki_types::CertificateDer;
 
 use crate::chain::Chain;
 use crate::error::Error;
-use crate::gnutls::{self, Cert, Trust};
+use crate::ffi::gnutls::{self, Cert, Trust};
 use crate::stages::Recorder;
 use crate::verifier::{Capabilities, Library, PeerName, Rejection, Target, Verifier};
 

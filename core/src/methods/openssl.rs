@@ -23,7 +23,7 @@ use rustls_pki_types::CertificateDer;
 
 use crate::chain::Chain;
 use crate::error::Error;
-use crate::ossl;
+use crate::ffi::ossl;
 use crate::stages::Recorder;
 use crate::verifier::{Capabilities, Eku, Library, PeerName, Rejection, Target, Verifier};
 

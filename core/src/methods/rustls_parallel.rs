@@ -355,7 +355,7 @@ fn estimated_us(key: &[u8]) -> u32 {
 /// and `cold.rs` (the pool alone), `core/examples/asleep.rs` (whole verifications apart by
 /// 0.3–20 ms, the caller idle too), and per-check timings of interleaved `verify` runs with
 /// the overlapped path forced (instrumentation not kept); all with the workers kept off the
-/// caller's CPU, see `affinity.rs`.
+/// caller's CPU, see `ffi/affinity.rs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Worker {
     /// Microseconds the offer costs the caller before it starts its own check: the lock, and
