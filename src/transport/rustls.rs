@@ -245,7 +245,7 @@ impl Transport for RustlsTransport {
         match c.last.take() {
             Some((stages, verdict)) => Verification {
                 stages,
-                rejection: verdict.err(),
+                rejection: verdict.err().map(|r| r.reason),
             },
             None => Verification::default(),
         }

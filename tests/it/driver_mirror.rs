@@ -483,7 +483,7 @@ fn rustls_transport_turns_a_panicking_verifier_into_a_rejection() {
             assert!(stages.get(Stage::TotalVerification).unwrap_or(0) > 0);
             if panicking {
                 assert!(result.is_err(), "a panic never accepts");
-                let reason = verdict.unwrap_err();
+                let reason = verdict.unwrap_err().reason;
                 assert!(
                     reason.contains("verifier panicked (rejected): injected panic"),
                     "{reason}"
