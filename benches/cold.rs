@@ -24,11 +24,12 @@ use std::time::{Duration, Instant};
 use certbench::Method;
 use certbench::analysis::stats::{RatioInterval, Summary};
 use certbench::corpus::{Corpus, CorpusChain};
-use certbench::methods::{DynVerifier, Target};
+use certbench::methods::DynVerifier;
 use certbench::roots::{RootSet, RootsSpec};
 use certbench::stages::Recorder;
 use certbench::tls::pair::Ends;
 use certbench::tls::{Cipher, KeyType, Library, Provider, Suite, Version};
+use certbench::verifier::Target;
 
 /// RSA-2048 chains (leaf and intermediate keys), as the driver's sites mostly are.
 const CHAINS: &[&str] = &[

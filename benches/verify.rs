@@ -11,11 +11,11 @@ use certbench::Method;
 use certbench::analysis::Stage;
 use certbench::bench::floor::{path_signatures, verify_all};
 use certbench::corpus::Corpus;
-use certbench::methods::Target;
 use certbench::methods::openssl::OpenSslRoots;
 use certbench::roots::{RootSet, RootsSpec};
 use certbench::stages::Recorder;
 use certbench::transport::openssl::share_store;
+use certbench::verifier::Target;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 

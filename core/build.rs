@@ -7,7 +7,7 @@
 //! each into a shared object that exports one symbol (`core/native/certbench_verifier.h`);
 //! `core/build/{chrome,firefox}.rs` say how. A verifier that cannot be built here (a tool or a
 //! source missing) does not fail the build: a cargo warning says why, and the method then
-//! tells the user at run time what is missing and how to get it (`core/src/native.rs`).
+//! tells the user at run time what is missing and how to get it (`core/src/ffi/native.rs`).
 
 #[path = "build/chrome.rs"]
 mod chrome;

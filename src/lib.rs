@@ -38,8 +38,8 @@ pub mod verify;
 
 pub use certbench_analysis as analysis;
 pub use certbench_core::{
-    cache, chain, corpus, fail_closed, fuzzing, methods, pool, roots, servo, stages, timed,
-    versions,
+    cache, chain, corpus, der, fail_closed, fuzzing, methods, pool, roots, servo, stages, timed,
+    verifier, versions,
 };
 pub use error::Error;
 pub use methods::Method;

@@ -16,10 +16,11 @@ use certbench_analysis::schema::{Config, SCHEMA_VERSION};
 use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
 
 use crate::corpus::{Corpus, CorpusChain};
-use crate::methods::{AnyRoots, DynVerifier, Method, Target};
+use crate::methods::{AnyRoots, DynVerifier, Method};
 use crate::roots::RootSet;
 use crate::run::schedule::permutation;
 use crate::stages::Recorder;
+use crate::verifier::Target;
 
 pub mod plan;
 

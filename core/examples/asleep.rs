@@ -8,10 +8,10 @@
 
 use certbench_core::Method;
 use certbench_core::corpus::Corpus;
-use certbench_core::methods::Target;
 use certbench_core::methods::rustls_parallel::force_overlap;
 use certbench_core::roots::{RootSet, RootsSpec};
 use certbench_core::stages::Recorder;
+use certbench_core::verifier::Target;
 use std::time::{Duration, Instant};
 
 fn main() {

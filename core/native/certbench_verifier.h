@@ -4,7 +4,7 @@
  * exports exactly one symbol, `certbench_verifier_v1`, and hides every other one (so that, say,
  * BoringSSL's libcrypto loads beside the system OpenSSL without a clash). certbench loads it
  * with dlopen(RTLD_NOW | RTLD_LOCAL) and calls it only through the table below
- * (core/src/native.rs).
+ * (core/src/ffi/native.rs).
  *
  * Contract, for every function of the table:
  *  - nothing is thrown across it: every C++ exception is caught inside and is a failure;

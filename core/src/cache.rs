@@ -30,8 +30,9 @@ use rustls_pki_types::CertificateDer;
 use crate::chain::Chain;
 use crate::error::Error;
 use crate::fail_closed;
-use crate::methods::{AnyRoots, Capabilities, DynVerifier, Library, Rejection, Target};
+use crate::methods::{AnyRoots, DynVerifier};
 use crate::stages::Recorder;
+use crate::verifier::{Capabilities, Library, Rejection, Target};
 
 /// Chrome's cache size (`kMaxCacheEntries`).
 pub const CHROME_ENTRIES: usize = 256;

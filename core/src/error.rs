@@ -37,7 +37,7 @@ pub enum Error {
         /// 1-based position in the file.
         index: usize,
         /// What the parser found.
-        cause: crate::chain::DerError,
+        cause: crate::der::DerError,
     },
     /// A leaf file holding more than one certificate.
     #[error("{path}: expected one leaf certificate, found {count}")]
@@ -72,11 +72,11 @@ pub enum Error {
     /// A browser's native verifier is not built or cannot be loaded.
     #[cfg(any(feature = "chrome", feature = "firefox"))]
     #[error(transparent)]
-    Native(#[from] crate::native::NativeError),
+    Native(#[from] crate::ffi::native::NativeError),
     /// AWS-LC failed.
     #[cfg(feature = "awslc")]
     #[error("AWS-LC: {0}")]
-    AwsLc(#[from] crate::awslc::AwsLcError),
+    AwsLc(#[from] crate::ffi::awslc::AwsLcError),
     #[cfg(feature = "openssl")]
     /// OpenSSL failed outside of a verification verdict (allocation, parsing a root, …).
     #[error("OpenSSL: {0}")]

@@ -8,7 +8,7 @@
 use std::any::Any;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::methods::Rejection;
+use crate::verifier::Rejection;
 
 /// Runs `f`; a panic inside becomes a rejection naming the panic's message.
 pub fn run<T>(f: impl FnOnce() -> T) -> Result<T, Rejection> {

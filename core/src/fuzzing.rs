@@ -12,10 +12,12 @@
 
 use rustls_pki_types::CertificateDer;
 
-use crate::chain::{Chain, SignedParts, key_type};
+use crate::chain::Chain;
 use crate::corpus::Corpus;
-use crate::methods::{AnyRoots, DynVerifier, Method, Target};
+use crate::der::{SignedParts, key_type};
+use crate::methods::{AnyRoots, DynVerifier, Method};
 use crate::stages::Recorder;
+use crate::verifier::Target;
 
 /// Splits an input into the target selector and the certificates.
 pub fn decode(data: &[u8]) -> (u8, Vec<&[u8]>) {

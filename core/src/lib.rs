@@ -2,10 +2,12 @@
 //! dependency tree — this is what a Servo build links (see `patches/`).
 //!
 //! Modules, one concern each:
+//! - [`verifier`]: what a verifier method is and speaks (`Verifier`, `Target`, `Rejection`, …);
 //! - [`methods`]: the verifier methods (one file each) and the [`Method`] list (`methods!`);
 //! - [`stages`]: the stage recorder (monotonic clock, no allocation while timing);
 //! - [`roots`]: trust roots from one source (Mozilla, system, PEM file);
-//! - [`chain`]: certificate chains as DER, loading PEM, and reading a certificate's signed parts;
+//! - [`chain`]: certificate chains as DER, and loading them from PEM;
+//! - [`der`]: reading a certificate's DER (its signed parts, its key type);
 //! - [`pool`]: the persistent worker pool of `rustlsparallel`;
 //! - [`fail_closed`]: the one wrapper that turns a verifier's panic into a rejection;
 //! - [`timed`]: [`timed::TimedVerifier`], a rustls `ServerCertVerifier` that records stages;
@@ -13,36 +15,34 @@
 //! - [`versions`]: the versions of the libraries measured;
 //! - `corpus` and `fuzzing` (feature `corpus`): the bundled real-chain corpus, and the fuzz
 //!   target's body (so that `fuzz/` builds on this crate alone, not on the CLI);
-//! - [`ossl`] (feature `openssl`): every `unsafe` OpenSSL call, with its SAFETY argument.
+//! - [`ffi`]: every call into C (OpenSSL, AWS-LC, GnuTLS, the browsers' verifiers, the
+//!   scheduler), each `unsafe` with its SAFETY argument;
+//! - `native` (features `chrome`, `firefox`): the one verifier of the browsers' native libraries.
 //!
 //! Features: `openssl` (the `openssl` method), `webpki-legacy` (`webpkilegacy`, webpki 0.22
 //! and ring) and `platform` (`platform`, rustls-platform-verifier) are on by default; without
 //! them the crate links neither OpenSSL nor ring. `corpus` (off by default) adds the corpus
 //! loader and the fuzz harness.
 
-mod affinity;
-#[cfg(feature = "awslc")]
-pub mod awslc;
 pub mod cache;
 pub mod chain;
 #[cfg(feature = "corpus")]
 pub mod corpus;
+pub mod der;
 pub mod error;
 pub mod fail_closed;
+pub mod ffi;
 #[cfg(feature = "corpus")]
 pub mod fuzzing;
-#[cfg(feature = "gnutls")]
-pub mod gnutls;
 pub mod methods;
 #[cfg(any(feature = "chrome", feature = "firefox"))]
 pub mod native;
-#[cfg(feature = "openssl")]
-pub mod ossl;
 pub mod pool;
 pub mod roots;
 pub mod servo;
 pub mod stages;
 pub mod timed;
+pub mod verifier;
 pub mod versions;
 
 pub use certbench_analysis::schema::{Sample, SampleMeta, Source, Stage, Verdict};

@@ -10,7 +10,7 @@
 //! - keeps finished workers spinning for [`SPIN`] before they sleep, so back-to-back
 //!   verifications (a page's many connections) reach an awake worker;
 //! - lets the calling thread work too, so a call uses at most `workers + 1` threads;
-//! - wakes sleeping workers off the caller's CPU (`affinity.rs`): Linux otherwise tends to
+//! - wakes sleeping workers off the caller's CPU (`ffi/affinity.rs`): Linux otherwise tends to
 //!   wake a worker on the very CPU of the thread it is meant to help.
 //!
 //! Invariants: the pool never starts a thread after it is built ([`threads_started`] stays at
@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
-use crate::affinity::Placement;
+use crate::ffi::affinity::Placement;
 
 static STARTED: AtomicUsize = AtomicUsize::new(0);
 static GLOBAL: OnceLock<SignaturePool> = OnceLock::new();

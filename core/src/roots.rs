@@ -1,7 +1,7 @@
 //! Trust roots from one source, as DER, ready for every method to build its own store from.
 //!
 //! Loading (reading files, the system store) is not timed; building a method's store from the
-//! DER is, as `roots-creation` (see [`crate::methods::Verifier::build_roots`]).
+//! DER is, as `roots-creation` (see [`crate::verifier::Verifier::build_roots`]).
 
 use std::path::PathBuf;
 use std::str::FromStr;

@@ -33,6 +33,7 @@ use crate::methods::Method;
 use crate::roots::{RootSet, RootsSpec};
 use crate::stages::{Recorder, Span};
 use crate::timed::{TimedVerifier, VerificationSink};
+use crate::verifier::Rejection;
 
 /// The method name of Servo's own verifier in samples.
 pub const SERVO_OWN: &str = "servo";
@@ -153,7 +154,12 @@ struct ServoSink {
 }
 
 impl VerificationSink for ServoSink {
-    fn record(&self, server_name: &ServerName<'_>, stages: &Recorder, verdict: Result<(), String>) {
+    fn record(
+        &self,
+        server_name: &ServerName<'_>,
+        stages: &Recorder,
+        verdict: Result<(), Rejection>,
+    ) {
         if let Some(w) = Writer::global() {
             let site = match server_name {
                 ServerName::DnsName(d) => d.as_ref().to_owned(),
@@ -161,7 +167,7 @@ impl VerificationSink for ServoSink {
             };
             let verdict = match verdict {
                 Ok(()) => Verdict::Ok,
-                Err(reason) => Verdict::Rejected(reason),
+                Err(rejection) => Verdict::Rejected(rejection.reason),
             };
             w.write(&sample(&self.method, site, stages, verdict));
         }

@@ -21,8 +21,9 @@ use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 
 use crate::chain::Chain;
 use crate::fail_closed;
-use crate::methods::{AnyRoots, DynVerifier, Eku, PeerName, Rejection, Target};
+use crate::methods::{AnyRoots, DynVerifier};
 use crate::stages::Recorder;
+use crate::verifier::{Eku, PeerName, Rejection, Target};
 
 /// A certbench method as a rustls `ServerCertVerifier`: `verify_server_cert` runs the
 /// method's [`DynVerifier::verify`] on the chain (copied into certbench's owned [`Chain`],
@@ -165,24 +166,29 @@ impl ServerCertVerifier for MethodVerifier {
 
 /// Where a [`TimedVerifier`] puts each verification it timed.
 pub trait VerificationSink: Send + Sync + fmt::Debug {
-    /// One `verify_server_cert` call: the name verified, the stages, and the verdict (the
-    /// error's text on rejection).
-    fn record(&self, server_name: &ServerName<'_>, stages: &Recorder, verdict: Result<(), String>);
+    /// One `verify_server_cert` call: the name verified, the stages, and the verdict (on
+    /// rejection, the error's text as [`reason`] gives it).
+    fn record(
+        &self,
+        server_name: &ServerName<'_>,
+        stages: &Recorder,
+        verdict: Result<(), Rejection>,
+    );
 }
 
 /// A sink that keeps the last verification (the driver: one connection per verifier).
 #[derive(Debug, Default)]
-pub struct LastVerification(Mutex<Option<(Recorder, Result<(), String>)>>);
+pub struct LastVerification(Mutex<Option<(Recorder, Result<(), Rejection>)>>);
 
 impl LastVerification {
     /// Takes the recorded verification, if there was one.
-    pub fn take(&self) -> Option<(Recorder, Result<(), String>)> {
+    pub fn take(&self) -> Option<(Recorder, Result<(), Rejection>)> {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 }
 
 impl VerificationSink for LastVerification {
-    fn record(&self, _: &ServerName<'_>, stages: &Recorder, verdict: Result<(), String>) {
+    fn record(&self, _: &ServerName<'_>, stages: &Recorder, verdict: Result<(), Rejection>) {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((stages.clone(), verdict));
     }
 }
@@ -266,7 +272,7 @@ impl ServerCertVerifier for TimedVerifier {
         rec.stop(Stage::TotalVerification, total);
         let verdict = match &result {
             Ok(_) => Ok(()),
-            Err(e) => Err(reason(e)),
+            Err(e) => Err(Rejection::new(reason(e))),
         };
         self.sink.record(server_name, &rec, verdict);
         result

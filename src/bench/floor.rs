@@ -5,7 +5,8 @@
 
 use rustls_pki_types::CertificateDer;
 
-use crate::chain::{Chain, SignedParts, Spki};
+use crate::chain::Chain;
+use crate::der::{SignedParts, Spki};
 use crate::methods::rustls_serial::signature_algorithms;
 
 /// One signature check on the path, its inputs owned.

@@ -21,12 +21,13 @@ use crate::Method;
 use crate::chain::Chain;
 use crate::corpus::Corpus;
 use crate::error::Error;
-use crate::methods::{AnyRoots, DynVerifier, Target};
+use crate::methods::{AnyRoots, DynVerifier};
 use crate::roots::{RootSet, RootsSpec};
 use crate::stages::Recorder;
 use crate::tls::certs::ServerCert;
 use crate::tls::pair::{self, Ends};
 use crate::tls::{Cipher, KeyType, Library, Suite, Version};
+use crate::verifier::Target;
 
 /// (label, corpus chain) per key type: the chains `cargo bench --bench verify` uses too.
 pub const KEY_CHAINS: &[(&str, &str)] = &[

@@ -55,7 +55,7 @@ pub fn rows(attempts: &[Attempt]) -> Vec<Vec<String>> {
                 (1 + c.intermediates.len()).to_string(),
                 std::iter::once(&c.leaf)
                     .chain(&c.intermediates)
-                    .map(|d| crate::chain::key_type(d))
+                    .map(|d| crate::der::key_type(d))
                     .collect::<Vec<_>>()
                     .join(", "),
                 "captured".to_owned(),

@@ -303,7 +303,7 @@ fn describe(role: String, der: &CertificateDer<'_>) -> ManifestCert {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let key = crate::chain::key_type(der);
+    let key = crate::der::key_type(der);
     match X509Certificate::from_der(der) {
         Ok((_, x)) => ManifestCert {
             role,
@@ -395,7 +395,7 @@ pub fn write(
             validation_time_unix: c.at,
             chain_length_served: 1 + c.intermediates.len(),
             path_length_with_root: c.path_len,
-            leaf_key: crate::chain::key_type(&c.leaf),
+            leaf_key: crate::der::key_type(&c.leaf),
             root_source: format!("trust store {}", roots.describe()),
             certs,
             source: ManifestSource {

@@ -141,7 +141,7 @@ pub(super) async fn handshake(
                 .map_err(HandshakeFailure::Setup)?;
             let offered = session.lock().unwrap_or_else(|e| e.into_inner()).clone();
             if let Some(s) = offered {
-                certbench_core::ossl::offer_session(&mut ssl, &s)
+                certbench_core::ffi::ossl::offer_session(&mut ssl, &s)
                     .map_err(HandshakeFailure::Setup)?;
             }
             let mut s = tokio_openssl::SslStream::new(ssl, tcp).map_err(HandshakeFailure::Setup)?;

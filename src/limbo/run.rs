@@ -3,7 +3,7 @@
 //! Each testcase is evaluated by every method, in an order that rotates from one testcase to
 //! the next (as `certbench verify` does), so that no method always runs first or after the
 //! same neighbour. A testcase the method cannot express is SKIPPED with the reason its
-//! [`Capabilities`](crate::methods::Capabilities) give; a trust store the method cannot build
+//! [`Capabilities`](crate::verifier::Capabilities) give; a trust store the method cannot build
 //! is a FAILURE (no path can be built); a verifier that panics is a FAILURE with the panic
 //! message (fail closed).
 

@@ -20,7 +20,7 @@ use serde_json::value::RawValue;
 
 use crate::chain::Chain;
 use crate::error::Error;
-use crate::methods::{Eku, PeerName, Target};
+use crate::verifier::{Eku, PeerName, Target};
 
 /// A peer name, owned.
 #[derive(Clone, Debug, PartialEq, Eq)]

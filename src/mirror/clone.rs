@@ -63,7 +63,7 @@ pub struct Cloned {
 
 /// Key types certbench can generate, with the rcgen algorithm each signs with.
 fn new_key(spki_cert: &X509Certificate<'_>) -> Result<KeyPair, CloneError> {
-    let label = crate::chain::key_type(spki_cert.as_ref());
+    let label = crate::der::key_type(spki_cert.as_ref());
     let (alg, rsa): (&'static SignatureAlgorithm, Option<RsaKeySize>) = match label.as_str() {
         "RSA-2048" => (&rcgen::PKCS_RSA_SHA256, Some(RsaKeySize::_2048)),
         "RSA-3072" => (&rcgen::PKCS_RSA_SHA256, Some(RsaKeySize::_3072)),

@@ -20,8 +20,8 @@ use std::sync::{Arc, Mutex};
 
 use certbench_analysis::Stage;
 use certbench_core::fail_closed;
+use certbench_core::ffi::ossl;
 use certbench_core::methods::openssl::{OpenSslRoots, OpenSslVerifier};
-use certbench_core::ossl;
 use hyper_util::rt::TokioIo;
 use openssl::ssl::{SslConnector, SslConnectorBuilder, SslMethod, SslSession, SslVerifyMode};
 use openssl::x509::X509StoreContextRef;
@@ -30,11 +30,12 @@ use rustls_pki_types::CertificateDer;
 
 use super::{ConnInfo, Failure, Transport, Verification, tcp};
 use crate::chain::Chain;
-use crate::methods::{AnyRoots, DynVerifier, Method, Rejection, Target};
+use crate::methods::{AnyRoots, DynVerifier, Method};
 use crate::roots::RootSet;
 use crate::sites::Site;
 use crate::stages::Recorder;
 use crate::tls::Stack;
+use crate::verifier::{Rejection, Target};
 
 /// How a webpki method is put into OpenSSL's handshake (`--hook`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -495,7 +496,7 @@ impl Transport for OpensslTransport {
                 .flatten()
                 .map(|c| {
                     c.to_der()
-                        .map(|d| crate::chain::key_type(&d))
+                        .map(|d| crate::der::key_type(&d))
                         .unwrap_or_default()
                 })
                 .collect(),

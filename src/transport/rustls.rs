@@ -228,7 +228,7 @@ impl Transport for RustlsTransport {
                         .negotiated_cipher_suite()
                         .map(|c| format!("{:?}", c.suite())),
                     chain_len: Some(chain.len() as u32),
-                    key_types: chain.iter().map(|c| crate::chain::key_type(c)).collect(),
+                    key_types: chain.iter().map(|c| crate::der::key_type(c)).collect(),
                     resumed: conn.handshake_kind() == Some(rustls::HandshakeKind::Resumed),
                 }
             }
@@ -245,7 +245,7 @@ impl Transport for RustlsTransport {
         match c.last.take() {
             Some((stages, verdict)) => Verification {
                 stages,
-                rejection: verdict.err(),
+                rejection: verdict.err().map(|r| r.reason),
             },
             None => Verification::default(),
         }

@@ -208,9 +208,10 @@ impl Plan {
             .map(|(c, cost)| ChainChecks {
                 id: c.id.clone(),
                 keys: c.key_types.join(", "),
-                p384: c.chain.iter().any(|cert| {
-                    crate::chain::signer(cert) == Some(crate::chain::Signer::EcdsaP384)
-                }),
+                p384: c
+                    .chain
+                    .iter()
+                    .any(|cert| crate::der::signer(cert) == Some(crate::der::Signer::EcdsaP384)),
                 path: cost.filter(|checks| !checks.is_empty()).map(|checks| {
                     let on_threads = crate::bench::floor::makespan_bound(&checks, threads);
                     PathChecks { checks, on_threads }

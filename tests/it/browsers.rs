@@ -7,8 +7,8 @@
 use crate::common::{all_methods, chain, corpus, verdict_with};
 use certbench::Method;
 use certbench::chain::Chain;
-use certbench::methods::Target;
 use certbench::stages::Recorder;
+use certbench::verifier::Target;
 use certbench_analysis::Stage;
 use rustls_pki_types::CertificateDer;
 

@@ -4,9 +4,10 @@
 use certbench::Method;
 use certbench::chain::Chain;
 use certbench::corpus::{Corpus, CorpusChain};
+use certbench::methods::DynVerifier;
 use certbench::methods::rustls_parallel::{Paths, paths_on_this_thread};
-use certbench::methods::{DynVerifier, Target};
 use certbench::stages::Recorder;
+use certbench::verifier::Target;
 use rustls_pki_types::CertificateDer;
 
 /// Every method that can verify in this process: `Method::ALL` less a browser's verifier

@@ -239,11 +239,11 @@ fn tls_resumption_really_resumes_and_skips_verification() {
 struct Panicking(Box<dyn certbench::methods::DynVerifier>);
 
 impl certbench::methods::DynVerifier for Panicking {
-    fn capabilities(&self) -> certbench::methods::Capabilities {
+    fn capabilities(&self) -> certbench::verifier::Capabilities {
         self.0.capabilities()
     }
 
-    fn library(&self) -> certbench::methods::Library {
+    fn library(&self) -> certbench::verifier::Library {
         self.0.library()
     }
 
@@ -265,9 +265,9 @@ impl certbench::methods::DynVerifier for Panicking {
         &self,
         _: &certbench::methods::AnyRoots,
         _: &certbench::chain::Chain,
-        _: certbench::methods::Target<'_>,
+        _: certbench::verifier::Target<'_>,
         _: &mut certbench::stages::Recorder,
-    ) -> Result<(), certbench::methods::Rejection> {
+    ) -> Result<(), certbench::verifier::Rejection> {
         panic!("injected panic")
     }
 }
@@ -483,7 +483,7 @@ fn rustls_transport_turns_a_panicking_verifier_into_a_rejection() {
             assert!(stages.get(Stage::TotalVerification).unwrap_or(0) > 0);
             if panicking {
                 assert!(result.is_err(), "a panic never accepts");
-                let reason = verdict.unwrap_err();
+                let reason = verdict.unwrap_err().reason;
                 assert!(
                     reason.contains("verifier panicked (rejected): injected panic"),
                     "{reason}"

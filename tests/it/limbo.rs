@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use certbench::Method;
 use certbench::analysis::limbo::{ActualResult, Agreement, LimboResult};
 use certbench::limbo::{LimboFile, evaluate, run::run};
-use certbench::methods::{Eku, PeerName, Target};
+use certbench::verifier::{Eku, PeerName, Target};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

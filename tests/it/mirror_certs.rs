@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 
 use crate::common::{Fault, browser_reason, corpus, verdict, verdict_with};
 use certbench::Method;
-use certbench::chain::{Chain, key_type};
+use certbench::chain::Chain;
+use certbench::der::key_type;
 use certbench::mirror::clone::CA_SUFFIX;
 use certbench::mirror::{EXPIRED_HOST, MirrorSet, UNTRUSTED_HOST, WRONG_HOST};
 use x509_parser::prelude::{FromDer, X509Certificate};
@@ -128,7 +129,7 @@ fn clones_get_the_verdicts_their_originals_get() {
                 // NULL parameters, which webpki 0.22 does not accept; the clone is signed by
                 // rcgen with the standard identifier (with NULL), so webpki 0.22 accepts it.
                 let sig_alg = |der: &[u8]| {
-                    certbench::chain::SignedParts::parse(der)
+                    certbench::der::SignedParts::parse(der)
                         .unwrap()
                         .sig_alg
                         .len()

@@ -94,8 +94,8 @@ fn timed_webpki_gives_the_bare_verdict_on_the_limbo_sample() {
             continue;
         }
         let name = match target.peer {
-            Some(certbench::methods::PeerName::Dns(d)) => ServerName::try_from(d).unwrap(),
-            Some(certbench::methods::PeerName::Ip(ip)) => ServerName::IpAddress(ip.into()),
+            Some(certbench::verifier::PeerName::Dns(d)) => ServerName::try_from(d).unwrap(),
+            Some(certbench::verifier::PeerName::Ip(ip)) => ServerName::IpAddress(ip.into()),
             _ => unreachable!("the capabilities allow DNS and IP names only"),
         };
         let now = UnixTime::since_unix_epoch(std::time::Duration::from_secs(target.time_or_now()));

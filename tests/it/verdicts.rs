@@ -2,8 +2,9 @@
 
 use crate::common::{chain, corpus, verdict, verdict_with};
 use certbench::Method;
+use certbench::methods::DynVerifier;
 use certbench::methods::rustls_serial::{RustlsSerial, signature_algorithms};
-use certbench::methods::{DynVerifier, Verifier};
+use certbench::verifier::Verifier;
 use rustls_pki_types::SignatureVerificationAlgorithm;
 
 /// Chains each method rejects on this build, with the start of its reason.
@@ -118,7 +119,7 @@ fn sanofi_differs_from_the_manifest_only_by_the_absent_params_algorithms() {
         .verify(
             &roots,
             &c.chain,
-            certbench::methods::Target::server(&c.host, c.validation_time),
+            certbench::verifier::Target::server(&c.host, c.validation_time),
             &mut rec,
         )
         .unwrap_err();
@@ -190,7 +191,7 @@ fn a_store_from_another_method_is_a_rejection_not_a_panic() {
         .verify(
             &openssl_store,
             &c.chain,
-            certbench::methods::Target::server(&c.host, c.validation_time),
+            certbench::verifier::Target::server(&c.host, c.validation_time),
             &mut rec,
         )
         .unwrap_err();
@@ -207,7 +208,7 @@ fn awslc_rejects_what_it_cannot_parse_with_its_reason() {
     let store = v.build_roots(&c.roots).unwrap();
     let check = |ch: &certbench::chain::Chain,
                  crls: &[rustls_pki_types::CertificateRevocationListDer<'static>]| {
-        let mut target = certbench::methods::Target::server(&c.host, c.validation_time);
+        let mut target = certbench::verifier::Target::server(&c.host, c.validation_time);
         target.crls = crls;
         v.verify(&store, ch, target, &mut certbench::stages::Recorder::new())
             .map_err(|r| r.reason)
@@ -230,7 +231,7 @@ fn awslc_rejects_what_it_cannot_parse_with_its_reason() {
         .verify(
             &empty,
             &c.chain,
-            certbench::methods::Target::server(&c.host, c.validation_time),
+            certbench::verifier::Target::server(&c.host, c.validation_time),
             &mut certbench::stages::Recorder::new(),
         )
         .unwrap_err()

@@ -8,10 +8,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::common::{corpus, verdict};
 use certbench::Method;
-use certbench::methods::Target;
 use certbench::methods::rustls_parallel::overlapped_calls;
 use certbench::pool::{SignaturePool, threads_started};
 use certbench::stages::Recorder;
+use certbench::verifier::Target;
 
 struct Counting;
 

@@ -15,11 +15,11 @@ use std::net::IpAddr;
 use certbench_analysis::Stage;
 use rustls_pki_types::CertificateDer;
 
-use super::{Capabilities, Eku, Library, PeerName, Rejection, Target, Verifier};
-use crate::awslc::{self, Cert, Crl, Name, Params, Store};
 use crate::chain::Chain;
 use crate::error::Error;
+use crate::ffi::awslc::{self, Cert, Crl, Name, Params, Store};
 use crate::stages::Recorder;
+use crate::verifier::{Capabilities, Eku, Library, PeerName, Rejection, Target, Verifier};
 
 /// AWS-LC's `X509_verify_cert`.
 #[derive(Clone, Debug, Default)]

@@ -5,15 +5,16 @@
 //! leaves out (CRLSets, CT policy, the Chrome Root Store's constraints, AIA fetching, …).
 //!
 //! Built by `core/build/chrome.rs` from the BoringSSL tree that the crates.io crate boring-sys
-//! ships, into a shared object loaded beside the system OpenSSL (`crate::native`). Roots:
+//! ships, into a shared object loaded beside the system OpenSSL (`crate::ffi::native`). Roots:
 //! a `TrustStoreInMemory` of anchors. Chain creation: DER → `ParsedCertificate` for every
 //! certificate sent. Verify: the path builder for server auth at the target's time.
 //! Verify-hostname: the end-entity certificate's names against the host.
 
 use std::sync::OnceLock;
 
-use super::Capabilities;
-use crate::native::{Build, Loaded, NativeVerifier};
+use crate::ffi::native::{Build, LoadError, Loaded};
+use crate::native::NativeVerifier;
+use crate::verifier::Capabilities;
 
 static BUILD: Build = Build {
     method: "chrome",
@@ -24,7 +25,7 @@ static BUILD: Build = Build {
     library: "BoringSSL pki",
 };
 
-static LOADED: OnceLock<Result<Loaded, String>> = OnceLock::new();
+static LOADED: OnceLock<Result<Loaded, LoadError>> = OnceLock::new();
 
 /// Chrome's verifier (see the module docs).
 pub struct Chrome;

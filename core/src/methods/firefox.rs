@@ -7,7 +7,7 @@
 //!
 //! Built by `core/build/firefox.rs` from Debian's `nss` source package (fetched into the cache
 //! by `scripts/fetch-nss-source`) against the system NSS, into a shared object
-//! (`crate::native`). Roots: the anchors' DER, each parsed once, indexed by subject. Chain
+//! (`crate::ffi::native`). Roots: the anchors' DER, each parsed once, indexed by subject. Chain
 //! creation: the end entity parsed (mozilla::pkix's `BackCert`), the certificates kept as sent
 //! for the path builder. Verify: `BuildCertChain` at the target's time, as Firefox retries it
 //! (key usages, then the weak RSA minimum, whose success is refused under a built-in root, as
@@ -15,8 +15,9 @@
 
 use std::sync::OnceLock;
 
-use super::Capabilities;
-use crate::native::{Build, Loaded, NativeVerifier};
+use crate::ffi::native::{Build, LoadError, Loaded};
+use crate::native::NativeVerifier;
+use crate::verifier::Capabilities;
 
 static BUILD: Build = Build {
     method: "firefox",
@@ -27,7 +28,7 @@ static BUILD: Build = Build {
     library: "mozilla::pkix",
 };
 
-static LOADED: OnceLock<Result<Loaded, String>> = OnceLock::new();
+static LOADED: OnceLock<Result<Loaded, LoadError>> = OnceLock::new();
 
 /// Firefox's verifier (see the module docs).
 pub struct Firefox;

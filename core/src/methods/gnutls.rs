@@ -13,7 +13,7 @@
 //! from the leaf, each certificate's issuer among those sent, by
 //! `gnutls_x509_crt_check_issuer`, up to a self-issued one; certificates off that path are not
 //! given to GnuTLS). Verify: the trust-list
-//! verification at the target's validation time (GnuTLS's clock, see `crate::gnutls`).
+//! verification at the target's validation time (GnuTLS's clock, see `crate::ffi::gnutls`).
 //! Verify-hostname: the identity check. Like glib-networking, no EKU is asked of GnuTLS.
 
 use std::net::IpAddr;
@@ -21,11 +21,11 @@ use std::net::IpAddr;
 use certbench_analysis::Stage;
 use rustls_pki_types::CertificateDer;
 
-use super::{Capabilities, Library, PeerName, Rejection, Target, Verifier};
 use crate::chain::Chain;
 use crate::error::Error;
-use crate::gnutls::{self, Cert, Trust};
+use crate::ffi::gnutls::{self, Cert, Trust};
 use crate::stages::Recorder;
+use crate::verifier::{Capabilities, Library, PeerName, Rejection, Target, Verifier};
 
 /// GnuTLS as glib-networking calls it.
 #[derive(Clone, Debug, Default)]
@@ -61,7 +61,7 @@ impl Verifier for GnutlsVerifier {
     }
 
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<GnutlsRoots, Error> {
-        let certs = super::parsable_roots(roots, "gnutls", |der| Cert::from_der(der))?;
+        let certs = crate::verifier::parsable_roots(roots, "gnutls", |der| Cert::from_der(der))?;
         Trust::new(certs)
             .map(GnutlsRoots)
             .map_err(|e| Error::Roots {

@@ -21,11 +21,11 @@ use openssl::x509::verify::{X509CheckFlags, X509VerifyFlags};
 use openssl::x509::{X509, X509Crl, X509PurposeId, X509StoreContext, X509StoreContextRef};
 use rustls_pki_types::CertificateDer;
 
-use super::{Capabilities, Eku, Library, PeerName, Rejection, Target, Verifier};
 use crate::chain::Chain;
 use crate::error::Error;
-use crate::ossl;
+use crate::ffi::ossl;
 use crate::stages::Recorder;
+use crate::verifier::{Capabilities, Eku, Library, PeerName, Rejection, Target, Verifier};
 
 /// OpenSSL's `X509_verify_cert`.
 #[derive(Clone, Debug)]

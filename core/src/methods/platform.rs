@@ -13,10 +13,10 @@ use rustls_pki_types::CertificateDer;
 use super::webpki_server::{
     CAPABILITIES, ServerVerifierRoots, provider, verify_with_server_verifier,
 };
-use super::{Capabilities, Library, Rejection, Target, Verifier};
 use crate::chain::Chain;
 use crate::error::Error;
 use crate::stages::Recorder;
+use crate::verifier::{Capabilities, Library, Rejection, Target, Verifier};
 
 /// rustls-platform-verifier.
 #[derive(Clone, Copy, Debug, Default)]

@@ -27,11 +27,12 @@ use arrayvec::ArrayVec;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 use super::rustls_serial::{CAPABILITIES, signature_algorithms, trust_anchors, verify_with};
-use super::{Capabilities, Library, Rejection, Target, Verifier};
-use crate::chain::{Chain, SignedParts, Signer, Spki};
+use crate::chain::Chain;
+use crate::der::{SignedParts, Signer, Spki};
 use crate::error::Error;
 use crate::pool::SignaturePool;
 use crate::stages::Recorder;
+use crate::verifier::{Capabilities, Library, Rejection, Target, Verifier};
 use rustls_pki_types::{
     AlgorithmIdentifier, CertificateDer, FipsStatus, InvalidSignature,
     SignatureVerificationAlgorithm, TrustAnchor,
@@ -310,7 +311,7 @@ fn relevant_anchors<'r>(
 ) -> Option<ArrayVec<TrustAnchor<'r>, MAX_ANCHORS>> {
     let mut found: ArrayVec<usize, MAX_ANCHORS> = ArrayVec::new();
     for cert in chain.iter() {
-        let issuer = crate::chain::issuer(cert)?;
+        let issuer = crate::der::issuer(cert)?;
         for &i in roots.by_subject.get(issuer).map_or(&[][..], Vec::as_slice) {
             if !found.contains(&i) {
                 found.try_push(i).ok()?;
@@ -354,7 +355,7 @@ fn estimated_us(key: &[u8]) -> u32 {
 /// and `cold.rs` (the pool alone), `core/examples/asleep.rs` (whole verifications apart by
 /// 0.3–20 ms, the caller idle too), and per-check timings of interleaved `verify` runs with
 /// the overlapped path forced (instrumentation not kept); all with the workers kept off the
-/// caller's CPU, see `affinity.rs`.
+/// caller's CPU, see `ffi/affinity.rs`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Worker {
     /// Microseconds the offer costs the caller before it starts its own check: the lock, and
@@ -502,7 +503,7 @@ const MIN_GAIN_US: u32 = 8;
 /// [`worth_overlapping`] for worker `w`, read cheaply from the sent certificates'
 /// signatures before any path is predicted: each sent certificate on the path costs one check
 /// by its issuer's key, whose class the signature's algorithm and size name
-/// ([`crate::chain::signer`]). Certificates sent off the path (cross-signs) are counted too
+/// ([`crate::der::signer`]). Certificates sent off the path (cross-signs) are counted too
 /// (github.com sends one: the schedule still pays). Because of those, a chain is not counted
 /// at all unless its costliest check and the walk outlast the worker's start by
 /// [`MIN_GAIN_US`]: several cheap checks pay only if they are all on the path, and predicting
@@ -513,7 +514,7 @@ const MIN_GAIN_US: u32 = 8;
 fn might_pay(chain: &Chain, w: Worker) -> bool {
     let mut costs: ArrayVec<u32, { MAX_PRECHECKS + 1 }> = ArrayVec::new();
     for cert in chain.iter() {
-        let cost = crate::chain::signer(cert).map_or(0, estimated_us_by_signer);
+        let cost = crate::der::signer(cert).map_or(0, estimated_us_by_signer);
         if costs.try_push(cost).is_err() {
             return false; // more than the pre-checks take: webpki's own walk
         }

@@ -22,10 +22,10 @@ use webpki::{
     RevocationCheckDepth, RevocationOptions, RevocationOptionsBuilder, UnknownStatusPolicy,
 };
 
-use super::{Capabilities, Eku, Library, PeerName, Rejection, Target, Verifier};
 use crate::chain::Chain;
 use crate::error::Error;
 use crate::stages::Recorder;
+use crate::verifier::{Capabilities, Eku, Library, PeerName, Rejection, Target, Verifier};
 
 /// Signature algorithms, as a static list.
 pub type Algorithms = &'static [&'static dyn SignatureVerificationAlgorithm];
@@ -73,7 +73,7 @@ pub struct WebpkiRoots(pub Vec<TrustAnchor<'static>>);
 pub fn trust_anchors(
     roots: &[CertificateDer<'static>],
 ) -> Result<Vec<TrustAnchor<'static>>, Error> {
-    super::parsable_roots(roots, "webpki", |der| {
+    crate::verifier::parsable_roots(roots, "webpki", |der| {
         webpki::anchor_from_trusted_cert(der).map(|a| a.to_owned())
     })
 }

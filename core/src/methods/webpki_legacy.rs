@@ -13,10 +13,10 @@ use certbench_analysis::Stage;
 use rustls_pki_types::CertificateDer;
 use webpki_legacy as webpki;
 
-use super::{Capabilities, Library, PeerName, Rejection, Target, Verifier};
 use crate::chain::Chain;
 use crate::error::Error;
 use crate::stages::Recorder;
+use crate::verifier::{Capabilities, Library, PeerName, Rejection, Target, Verifier};
 
 /// rustls 0.20's `SUPPORTED_SIG_ALGS`.
 static ALGS: &[&webpki::SignatureAlgorithm] = &[
@@ -66,7 +66,7 @@ impl Verifier for WebpkiLegacy {
     /// Skips roots webpki 0.22 cannot use, as rustls 0.20's `add_parsable_certificates` did;
     /// an error only when none is usable.
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<LegacyRoots, Error> {
-        super::parsable_roots(roots, "webpki 0.22", |der| {
+        crate::verifier::parsable_roots(roots, "webpki 0.22", |der| {
             webpki::TrustAnchor::try_from_cert_der(der).map(|a| OwnedAnchor {
                 subject: a.subject.to_vec(),
                 spki: a.spki.to_vec(),

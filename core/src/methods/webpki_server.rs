@@ -14,10 +14,10 @@ use rustls::client::danger::ServerCertVerifier;
 use rustls::crypto::CryptoProvider;
 use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 
-use super::{Capabilities, Library, PeerName, Rejection, Target, Verifier};
 use crate::chain::Chain;
 use crate::error::Error;
 use crate::stages::Recorder;
+use crate::verifier::{Capabilities, Library, PeerName, Rejection, Target, Verifier};
 
 /// The provider Servo's connector falls back to, and certbench's rustls transport uses.
 pub fn provider() -> Arc<CryptoProvider> {

@@ -133,7 +133,7 @@ pub(super) fn connect(ends: &OpensslEnds, suite: Suite) -> Result<OpensslPair, P
         .unwrap_or_else(|e| e.into_inner())
         .clone();
     if let Some(session) = offered {
-        certbench_core::ossl::offer_session(&mut client_ssl, &session)?;
+        certbench_core::ffi::ossl::offer_session(&mut client_ssl, &session)?;
     }
     let server_ssl = Ssl::new(ends.server.context())?;
     let (a2b, b2a): (Queue, Queue) = (Queue::default(), Queue::default());

@@ -1,0 +1,415 @@
+//! The browsers' native verifiers (Chrome's BoringSSL libpki, Firefox's mozilla::pkix): every
+//! `unsafe` call into them, each with its SAFETY argument. The one [`Verifier`] both methods
+//! use over these calls is [`crate::native::NativeVerifier`].
+//!
+//! [`Verifier`]: crate::verifier::Verifier
+//!
+//! `core/build.rs` builds each into a shared object that exports one symbol,
+//! `certbench_verifier_v1_table`, and hides the rest (BoringSSL's libcrypto would clash with
+//! the system OpenSSL's otherwise); its path is baked in at build time
+//! (`CERTBENCH_<NAME>_SO`, overridable at run time by the environment variable of the same
+//! name). It is loaded once per process with `dlopen(RTLD_NOW | RTLD_LOCAL)` and never
+//! unloaded, and called only through the table of `core/native/certbench_verifier.h`, whose
+//! contract is: no C++ exception crosses a call; a refusal or a failure is a reason in a
+//! buffer; a verdict is an accept only when the library accepted; a store is never changed
+//! after it is built (so it is shared between threads). A shared object that is missing (its
+//! build needs tools or a source a machine may lack) is an [`NativeError::Unavailable`] that
+//! says what to do, for that method only.
+
+use std::ffi::{CStr, CString, c_char, c_int, c_void};
+use std::sync::OnceLock;
+
+use certbench_analysis::Stage;
+use rustls_pki_types::CertificateDer;
+
+use crate::stages::Recorder;
+
+/// The ABI version this module speaks (`CERTBENCH_VERIFIER_ABI`).
+const ABI: u32 = 1;
+
+/// One borrowed DER certificate (`certbench_der`).
+#[repr(C)]
+struct Der {
+    der: *const u8,
+    len: usize,
+}
+
+impl Der {
+    fn of(der: &[u8]) -> Der {
+        Der {
+            der: der.as_ptr(),
+            len: der.len(),
+        }
+    }
+}
+
+/// `certbench_verifier_v1`, field for field.
+#[repr(C)]
+struct Table {
+    abi: u32,
+    library: *const c_char,
+    version: *const c_char,
+    policy: *const c_char,
+    store_new:
+        unsafe extern "C" fn(*const Der, usize, *mut usize, *mut c_char, usize) -> *mut c_void,
+    store_free: unsafe extern "C" fn(*mut c_void),
+    chain_new: unsafe extern "C" fn(*const Der, usize, *mut c_char, usize) -> *mut c_void,
+    chain_free: unsafe extern "C" fn(*mut c_void),
+    verify: unsafe extern "C" fn(*const c_void, *mut c_void, i64, *mut c_char, usize) -> c_int,
+    check_name:
+        unsafe extern "C" fn(*mut c_void, c_int, *const u8, usize, *mut c_char, usize) -> c_int,
+}
+
+// SAFETY: the table is a static object of a shared object never unloaded, never written after
+// it is returned; its pointers are to static strings and to functions whose contract allows
+// calls from any thread (the stores they take are shareable, see `Store`).
+unsafe impl Sync for Table {}
+unsafe impl Send for Table {}
+
+/// Why a native verifier cannot be used in this process.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NativeError {
+    /// It was not built, or its shared object cannot be loaded.
+    #[error("method `{method}` is not available: {why}; {how}")]
+    Unavailable {
+        /// The method.
+        method: &'static str,
+        /// Why.
+        why: LoadError,
+        /// What to do about it.
+        how: &'static str,
+    },
+}
+
+/// Why a native verifier's shared object could not be loaded (the `why` of
+/// [`NativeError::Unavailable`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// The build left it out.
+    #[error("it was not built ({missing})")]
+    NotBuilt {
+        /// Why the build left it out.
+        missing: &'static str,
+    },
+    /// The path (from the environment) holds a NUL.
+    #[error("{path}: NUL in path")]
+    NulInPath {
+        /// The path.
+        path: String,
+    },
+    /// `dlopen` failed.
+    #[error("cannot load {path}: {reason}")]
+    Open {
+        /// The shared object.
+        path: String,
+        /// dlerror's message.
+        reason: String,
+    },
+    /// The shared object does not export the table's function.
+    #[error("{path} has no certbench_verifier_v1_table: {reason}")]
+    NoTable {
+        /// The shared object.
+        path: String,
+        /// dlerror's message.
+        reason: String,
+    },
+    /// The table's function returned NULL.
+    #[error("{path}: the verifier's table is NULL")]
+    NullTable {
+        /// The shared object.
+        path: String,
+    },
+    /// The table speaks another ABI version.
+    #[error("{path}: ABI {found} where {ABI} is expected")]
+    Abi {
+        /// The shared object.
+        path: String,
+        /// The table's ABI version.
+        found: u32,
+    },
+}
+
+/// A native library's refusal or failure, in its own words (the reason buffer it wrote, or a
+/// fallback when it wrote none).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Refusal(pub String);
+
+/// A native verifier as the build left it: which method, where its shared object is, why it
+/// was not built, and how to get it.
+#[derive(Debug)]
+pub struct Build {
+    /// The method's name.
+    pub method: &'static str,
+    /// The environment variable that overrides `path` at run time (`CERTBENCH_CHROME_SO`).
+    pub env: &'static str,
+    /// The shared object's path as built (empty: not built).
+    pub path: &'static str,
+    /// Why the build left it out (empty when built).
+    pub missing: &'static str,
+    /// What a user does to get it.
+    pub how: &'static str,
+    /// The library's name when it cannot be loaded (for result files).
+    pub library: &'static str,
+}
+
+/// A loaded native verifier: its table, valid for the rest of the process.
+pub struct Loaded {
+    table: &'static Table,
+    library: &'static str,
+    version: &'static str,
+    policy: &'static str,
+}
+
+impl Build {
+    /// The loaded verifier, loading it on first use.
+    pub fn load(
+        &'static self,
+        cell: &'static OnceLock<Result<Loaded, LoadError>>,
+    ) -> Result<&'static Loaded, NativeError> {
+        cell.get_or_init(|| self.open())
+            .as_ref()
+            .map_err(|why| NativeError::Unavailable {
+                method: self.method,
+                why: why.clone(),
+                how: self.how,
+            })
+    }
+
+    fn open(&self) -> Result<Loaded, LoadError> {
+        let path = match std::env::var(self.env) {
+            Ok(p) if !p.is_empty() => p,
+            _ if !self.path.is_empty() => self.path.to_owned(),
+            _ => {
+                return Err(LoadError::NotBuilt {
+                    missing: self.missing,
+                });
+            }
+        };
+        let c_path =
+            CString::new(path.clone()).map_err(|_| LoadError::NulInPath { path: path.clone() })?;
+        // SAFETY: `c_path` is a NUL-terminated path. Loading runs the object's initialisers:
+        // it is one certbench built (build.rs) or the user named, with every symbol but the
+        // table hidden and bound to itself (-Bsymbolic), so it changes no symbol of this
+        // process (RTLD_LOCAL).
+        let handle = unsafe { libc::dlopen(c_path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+        if handle.is_null() {
+            return Err(LoadError::Open {
+                path,
+                reason: dl_error(),
+            });
+        }
+        // SAFETY: `handle` is a live handle (never closed) and the name is NUL-terminated.
+        let sym = unsafe { libc::dlsym(handle, c"certbench_verifier_v1_table".as_ptr()) };
+        if sym.is_null() {
+            return Err(LoadError::NoTable {
+                path,
+                reason: dl_error(),
+            });
+        }
+        // SAFETY: the symbol is the function `const certbench_verifier_v1 *(void)` of the
+        // header this module mirrors.
+        let get: unsafe extern "C" fn() -> *const Table = unsafe { std::mem::transmute(sym) };
+        // SAFETY: it takes nothing and returns a pointer to a static table (or NULL).
+        let table = unsafe { get() };
+        // SAFETY: a non-NULL result points at a static `certbench_verifier_v1`, which lives as
+        // long as the object, which is never unloaded.
+        let table: &'static Table =
+            unsafe { table.as_ref() }.ok_or_else(|| LoadError::NullTable { path: path.clone() })?;
+        if table.abi != ABI {
+            return Err(LoadError::Abi {
+                path,
+                found: table.abi,
+            });
+        }
+        Ok(Loaded {
+            table,
+            library: static_str(table.library),
+            version: static_str(table.version),
+            policy: static_str(table.policy),
+        })
+    }
+}
+
+/// dlerror's message, or a placeholder.
+fn dl_error() -> String {
+    // SAFETY: dlerror returns NULL or a NUL-terminated string valid until the next dl call on
+    // this thread; it is copied at once.
+    let e = unsafe { libc::dlerror() };
+    if e.is_null() {
+        "(no reason given)".to_owned()
+    } else {
+        // SAFETY: non-NULL: a NUL-terminated string, see above.
+        unsafe { CStr::from_ptr(e) }.to_string_lossy().into_owned()
+    }
+}
+
+/// A static C string of the table as `&'static str` (lossy: invalid UTF-8 becomes `?`).
+fn static_str(p: *const c_char) -> &'static str {
+    if p.is_null() {
+        return "";
+    }
+    // SAFETY: the header makes these static NUL-terminated strings of an object never unloaded.
+    let c: &'static CStr = unsafe { CStr::from_ptr(p) };
+    c.to_str().unwrap_or("?")
+}
+
+/// A reason buffer the library writes into.
+struct Reason([u8; 512]);
+
+impl Reason {
+    fn new() -> Reason {
+        Reason([0; 512])
+    }
+    fn ptr(&mut self) -> *mut c_char {
+        self.0.as_mut_ptr().cast()
+    }
+    fn text(&self, fallback: &str) -> String {
+        let text = CStr::from_bytes_until_nul(&self.0)
+            .map(|c| c.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if text.is_empty() {
+            fallback.to_owned()
+        } else {
+            text
+        }
+    }
+}
+
+/// A trust store built by a native verifier, freed on drop.
+pub struct Store {
+    ptr: *mut c_void,
+    loaded: &'static Loaded,
+    /// How many of the roots the library kept.
+    pub used: usize,
+}
+
+// SAFETY: the header's contract: a store is never changed after `store_new` returns, and
+// `verify` may be called on one store from several threads at once; it is freed once, by drop.
+unsafe impl Send for Store {}
+unsafe impl Sync for Store {}
+
+impl Store {
+    /// The verifier that built it.
+    pub fn loaded(&self) -> &'static Loaded {
+        self.loaded
+    }
+}
+
+impl Drop for Store {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` came from this table's `store_new` and is freed once, here.
+        unsafe { (self.loaded.table.store_free)(self.ptr) }
+    }
+}
+
+/// A chain parsed by a native verifier, freed on drop; one thread uses it.
+pub struct ParsedChain {
+    ptr: *mut c_void,
+    loaded: &'static Loaded,
+}
+
+impl Drop for ParsedChain {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` came from this table's `chain_new` and is freed once, here.
+        unsafe { (self.loaded.table.chain_free)(self.ptr) }
+    }
+}
+
+impl Loaded {
+    /// Builds a store from DER roots.
+    pub fn store(&'static self, roots: &[CertificateDer<'static>]) -> Result<Store, Refusal> {
+        let ders: Vec<Der> = roots.iter().map(|r| Der::of(r)).collect();
+        let mut used = 0usize;
+        let mut reason = Reason::new();
+        // SAFETY: `ders` holds `ders.len()` descriptors of slices alive for the call, `used`
+        // and the reason buffer are writable (its length passed); the table's contract says
+        // what comes back: a new store or NULL.
+        let ptr = unsafe {
+            (self.table.store_new)(ders.as_ptr(), ders.len(), &mut used, reason.ptr(), 512)
+        };
+        if ptr.is_null() {
+            return Err(Refusal(reason.text("the store could not be built")));
+        }
+        Ok(Store {
+            ptr,
+            loaded: self,
+            used,
+        })
+    }
+
+    /// Parses a chain as sent (`leaf`, then `intermediates`); a refusal is the library's
+    /// reason it could not.
+    pub fn chain(
+        &'static self,
+        leaf: &[u8],
+        intermediates: &[CertificateDer<'static>],
+    ) -> Result<ParsedChain, Refusal> {
+        let mut ders = Vec::with_capacity(1 + intermediates.len());
+        ders.push(Der::of(leaf));
+        ders.extend(intermediates.iter().map(|c| Der::of(c)));
+        let mut reason = Reason::new();
+        // SAFETY: as for `store`: descriptors of live slices, a writable buffer of 512 bytes.
+        let ptr = unsafe { (self.table.chain_new)(ders.as_ptr(), ders.len(), reason.ptr(), 512) };
+        if ptr.is_null() {
+            return Err(Refusal(reason.text("not parsed")));
+        }
+        Ok(ParsedChain { ptr, loaded: self })
+    }
+
+    /// The library's name and version, and its policy in one line.
+    pub fn library(&self) -> (&'static str, &'static str, &'static str) {
+        (self.library, self.version, self.policy)
+    }
+
+    /// The library's path building and verification of `parsed` against `roots` at `time`
+    /// (seconds since the Unix epoch), timed as `verify`.
+    pub fn verify(
+        &self,
+        roots: &Store,
+        parsed: &ParsedChain,
+        time: i64,
+        rec: &mut Recorder,
+    ) -> Result<(), Refusal> {
+        let mut reason = Reason::new();
+        let span = rec.start();
+        // SAFETY: `roots.ptr` is a live store of this table (shareable, see `Store`), `parsed`
+        // a live chain of it used by this thread only, the buffer writable for 512 bytes.
+        let ok = unsafe { (self.table.verify)(roots.ptr, parsed.ptr, time, reason.ptr(), 512) };
+        rec.stop(Stage::Verify, span);
+        if ok != 1 {
+            return Err(Refusal(reason.text("rejected (no reason given)")));
+        }
+        Ok(())
+    }
+
+    /// The library's check of `parsed`'s end-entity certificate against a name: `kind` 0 a
+    /// DNS name (`name` its bytes), 1 an IP address (`name` its octets); timed as
+    /// `verify-hostname`.
+    pub fn check_name(
+        &self,
+        parsed: &ParsedChain,
+        kind: c_int,
+        name: &[u8],
+        rec: &mut Recorder,
+    ) -> Result<(), Refusal> {
+        let mut reason = Reason::new();
+        let span = rec.start();
+        // SAFETY: as for `verify`; `name` is readable for `name.len()` bytes.
+        let ok = unsafe {
+            (self.table.check_name)(
+                parsed.ptr,
+                kind,
+                name.as_ptr(),
+                name.len(),
+                reason.ptr(),
+                512,
+            )
+        };
+        rec.stop(Stage::VerifyHostname, span);
+        if ok != 1 {
+            return Err(Refusal(reason.text("name mismatch (no reason given)")));
+        }
+        Ok(())
+    }
+}
