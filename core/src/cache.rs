@@ -292,6 +292,10 @@ impl DynVerifier for CachingVerifier {
         self.inner.build_roots(roots)
     }
 
+    fn handshake_started(&self) {
+        self.inner.handshake_started()
+    }
+
     /// Always `None`: a transport must call [`DynVerifier::verify`], through the cache.
     fn rustls_verifier(&self, _roots: &AnyRoots) -> Option<Arc<dyn ServerCertVerifier>> {
         None

@@ -26,6 +26,7 @@
 
 pub mod cache;
 pub mod chain;
+pub mod clock;
 #[cfg(feature = "corpus")]
 pub mod corpus;
 pub mod der;

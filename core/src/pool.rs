@@ -25,6 +25,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
+use crate::clock::now_ns;
 use crate::ffi::affinity::Placement;
 
 static STARTED: AtomicUsize = AtomicUsize::new(0);
@@ -90,24 +91,20 @@ struct Shared {
     wake: Condvar,
     /// Where the workers may run: off the CPU of the caller that wakes them.
     placement: Placement,
-    /// The pool's clock origin, for `warm_until`.
-    epoch: Instant,
-    /// Nanoseconds since `epoch` until which workers keep spinning for a job
-    /// ([`SignaturePool::prewarm`]); 0: no such request.
+    /// [`now_ns`] until which workers keep spinning for a job ([`SignaturePool::prewarm`]);
+    /// 0: no such request.
     warm_until: AtomicU64,
-    /// Nanoseconds since `epoch` when a worker last stopped spinning to sleep
-    /// ([`SignaturePool::asleep_for`]).
+    /// [`now_ns`] when a worker last stopped spinning to sleep ([`SignaturePool::asleep_for`]).
     asleep_since: AtomicU64,
+    /// [`now_ns`] when a worker first took the job on offer (set under the lock as it takes
+    /// it; reset to 0 when a job is offered): what [`Offered::started`] reports.
+    taken_at: AtomicU64,
 }
 
 impl Shared {
-    fn now_ns(&self) -> u64 {
-        self.epoch.elapsed().as_nanos() as u64
-    }
-
     /// Whether a prewarm asks the workers to be awake now.
     fn warm(&self) -> bool {
-        self.warm_until.load(Ordering::Relaxed) > self.now_ns()
+        self.warm_until.load(Ordering::Relaxed) > now_ns()
     }
 }
 
@@ -124,12 +121,35 @@ pub struct SignaturePool {
     workers: usize,
 }
 
+/// What the pool saw of one job it offered ([`SignaturePool::run_beside_observed`]): the
+/// figures `rustlsparallel`'s decision learns a machine's workers from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Offered {
+    /// What the offer cost the caller before it went on with its own work: the lock, and the
+    /// wake-up call when the workers slept.
+    pub offer: Duration,
+    /// How long after the offer began a worker took the job up; `None`: none did before the
+    /// caller withdrew it (then it would have started after [`Offered::withdrawn`], if ever).
+    pub started: Option<Duration>,
+    /// How long after the offer began the caller withdrew the job (its own work done).
+    pub withdrawn: Duration,
+}
+
+/// How many workers the process-wide pool starts for `cpus` usable CPUs: one per CPU but
+/// the caller's. None on a single CPU (`taskset -c 0`, a container limited to one CPU): a
+/// worker there could only take turns with the caller it is meant to help.
+pub fn workers_for(cpus: usize) -> usize {
+    cpus.saturating_sub(1)
+}
+
 impl SignaturePool {
-    /// The process-wide pool: one worker per core but one (the caller is the other), at least one.
+    /// The process-wide pool, with [`workers_for`] the CPUs this process may use now
+    /// (`available_parallelism`: its CPU affinity and its cgroup's CPU quota). With no
+    /// workers every job runs on its caller alone.
     pub fn global() -> &'static SignaturePool {
         GLOBAL.get_or_init(|| {
-            let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-            SignaturePool::new(cores.saturating_sub(1).max(1))
+            let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+            SignaturePool::new(workers_for(cpus))
         })
     }
 
@@ -157,9 +177,9 @@ impl SignaturePool {
             active: AtomicUsize::new(0),
             wake: Condvar::new(),
             placement: Placement::new(),
-            epoch: Instant::now(),
             warm_until: AtomicU64::new(0),
             asleep_since: AtomicU64::new(0),
+            taken_at: AtomicU64::new(0),
         }));
         for i in 0..workers {
             // The generation a worker has seen is taken now, not when its thread starts: a
@@ -183,17 +203,15 @@ impl SignaturePool {
     }
 
     /// How long the workers have been asleep (since the last one stopped spinning); zero while
-    /// one is awake. How fast a sleeping worker starts on a job depends on it: on the 2-vCPU
-    /// KVM guest this was measured on (`core/examples/wake.rs GAP_US`, the gap counted from
-    /// the last job, so asleep for the gap less [`SPIN`]), a job offered 0.3 ms after the last
-    /// one was started by a worker after 12 µs (p50), 1.5 ms after: 16 µs, 5 ms after: 20 µs,
-    /// 20 ms after: 49 µs — a vCPU idle for longer sleeps deeper in the host.
+    /// one is awake. How fast a sleeping worker starts on a job depends on it (a CPU idle for
+    /// longer sleeps deeper, in the host too: `core/examples/wake.rs GAP_US` shows it on a
+    /// machine), which is why `rustlsparallel` learns its workers' start per length of sleep.
     pub fn asleep_for(&self) -> Duration {
         if self.awake() {
             return Duration::ZERO;
         }
         let since = self.shared.asleep_since.load(Ordering::Relaxed);
-        Duration::from_nanos(self.shared.now_ns().saturating_sub(since))
+        Duration::from_nanos(now_ns().saturating_sub(since))
     }
 
     /// Asks the workers to be awake for the next `budget`: a sleeping worker is woken now (off
@@ -207,7 +225,7 @@ impl SignaturePool {
         if self.workers == 0 {
             return;
         }
-        let until = shared.now_ns() + budget.as_nanos() as u64;
+        let until = now_ns() + budget.as_nanos() as u64;
         shared.warm_until.fetch_max(until, Ordering::Relaxed);
         if self.awake() {
             return; // a spinning worker reads the new deadline
@@ -238,14 +256,29 @@ impl SignaturePool {
     /// items itself, so that the caller goes on with its own work while the workers help. When
     /// another caller's job holds the pool, `caller` runs alone.
     pub fn run_beside<F: Fn() + Sync, R>(&self, f: &F, caller: impl FnOnce() -> R) -> R {
+        self.run_beside_observed(f, caller).0
+    }
+
+    /// [`SignaturePool::run_beside`], with what the pool saw of the offer: `None` when nothing
+    /// was offered (no workers, or another caller's job holds the pool: `caller` ran alone).
+    pub fn run_beside_observed<F: Fn() + Sync, R>(
+        &self,
+        f: &F,
+        caller: impl FnOnce() -> R,
+    ) -> (R, Option<Offered>) {
         let shared = self.shared;
+        if self.workers == 0 {
+            return (caller(), None);
+        }
+        let begun = now_ns();
         {
             let mut slot = shared.lock();
             if slot.job.is_some() || shared.active.load(Ordering::Acquire) > 0 {
                 drop(slot);
-                return caller(); // another caller's job is running: do this one alone
+                return (caller(), None); // another caller's job is running: do this one alone
             }
             slot.job = Some(JobRef::new(f));
+            shared.taken_at.store(0, Ordering::Relaxed);
             shared.generation.fetch_add(1, Ordering::Release);
             if slot.sleeping > 0 {
                 // A sleeping worker woken on this thread's CPU would wait behind it.
@@ -253,13 +286,22 @@ impl SignaturePool {
                 shared.wake.notify_all();
             }
         }
+        let offered = now_ns();
         // Withdraws the job and waits for the workers even if `caller` panics below, so no
         // worker can call `f` after this function leaves.
-        struct Withdraw(&'static Shared);
-        impl Drop for Withdraw {
-            fn drop(&mut self) {
-                let shared = self.0;
+        struct Withdraw {
+            shared: &'static Shared,
+            /// [`now_ns`] when the job was withdrawn; 0: not yet.
+            at: u64,
+        }
+        impl Withdraw {
+            fn withdraw(&mut self) {
+                if self.at != 0 {
+                    return;
+                }
+                let shared = self.shared;
                 shared.lock().job = None; // from here on no worker takes it up
+                self.at = now_ns();
                 let spin_until = Instant::now() + WAIT_SPIN;
                 while shared.active.load(Ordering::Acquire) > 0 {
                     if Instant::now() < spin_until {
@@ -271,8 +313,24 @@ impl SignaturePool {
                 }
             }
         }
-        let _withdraw = Withdraw(shared);
-        caller()
+        impl Drop for Withdraw {
+            fn drop(&mut self) {
+                self.withdraw();
+            }
+        }
+        let mut withdraw = Withdraw { shared, at: 0 };
+        let result = caller();
+        withdraw.withdraw();
+        // Set under the lock by the worker that took the job, before `active` went up; read
+        // after every worker is done with it.
+        let taken = shared.taken_at.load(Ordering::Relaxed);
+        let since = |t: u64| Duration::from_nanos(t.saturating_sub(begun));
+        let seen = Offered {
+            offer: since(offered),
+            started: (taken != 0).then(|| since(taken)),
+            withdrawn: since(withdraw.at),
+        };
+        (result, Some(seen))
     }
 
     /// Runs `f` on every item, on the pool's workers and the calling thread together, and
@@ -308,9 +366,7 @@ fn worker(shared: &'static Shared, mut seen: u64) {
             }
         }
         shared.spinning.fetch_sub(1, Ordering::Relaxed);
-        shared
-            .asleep_since
-            .store(shared.now_ns(), Ordering::Relaxed);
+        shared.asleep_since.store(now_ns(), Ordering::Relaxed);
         let mut slot = shared.lock();
         // Sleep until a new generation or a prewarm (checked under the lock: no lost wake-up).
         while shared.generation.load(Ordering::Acquire) == seen && !shared.warm() {
@@ -323,6 +379,9 @@ fn worker(shared: &'static Shared, mut seen: u64) {
         }
         seen = shared.generation.load(Ordering::Acquire);
         let Some(job) = slot.job else { continue }; // already withdrawn
+        let _ = shared
+            .taken_at
+            .compare_exchange(0, now_ns(), Ordering::Relaxed, Ordering::Relaxed);
         shared.active.fetch_add(1, Ordering::AcqRel);
         drop(slot);
         // SAFETY: `job` was on offer under the lock when `active` went up; `run` does not

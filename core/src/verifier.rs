@@ -238,6 +238,11 @@ pub trait Verifier: Send + Sync + 'static {
     fn rustls_verifier(&self, _roots: &Self::Roots) -> Option<Arc<dyn ServerCertVerifier>> {
         None
     }
+
+    /// Called by a transport as a TLS handshake this verifier will verify starts (its
+    /// ClientHello on the way), so that a method may prepare while the server answers
+    /// (`rustlsparallel` can wake a pool worker). Never changes a verdict. Default: nothing.
+    fn handshake_started(&self) {}
 }
 
 /// Parses every root with `parse`, keeping those it accepts, as rustls'

@@ -18,8 +18,11 @@ pub(super) enum Client {
         connector: SslConnector,
         session: Arc<Mutex<Option<SslSession>>>,
     },
-    /// rustls, and whether to wake `rustlsparallel`'s pool as each handshake starts.
-    Rustls(tokio_rustls::TlsConnector, bool),
+    /// rustls, and the method verifying (told as each handshake starts), if not rustls' own.
+    Rustls(
+        tokio_rustls::TlsConnector,
+        Option<Arc<dyn certbench_core::methods::DynVerifier>>,
+    ),
 }
 
 pub(super) fn openssl_client(cfg: &Config, cert: &ServerCert) -> Result<Client, HandshakeError> {
@@ -56,6 +59,7 @@ pub(super) fn rustls_client(cfg: &Config, cert: &ServerCert) -> Result<Client, H
     let versions = cfg.tls.rustls();
     let builder = rustls::ClientConfig::builder_with_provider(cfg.provider.crypto())
         .with_protocol_versions(versions)?;
+    let mut hooked = None;
     let mut config = match cfg.verifier {
         None => {
             let mut roots = rustls::RootCertStore::empty();
@@ -68,6 +72,7 @@ pub(super) fn rustls_client(cfg: &Config, cert: &ServerCert) -> Result<Client, H
             let roots = verifier
                 .build_roots(std::slice::from_ref(&cert.ca))
                 .map_err(|e| HandshakeError::Setup(format!("{method} roots: {e}")))?;
+            hooked = Some(verifier.clone());
             let timed = certbench_core::timed::MethodVerifier::new(verifier, Arc::new(roots));
             builder
                 .dangerous()
@@ -83,7 +88,7 @@ pub(super) fn rustls_client(cfg: &Config, cert: &ServerCert) -> Result<Client, H
     };
     Ok(Client::Rustls(
         tokio_rustls::TlsConnector::from(Arc::new(config)),
-        cfg.verifier == Some(certbench_core::Method::RustlsParallel),
+        hooked,
     ))
 }
 
@@ -154,9 +159,9 @@ pub(super) async fn handshake(
             close(&mut s).await;
             Ok((latency, resumed))
         }
-        Client::Rustls(connector, prewarm) => {
-            if *prewarm {
-                certbench_core::methods::rustls_parallel::handshake_started();
+        Client::Rustls(connector, hooked) => {
+            if let Some(verifier) = hooked {
+                verifier.handshake_started();
             }
             let name = rustls_pki_types::ServerName::try_from(SERVER_NAME)
                 .map_err(HandshakeFailure::Name)?;

@@ -354,8 +354,8 @@ pub struct OpensslConnector {
     state: Arc<Mutex<HookState>>,
     verify_host: bool,
     offer: Option<SslSession>,
-    /// Wake `rustlsparallel`'s pool as the handshake starts.
-    prewarm: bool,
+    /// The method verifying, told as the handshake starts ([`DynVerifier::handshake_started`]).
+    verifier: Arc<dyn DynVerifier>,
 }
 
 impl OpensslTransport {
@@ -455,7 +455,7 @@ impl Transport for OpensslTransport {
             state,
             verify_host: self.native(method),
             offer: if self.resumption { reuse.clone() } else { None },
-            prewarm: method == Method::RustlsParallel,
+            verifier: verifier.clone(),
         })
     }
 
@@ -478,9 +478,7 @@ impl Transport for OpensslTransport {
             ossl::offer_session(&mut ssl, session).map_err(|e| tls_error(&e))?;
         }
         let mut tls = tokio_openssl::SslStream::new(ssl, tcp).map_err(|e| tls_error(&e))?;
-        if c.prewarm {
-            certbench_core::methods::rustls_parallel::handshake_started();
-        }
+        c.verifier.handshake_started();
         Pin::new(&mut tls)
             .connect()
             .await

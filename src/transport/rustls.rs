@@ -119,8 +119,8 @@ impl Default for RustlsReuse {
 pub struct RustlsConnector {
     https: Connector,
     last: Arc<LastVerification>,
-    /// Wake `rustlsparallel`'s pool as the handshake starts.
-    prewarm: bool,
+    /// The method verifying, told as the handshake starts ([`DynVerifier::handshake_started`]).
+    verifier: Arc<dyn DynVerifier>,
 }
 
 impl Transport for RustlsTransport {
@@ -190,7 +190,7 @@ impl Transport for RustlsTransport {
         Ok(RustlsConnector {
             https: connector(config, TcpConnector { addr }),
             last,
-            prewarm: method == Method::RustlsParallel,
+            verifier: verifier.clone(),
         })
     }
 
@@ -204,9 +204,7 @@ impl Transport for RustlsTransport {
             .parse()
             .map_err(|e| Failure::Input(format!("url: {e}")))?;
         let mut https = c.https.clone();
-        if c.prewarm {
-            certbench_core::methods::rustls_parallel::handshake_started();
-        }
+        c.verifier.handshake_started();
         let stream = https
             .call(uri)
             .await

@@ -71,6 +71,8 @@ pub trait DynVerifier: Send + Sync {
         target: Target<'_>,
         rec: &mut Recorder,
     ) -> Result<(), Rejection>;
+    /// See [`Verifier::handshake_started`]. Default: nothing.
+    fn handshake_started(&self) {}
 }
 
 struct Erased<V> {
@@ -85,6 +87,10 @@ impl<V: Verifier> DynVerifier for Erased<V> {
 
     fn library(&self) -> Library {
         self.verifier.library()
+    }
+
+    fn handshake_started(&self) {
+        self.verifier.handshake_started()
     }
 
     fn rustls_verifier(&self, roots: &AnyRoots) -> Option<Arc<dyn ServerCertVerifier>> {
