@@ -114,7 +114,8 @@ fn the_pool_does_not_grow_with_calls() {
         let _ = verdict(Method::RustlsParallel, c);
     }
     let workers = SignaturePool::global().workers();
-    assert!(workers >= 1);
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(workers, certbench::pool::workers_for(cpus));
     assert_eq!(threads_started(), workers);
     let before = os_threads();
 
@@ -133,5 +134,54 @@ fn the_pool_does_not_grow_with_calls() {
     assert!(
         os_threads() <= before,
         "no thread of any kind started per call"
+    );
+}
+
+/// Set in the child [`on_one_cpu_the_pool_has_no_workers_and_nothing_is_offered`] starts.
+const ONE_CPU_CHILD: &str = "CERTBENCH_TEST_ONE_CPU_CHILD";
+
+#[test]
+fn on_one_cpu_the_pool_has_no_workers_and_nothing_is_offered() {
+    if std::env::var_os(ONE_CPU_CHILD).is_some() {
+        // The child, under `taskset -c 0`: a process allowed one CPU.
+        assert_eq!(std::thread::available_parallelism().unwrap().get(), 1);
+        let corpus = corpus();
+        for _ in 0..20 {
+            for c in &corpus.chains {
+                let serial = verdict(Method::RustlsSerial, c);
+                assert_eq!(verdict(Method::RustlsParallel, c), serial, "{}", c.id);
+            }
+        }
+        assert_eq!(SignaturePool::global().workers(), 0, "no worker on one CPU");
+        assert_eq!(threads_started(), 0);
+        assert_eq!(
+            overlapped_calls(),
+            0,
+            "nothing offered to a pool without workers"
+        );
+        return;
+    }
+    let _alone = crate::alone();
+    let exe = std::env::current_exe().unwrap();
+    let out = std::process::Command::new("taskset")
+        .args(["-c", "0"])
+        .arg(&exe)
+        .args([
+            "--exact",
+            "pool::on_one_cpu_the_pool_has_no_workers_and_nothing_is_offered",
+            "--test-threads=1",
+        ])
+        .env(ONE_CPU_CHILD, "1")
+        .output()
+        .expect("taskset (util-linux) runs the test binary on one CPU");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("1 passed"),
+        "the child ran the test: {stdout}"
     );
 }
