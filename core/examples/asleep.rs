@@ -3,8 +3,8 @@
 //! verifies each named corpus chain 200 times per gap (0.3, 2, 5 and 20 ms of idle time before every call), with
 //! `rustlsserial`, `rustlsparallel` as it decides, and `rustlsparallel` forced onto the pool,
 //! the three interleaved, and prints each one's median verify call and serial ÷ parallel.
-//! Measures the cost model's choices: where "forced" beats "decided", the model left a gain
-//! on the table; where it loses to serial, overlapping did not pay at that gap.
+//! Measures the decision's choices: where "forced" beats "decided", it left a gain on the
+//! table; where it loses to serial, overlapping did not pay at that gap.
 
 use certbench_core::Method;
 use certbench_core::corpus::Corpus;

@@ -1,8 +1,8 @@
 //! How fast a pool worker computes right after waking: `cargo run --release -p certbench-core
 //! --example cold -- [GAP_US]` hands two equal arithmetic loops (no memory traffic) to the pool
 //! 200 times, `GAP_US` after the last job, and prints how long each took on the caller and on
-//! the worker, against the caller's warm time. Measures the `speed_pct` of `rustlsparallel`'s
-//! cost model.
+//! the worker, against the caller's warm time. Shows what `rustlsparallel`'s decision learns at
+//! run time as a worker's slowdown per length of sleep.
 
 use certbench_core::pool::SignaturePool;
 use std::sync::Mutex;

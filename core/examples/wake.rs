@@ -2,8 +2,8 @@
 //! --example wake -- [GAP_US]` hands a 250 µs and an 80 µs item (busy loops) to the pool 300
 //! times, `GAP_US` after the last job (default 20,000: the workers asleep), and prints the
 //! pair's time (one after the other: 330 µs), when a worker started its item, how often none
-//! did, and how often the worker ran on the caller's CPU. Measures `ffi/affinity.rs` and the
-//! `start_us` of `rustlsparallel`'s cost model.
+//! did, and how often the worker ran on the caller's CPU. Measures `ffi/affinity.rs` and what
+//! `rustlsparallel`'s decision learns at run time as a worker's start per length of sleep.
 
 use certbench_core::pool::SignaturePool;
 use std::sync::Mutex;
