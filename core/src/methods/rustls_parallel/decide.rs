@@ -5,7 +5,8 @@
 //! takes the next checks once it has started; the caller makes those the worker has not
 //! taken when the walk needs them. Overlapping pays when that schedule ends sooner, by at
 //! least a [`MARGIN`] share, than the checks and the walk one after another. Its inputs, all
-//! measured ([`Measured`], each the median of its last [`RING`] samples):
+//! measured ([`Measured`]; costs, walk and offer as the median of their last [`RING`] samples,
+//! the worker's start and speed as a running mean, tail included: see [`Mean`]):
 //!
 //! - each signature class's check cost on this CPU ([`Class`]), timed around the caller's own
 //!   checks: on the overlapped path always, on the serial path while a class on the chain is
@@ -153,6 +154,45 @@ impl Recent {
     }
 }
 
+/// A figure's running mean over about its last [`MEAN_OF`] samples (an exponentially weighted
+/// mean, in ns or percent), tail included: for the worker's start and speed, where a rare
+/// long sample is the cost itself (a worker descheduled mid-check by another process holds
+/// the caller for a scheduler's time slice, milliseconds, on a few percent of calls: a median
+/// never sees it, and the mean is what overlapping then costs on average).
+pub(super) struct Mean {
+    /// The mean, 0 before the first sample.
+    value: AtomicU64,
+}
+
+/// The weight of the newest sample in a [`Mean`] is 1/`MEAN_OF`.
+pub(super) const MEAN_OF: u64 = 32;
+
+impl Mean {
+    const fn new() -> Mean {
+        Mean {
+            value: AtomicU64::new(0),
+        }
+    }
+
+    pub(super) fn push(&self, sample: u64) {
+        let sample = sample.max(1);
+        let old = self.value.load(Ordering::Relaxed);
+        let new = if old == 0 {
+            sample
+        } else {
+            (old * (MEAN_OF - 1) + sample) / MEAN_OF
+        };
+        self.value.store(new.max(1), Ordering::Relaxed);
+    }
+
+    pub(super) fn get(&self) -> Option<u64> {
+        match self.value.load(Ordering::Relaxed) {
+            0 => None,
+            v => Some(v),
+        }
+    }
+}
+
 /// Lengths of sleep whose workers are learnt apart ([`sleep_class`]): spinning, then asleep
 /// for less than 4, 16, 64 and 256 times the pool's spin, and longer (a CPU idle for longer
 /// sleeps deeper, in the host too). Multiples of the pool's own design figure, not
@@ -174,10 +214,11 @@ pub(super) struct Measured {
     walk: Recent,
     /// Per sleep class: what the offer cost the caller, in ns.
     offer: [Recent; SLEEPS],
-    /// Per sleep class: ns from the offer to a worker taking the job.
-    start: [Recent; SLEEPS],
-    /// Per sleep class: a worker's check time against the caller's for its class, in percent.
-    slowdown: [Recent; SLEEPS],
+    /// Per sleep class: ns from the offer to a worker taking the job (mean, tail included).
+    start: [Mean; SLEEPS],
+    /// Per sleep class: a worker's check time against the caller's for its class, in percent
+    /// (mean, tail included: a check preempted by another process counts in full).
+    slowdown: [Mean; SLEEPS],
     /// Chains the figures kept serial that could pay with an [`IDEAL`] worker: every
     /// [`EXPLORE_EVERY`]th explores.
     explore_tick: AtomicU32,
@@ -189,8 +230,8 @@ impl Measured {
             cost: [const { Recent::new() }; CLASSES],
             walk: Recent::new(),
             offer: [const { Recent::new() }; SLEEPS],
-            start: [const { Recent::new() }; SLEEPS],
-            slowdown: [const { Recent::new() }; SLEEPS],
+            start: [const { Mean::new() }; SLEEPS],
+            slowdown: [const { Mean::new() }; SLEEPS],
             explore_tick: AtomicU32::new(0),
         }
     }
@@ -213,8 +254,8 @@ impl Measured {
     fn worker(&self, sleep: usize) -> Option<Worker> {
         Some(Worker {
             offer_ns: self.offer[sleep].median()?,
-            start_ns: self.start[sleep].median()?,
-            slowdown_pct: self.slowdown[sleep].median()?.max(1),
+            start_ns: self.start[sleep].get()?,
+            slowdown_pct: self.slowdown[sleep].get()?,
         })
     }
 }
