@@ -89,6 +89,67 @@ impl<'a> SignedParts<'a> {
     }
 }
 
+/// A certificate's validity as (notBefore, notAfter) in seconds since the Unix epoch, reading
+/// only the DER headers before it; `None` if those do not parse or a time is not the
+/// `YYMMDDHHMMSSZ` (UTCTime, 1950–2049) or `YYYYMMDDHHMMSSZ` (GeneralizedTime) that RFC 5280
+/// requires.
+pub fn validity(der: &[u8]) -> Option<(u64, u64)> {
+    let mut outer = Der::new(der);
+    let mut c = Der::new(outer.expect(SEQUENCE).ok()?);
+    let mut t = Der::new(c.expect(SEQUENCE).ok()?);
+    if t.peek() == Some(VERSION) {
+        t.next().ok()?;
+    }
+    t.expect(INTEGER).ok()?; // serialNumber
+    t.expect(SEQUENCE).ok()?; // signature (inner)
+    t.expect(SEQUENCE).ok()?; // issuer
+    let mut v = Der::new(t.expect(SEQUENCE).ok()?);
+    let (tag, not_before, _) = v.next().ok()?;
+    let not_before = time(tag, not_before)?;
+    let (tag, not_after, _) = v.next().ok()?;
+    Some((not_before, time(tag, not_after)?))
+}
+
+/// A UTCTime (tag 0x17) or GeneralizedTime (0x18) in the RFC 5280 form, in Unix seconds.
+fn time(tag: u8, text: &[u8]) -> Option<u64> {
+    let digits = |s: &[u8]| -> Option<u64> {
+        s.iter().try_fold(0u64, |n, &d| {
+            d.is_ascii_digit().then(|| n * 10 + u64::from(d - b'0'))
+        })
+    };
+    let (year, rest) = match (tag, text.len()) {
+        (0x17, 13) => {
+            let yy = digits(&text[..2])?;
+            (if yy >= 50 { 1900 + yy } else { 2000 + yy }, &text[2..])
+        }
+        (0x18, 15) => (digits(&text[..4])?, &text[4..]),
+        _ => return None,
+    };
+    if rest[10] != b'Z' {
+        return None;
+    }
+    let field = |i: usize| digits(&rest[i..i + 2]);
+    let (month, day) = (field(0)?, field(2)?);
+    let (hour, minute, second) = (field(4)?, field(6)?, field(8)?);
+    if !(1..=12).contains(&month)
+        || !(1..=31).contains(&day)
+        || hour > 23
+        || minute > 59
+        || second > 60
+    {
+        return None;
+    }
+    // Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+    let y = if month <= 2 { year - 1 } else { year } as i64;
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = month as i64;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + day as i64 - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    u64::try_from(days * 86_400 + (hour * 3600 + minute * 60 + second) as i64).ok()
+}
+
 /// The contents of a certificate's issuer Name (as [`SignedParts::issuer`]), reading only the
 /// DER headers before it; `None` if those do not parse.
 pub fn issuer(der: &[u8]) -> Option<&[u8]> {
@@ -323,6 +384,29 @@ fn spki_key_type(spki: Spki<'_>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn validity_reads_both_time_forms() {
+        assert_eq!(time(0x17, b"700101000000Z"), Some(0));
+        assert_eq!(time(0x17, b"491231235959Z"), Some(2_524_607_999));
+        assert_eq!(time(0x18, b"20000229120000Z"), Some(951_825_600));
+        assert_eq!(time(0x17, b"700101000000"), None, "no Z");
+        assert_eq!(time(0x17, b"701301000000Z"), None, "month 13");
+    }
+
+    #[cfg(feature = "corpus")]
+    #[test]
+    fn every_corpus_leaf_is_valid_at_its_validation_time() {
+        let corpus = crate::corpus::Corpus::bundled().unwrap();
+        for c in &corpus.chains {
+            let (nb, na) = validity(&c.chain.leaf).unwrap();
+            assert!(
+                nb <= c.validation_time && c.validation_time <= na,
+                "{}",
+                c.id
+            );
+        }
+    }
     use crate::chain::{load_chain_dir, read_pem_certs};
     use std::path::Path;
 

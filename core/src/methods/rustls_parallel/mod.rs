@@ -115,9 +115,13 @@ impl Verifier for RustlsParallel {
         verify_with(chain, target, rec, |ee, path| {
             let forced = probe::forced();
             probe::count(forced, Paths::walked);
+            // A leaf outside its validity: webpki rejects it before it looks for an issuer or
+            // asks for any signature, so neither the anchor subset nor checks made ahead
+            // would serve (the caller would make the largest check for nothing).
+            let valid = forced || valid_at(chain, path.time);
             // Only the anchors webpki's walk could use (see `relevant_anchors`), in their
             // order: the walk then skips the scan of the whole store for every head.
-            let subset = relevant_anchors(chain, roots);
+            let subset = valid.then(|| relevant_anchors(chain, roots)).flatten();
             let anchors = subset.as_deref().unwrap_or(&roots.anchors);
             let walk = |algs: &[&dyn SignatureVerificationAlgorithm]| {
                 ee.verify_for_usage(
@@ -132,7 +136,7 @@ impl Verifier for RustlsParallel {
                 .map(|_| ())
             };
             // One CPU: no worker to overlap with, and nothing measured or decided.
-            if self.pool.workers() == 0 && !forced {
+            if !valid || (self.pool.workers() == 0 && !forced) {
                 return walk(algs);
             }
             // From the signatures' sizes (three DER headers per certificate) and the figures
@@ -209,6 +213,13 @@ impl Verifier for RustlsParallel {
             self.pool.prewarm(PREWARM);
         }
     }
+}
+
+/// Whether `chain`'s leaf is inside its validity at `time` (or its validity does not parse:
+/// then webpki decides, and the decision may go on).
+fn valid_at(chain: &Chain, time: rustls_pki_types::UnixTime) -> bool {
+    crate::der::validity(&chain.leaf)
+        .is_none_or(|(not_before, not_after)| (not_before..=not_after).contains(&time.as_secs()))
 }
 
 /// webpki's walk over the given algorithms.
