@@ -15,7 +15,7 @@ use rustls_pki_types::{
     AlgorithmIdentifier, FipsStatus, InvalidSignature, SignatureVerificationAlgorithm,
 };
 
-use super::decide::{Class, MEASURED};
+use super::measure::{Class, MEASURED};
 use crate::clock::now_ns;
 
 /// A check no thread has claimed yet.

@@ -5,6 +5,9 @@
 
 use super::*;
 use crate::chain::load_chain_dir;
+use crate::methods::rustls_parallel::measure::{MEAN_OF, Mean, RING, Recent};
+use rustls_pki_types::alg_id;
+use std::time::Duration;
 
 const US: u64 = 1_000;
 

@@ -16,8 +16,9 @@
 //! `rustlsserial` costs.
 //!
 //! The parts: this file (the `Verifier` and the verification's flow), [`path`] (path
-//! prediction), [`check`] (the claim/publish protocol and the wrapped algorithms),
-//! [`decide`] (the decision and its measurements), [`probe`] (what tests see).
+//! prediction and the store's index), [`check`] (the claim/publish protocol and the wrapped
+//! algorithms), [`decide`] (the decision), [`measure`] (what it measures and keeps), [`probe`]
+//! (what tests see).
 //!
 //! Invariant: the verdict is exactly `rustlsserial`'s. The wrapped algorithm answers from the
 //! cache only for a call with the same algorithm, key, message and signature bytes as a
@@ -30,6 +31,7 @@
 
 mod check;
 mod decide;
+mod measure;
 mod path;
 mod probe;
 
@@ -37,7 +39,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use arrayvec::ArrayVec;
-use rustls_pki_types::{CertificateDer, SignatureVerificationAlgorithm, TrustAnchor};
+use rustls_pki_types::{CertificateDer, SignatureVerificationAlgorithm};
 
 use super::rustls_serial::{CAPABILITIES, signature_algorithms, trust_anchors, verify_with};
 use crate::chain::Chain;
@@ -47,7 +49,9 @@ use crate::pool::SignaturePool;
 use crate::stages::Recorder;
 use crate::verifier::{Capabilities, Library, Rejection, Target, Verifier};
 use check::{Cached, Timed};
-use decide::{Decision, MEASURED, Pre, sample_serial};
+use decide::{Decision, Pre, sample_serial};
+use measure::MEASURED;
+pub use path::{MAX_PRECHECKS, ParallelRoots};
 use path::{candidate_checks, relevant_anchors};
 pub use probe::{Paths, force_overlap, overlapped_calls, paths_on_this_thread};
 
@@ -69,12 +73,6 @@ impl Default for RustlsParallel {
     fn default() -> Self {
         RustlsParallel::new()
     }
-}
-
-/// Trust anchors plus an index from subject to anchors, to find candidate issuers quickly.
-pub struct ParallelRoots {
-    anchors: Vec<TrustAnchor<'static>>,
-    by_subject: HashMap<Vec<u8>, Vec<usize>>,
 }
 
 impl Verifier for RustlsParallel {
@@ -259,11 +257,6 @@ fn timed_walk<E>(
 /// Certificate message arrives within it (a distant server's does not, and the worker sleeps
 /// again after this much spinning).
 pub const PREWARM: std::time::Duration = std::time::Duration::from_millis(3);
-
-/// The most signature checks done ahead of webpki's walk. A real server chain has a few (one
-/// per certificate, a few more with cross-signs); beyond this the chain is not one a browser
-/// meets, and the serial walk, bounded by webpki's own budget, decides it.
-pub const MAX_PRECHECKS: usize = 16;
 
 /// The most signature algorithms the cached wrappers are built for (on the stack); a
 /// provider offering more takes the serial path. aws-lc-rs offers 12.

@@ -8,11 +8,23 @@
 use arrayvec::ArrayVec;
 use rustls_pki_types::{SignatureVerificationAlgorithm, TrustAnchor};
 
+use std::collections::HashMap;
+
 use super::check::Check;
-use super::decide::{Class, MEASURED};
-use super::{MAX_PRECHECKS, ParallelRoots};
+use super::measure::{Class, MEASURED};
 use crate::chain::Chain;
 use crate::der::{SignedParts, Spki};
+
+/// The most signature checks done ahead of webpki's walk. A real server chain has a few (one
+/// per certificate, a few more with cross-signs); beyond this the chain is not one a browser
+/// meets, and the serial walk, bounded by webpki's own budget, decides it.
+pub const MAX_PRECHECKS: usize = 16;
+
+/// Trust anchors plus an index from subject to anchors, to find candidate issuers quickly.
+pub struct ParallelRoots {
+    pub(super) anchors: Vec<TrustAnchor<'static>>,
+    pub(super) by_subject: HashMap<Vec<u8>, Vec<usize>>,
+}
 
 /// The candidate checks of one chain, on the stack.
 pub(super) type Checks<'a> = ArrayVec<Check<'a>, MAX_PRECHECKS>;
