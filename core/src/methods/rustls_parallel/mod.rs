@@ -9,15 +9,15 @@
 //! (parsing, validity, constraints) before it asks for a signature, so that work overlaps the
 //! workers' checks, and it waits only for a check a worker has under way (one nobody took, it
 //! makes itself).
-//! The walk is handed only the trust anchors it could use ([`path::relevant_anchors`]), found
+//! The walk is handed only the trust anchors it could use (`path::relevant_anchors`), found
 //! through the store's index by subject, instead of the whole store it would scan per head.
 //! Whether overlapping can pay is decided per chain from figures measured in this process
-//! ([`decide`]); with one CPU (no pool workers) it never offers, and costs what
+//! (`decide`); with one CPU (no pool workers) it never offers, and costs what
 //! `rustlsserial` costs.
 //!
-//! The parts: this file (the `Verifier` and the verification's flow), [`path`] (path
-//! prediction and the store's index), [`check`] (the claim/publish protocol and the wrapped
-//! algorithms), [`decide`] (the decision), [`measure`] (what it measures and keeps), [`probe`]
+//! The parts: this file (the `Verifier` and the verification's flow), `path` (path
+//! prediction and the store's index), `check` (the claim/publish protocol and the wrapped
+//! algorithms), `decide` (the decision), `measure` (what it measures and keeps), `probe`
 //! (what tests see).
 //!
 //! Invariant: the verdict is exactly `rustlsserial`'s. The wrapped algorithm answers from the
