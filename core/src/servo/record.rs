@@ -77,11 +77,11 @@ pub(super) fn config(roots: Option<String>) -> Config {
         transport: Some("rustls".to_owned()),
         hook: Some("timed-verifier".to_owned()),
         roots,
-        versions: [(
-            "rustls".to_owned(),
-            crate::versions::locked("rustls").to_owned(),
-        )]
-        .into(),
+        // As locked by the build that linked this crate (a Servo build's own lock file).
+        versions: ["rustls", "rustls-webpki", "rustls-platform-verifier"]
+            .into_iter()
+            .map(|k| (k.to_owned(), crate::versions::locked(k).to_owned()))
+            .collect(),
         ..Default::default()
     }
 }
