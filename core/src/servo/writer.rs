@@ -10,9 +10,9 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use certbench_analysis::Sample;
@@ -24,7 +24,7 @@ enum Message {
 
 /// The process's sample stream.
 pub(super) struct Writer {
-    to_thread: Mutex<Sender<Message>>,
+    to_thread: Sender<Message>,
     started: Instant,
     seq: AtomicU64,
 }
@@ -42,7 +42,7 @@ impl Writer {
             ));
         }
         Writer {
-            to_thread: Mutex::new(tx),
+            to_thread: tx,
             started: Instant::now(),
             seq: AtomicU64::new(0),
         }
@@ -57,19 +57,14 @@ impl Writer {
 
     /// Queues `sample` (never blocks on the file).
     pub(super) fn send(&self, sample: Sample) {
-        let tx = self.to_thread.lock().unwrap_or_else(|e| e.into_inner());
         // A closed channel means the thread is gone: it said why.
-        let _ = tx.send(Message::Sample(Box::new(sample)));
+        let _ = self.to_thread.send(Message::Sample(Box::new(sample)));
     }
 
     /// Waits until every sample queued before this call is in the file.
     pub(super) fn flush(&self) {
         let (ack, done) = channel();
-        let sent = {
-            let tx = self.to_thread.lock().unwrap_or_else(|e| e.into_inner());
-            tx.send(Message::Flush(ack)).is_ok()
-        };
-        if sent {
+        if self.to_thread.send(Message::Flush(ack)).is_ok() {
             let _ = done.recv();
         }
     }
