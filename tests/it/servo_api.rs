@@ -21,6 +21,7 @@ fn run_child(dir: &Path, vars: &[(&str, &str)]) -> (Output, Vec<Sample>) {
         ])
         .env_remove("CERTBENCH_METHOD")
         .env_remove("CERTBENCH_TRUST")
+        .env_remove("CERTBENCH_CHILD_PREF_METHOD")
         .env("CERTBENCH_SERVO_CHILD", "1")
         .env("CERTBENCH_SAMPLES", &samples)
         .envs(vars.iter().copied())
@@ -206,6 +207,22 @@ fn a_method_gets_servos_trust_set_or_the_mozilla_one_by_name() {
         "the method's own stages"
     );
 
+    // Servo's pref wins over the environment variable.
+    let dir = tempfile::tempdir().unwrap();
+    let (out, by_pref) = run_child(
+        dir.path(),
+        &[
+            ("CERTBENCH_METHOD", "rustlsserial"),
+            ("CERTBENCH_CHILD_PREF_METHOD", "webpki"),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!by_pref.is_empty() && by_pref.iter().all(|s| s.method == "webpki"));
+
     let dir = tempfile::tempdir().unwrap();
     let (out, mozilla) = run_child(
         dir.path(),
@@ -259,7 +276,9 @@ fn the_documented_loop_records_no_row_under_a_wrong_name() {
         }
         if method == "nosuch" {
             assert!(
-                stderr.contains("CERTBENCH_METHOD=nosuch: unknown method `nosuch`"),
+                stderr.contains(
+                    "CERTBENCH_METHOD (or pref certbench_method) `nosuch`: unknown method `nosuch`"
+                ),
                 "{stderr}"
             );
         } else {

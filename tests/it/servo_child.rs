@@ -85,8 +85,13 @@ fn servo_verifier(
             (v, true, Some(overrides))
         }
     };
+    // Servo's prefs (servoshell's --pref certbench_method=…), stood in for by a variable.
+    let prefs = servo::Prefs {
+        method: std::env::var("CERTBENCH_CHILD_PREF_METHOD").unwrap_or_default(),
+        ..servo::Prefs::default()
+    };
     // As the patch does with a refusal: say it, exit with status 2.
-    servo::verifier(chosen, timer, webpki, given).unwrap_or_else(|refusal| {
+    servo::verifier(chosen, timer, webpki, given, &prefs).unwrap_or_else(|refusal| {
         eprintln!("{refusal}");
         std::process::exit(2)
     })

@@ -11,7 +11,8 @@
 //! - `http_loader.rs`, `http_network_fetch`: the fetch runs [`within_page`] of the page load
 //!   [`page_of_fetch`] names, so connections and verifications name their page load.
 //!
-//! What is measured is read once per process ([`settings`]); with nothing set every call
+//! What is measured is read once per process, at the first [`verifier`] call, from Servo's
+//! certbench prefs and the environment ([`settings`]); with nothing set every call
 //! returns at once and Servo's behaviour is unchanged. A setting that cannot be honoured
 //! (an unknown or unbuilt method, a method whose store cannot be built) is a [`Refusal`]
 //! from [`verifier`], Servo's first call at start-up: the patch says it and exits, and
@@ -44,7 +45,7 @@ pub use certbench_analysis::servo::{ServoChoice as Choice, ServoException as Exc
 pub use connection::{Connection, connecting, page_of_fetch, within_page};
 pub use record::Refusal;
 pub use scope::{Page, Scoped};
-pub use settings::{Measured, SERVO_OWN, Settings, SettingsError, Trust};
+pub use settings::{Measured, Prefs, SERVO_OWN, Settings, SettingsError, Trust};
 pub use verification::Verification;
 
 use crate::stages::{Recorder, Span};
@@ -71,16 +72,18 @@ impl Timer {
 /// `servo_verifier` (`CERTBENCH_METHOD` unset or `servo`) or the chosen method on the trust
 /// set `CERTBENCH_TRUST` names, inside a [`crate::timed::TimedVerifier`]. `started` is the timer started
 /// before Servo chose its verifier; `use_webpki_roots` and `overrides` are what Servo chose
-/// from (`overrides`: `CACertificates::Override`). A [`Refusal`] when the settings cannot
+/// from (`overrides`: `CACertificates::Override`); `prefs` Servo's certbench prefs (read on
+/// the first call only). A [`Refusal`] when the settings cannot
 /// be honoured: the patch then stops Servo.
 pub fn verifier(
     servo_verifier: Arc<dyn ServerCertVerifier>,
     started: Timer,
     use_webpki_roots: bool,
     overrides: Option<&[CertificateDer<'static>]>,
+    prefs: &Prefs,
 ) -> Result<Arc<dyn ServerCertVerifier>, Refusal> {
     let ns = started.0.elapsed_ns();
-    let active = match state() {
+    let active = match state(prefs) {
         Err(e) => return Err(Refusal::Settings(e.clone())),
         Ok(None) => return Ok(servo_verifier),
         Ok(Some(active)) => active,

@@ -15,7 +15,7 @@ use certbench_analysis::servo::{ServoChoice, ServoEvent, ServoMeta};
 use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
 
 use super::scope::{Current, current};
-use super::settings::{Settings, SettingsError};
+use super::settings::{Prefs, Settings, SettingsError};
 use super::writer::{self, Writer};
 use crate::stages::Recorder;
 
@@ -31,11 +31,13 @@ pub(super) struct Active {
     verified_in: Mutex<Vec<(u64, Config, ServoChoice)>>,
 }
 
-/// The process's settings: what is measured (`None`: nothing), or why nothing can be.
-pub(super) fn state() -> &'static Result<Option<Active>, SettingsError> {
-    static STATE: OnceLock<Result<Option<Active>, SettingsError>> = OnceLock::new();
+static STATE: OnceLock<Result<Option<Active>, SettingsError>> = OnceLock::new();
+
+/// The process's settings, read on the first call (Servo's first `create_tls_config`) from
+/// `prefs` and the environment: what is measured (`None`: nothing), or why nothing can be.
+pub(super) fn state(prefs: &Prefs) -> &'static Result<Option<Active>, SettingsError> {
     STATE.get_or_init(|| {
-        let settings = Settings::from_vars(|k| std::env::var(k).ok())?;
+        let settings = Settings::from_vars(|k| prefs.get(k).or_else(|| std::env::var(k).ok()))?;
         Ok(settings.map(|settings| Active {
             writer: writer::global(&settings.samples),
             last: Mutex::new((config(None), None)),
@@ -45,10 +47,11 @@ pub(super) fn state() -> &'static Result<Option<Active>, SettingsError> {
     })
 }
 
-/// The measuring state; `None` when nothing is measured, or when the settings cannot be
-/// honoured (then [`super::verifier`] refuses at start, and nothing is ever recorded).
+/// The measuring state; `None` before Servo's first `create_tls_config`, when nothing is
+/// measured, or when the settings cannot be honoured (then [`super::verifier`] refuses at
+/// start, and nothing is ever recorded).
 pub(super) fn active() -> Option<&'static Active> {
-    state().as_ref().ok()?.as_ref()
+    STATE.get()?.as_ref().ok()?.as_ref()
 }
 
 /// Why a patched Servo must not start: said on standard error by the patch, which then exits

@@ -1,4 +1,7 @@
-//! What a patched Servo is asked to measure, read once per process from the environment.
+//! What a patched Servo is asked to measure, read once per process from Servo's prefs
+//! ([`Prefs`]: `certbench_method`, `certbench_trust`, `certbench_samples`, set with
+//! servoshell's `--pref` or a prefs file, and on Android and OHOS as any pref) or else from the
+//! environment variables of the same meaning:
 //!
 //! - `CERTBENCH_METHOD`: `servo` (Servo's own verifier, timed as Servo chose it) or a
 //!   certbench method built into this certbench-core (`webpki`, `rustlsserial`,
@@ -38,7 +41,32 @@ pub enum Trust {
     Mozilla,
 }
 
-/// What the environment asks for; `None` from [`Settings::from_vars`] means nothing.
+/// Servo's certbench prefs (the patch adds them to servo-config's `Preferences`); a
+/// non-empty pref wins over the environment variable of the same meaning.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Prefs {
+    /// `certbench_method`, as `CERTBENCH_METHOD`.
+    pub method: String,
+    /// `certbench_trust`, as `CERTBENCH_TRUST`.
+    pub trust: String,
+    /// `certbench_samples`, as `CERTBENCH_SAMPLES`.
+    pub samples: String,
+}
+
+impl Prefs {
+    /// The pref standing for the environment variable `var`, when it is set.
+    pub fn get(&self, var: &str) -> Option<String> {
+        let value = match var {
+            "CERTBENCH_METHOD" => &self.method,
+            "CERTBENCH_TRUST" => &self.trust,
+            "CERTBENCH_SAMPLES" => &self.samples,
+            _ => return None,
+        };
+        Some(value.clone()).filter(|v| !v.is_empty())
+    }
+}
+
+/// What the prefs and the environment ask for; `None` from [`Settings::from_vars`] means nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// The verifier timed.
@@ -53,7 +81,7 @@ pub struct Settings {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SettingsError {
     /// `CERTBENCH_METHOD` names no method built into this certbench-core.
-    #[error("CERTBENCH_METHOD={value}: {reason}")]
+    #[error("CERTBENCH_METHOD (or pref certbench_method) `{value}`: {reason}")]
     Method {
         /// The value given.
         value: String,
@@ -61,7 +89,7 @@ pub enum SettingsError {
         reason: String,
     },
     /// `CERTBENCH_TRUST` is neither `servo` nor `mozilla`.
-    #[error("CERTBENCH_TRUST={0}: expected `servo` or `mozilla`")]
+    #[error("CERTBENCH_TRUST (or pref certbench_trust) `{0}`: expected `servo` or `mozilla`")]
     Trust(String),
     /// `CERTBENCH_TRUST=mozilla` with Servo's own verifier, whose roots are Servo's.
     #[error(
@@ -163,6 +191,30 @@ mod tests {
         assert_eq!(s.measured, Measured::Method(Method::RustlsParallel));
         assert_eq!(s.trust, Trust::Mozilla);
         assert_eq!(s.method_name(), "rustlsparallel");
+    }
+
+    #[test]
+    fn servo_prefs_win_over_the_environment() {
+        let prefs = Prefs {
+            method: "webpki".into(),
+            ..Prefs::default()
+        };
+        let env = [
+            ("CERTBENCH_METHOD", "rustlsserial"),
+            ("CERTBENCH_SAMPLES", "/e"),
+        ];
+        let s = Settings::from_vars(|k| {
+            (prefs.get(k)).or_else(|| {
+                env.iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            })
+        })
+        .unwrap()
+        .unwrap();
+        assert_eq!(s.measured, Measured::Method(Method::Webpki));
+        assert_eq!(s.samples, PathBuf::from("/e"));
+        assert_eq!(prefs.get("CERTBENCH_TRUST"), None);
     }
 
     #[test]
