@@ -1,6 +1,6 @@
 //! The report of a patched Servo's samples (those with [`crate::servo::ServoMeta`]): what
-//! verification costs per connection and per page load, and its share of the connection,
-//! with each process's first (cold) apart from the later (warm) ones.
+//! verification costs per connection, per origin and per page load, and its share of the
+//! connection, with each process's first (cold) apart from the later (warm) ones.
 //!
 //! Everything is grouped by [`Group`] (method, configuration — which names the trust set —
 //! and Servo's choice of verifier): no figure mixes two groups. Within a process, a
@@ -50,6 +50,7 @@ struct Conn {
     resumed: bool,
     verified: Vec<u64>,
     page: Option<u64>,
+    origin: String,
     first: bool,
 }
 
@@ -118,6 +119,17 @@ pub fn render_markdown(samples: &[Sample]) -> Option<String> {
             if !c.is_empty() {
                 out.push_str(&connection_row(&g.label(), label, &c));
             }
+        }
+    }
+    out.push_str("\n| method · Servo's choice · trust set | connections | resumed | origin | handshake | verifications | verification per connection | share |\n|---|---|---|---|---|---|---|---|\n");
+    for (g, taken) in &groups {
+        let mut origins: BTreeMap<&str, Vec<&Conn>> = BTreeMap::new();
+        let conns = connections(taken);
+        for c in conns.values() {
+            origins.entry(c.origin.as_str()).or_default().push(c);
+        }
+        for (origin, c) in &origins {
+            out.push_str(&connection_row(&g.label(), origin, c));
         }
     }
     out.push_str("\n| method · Servo's choice · trust set | page loads | load | connections per page | resumed per page | verifications per page | verification per page | handshakes per page | share |\n|---|---|---|---|---|---|---|---|---|\n");
@@ -202,6 +214,7 @@ fn connections(taken: &[Taken]) -> BTreeMap<(u32, u64), Conn> {
                 c.handshake = t.sample.stage(Stage::Handshake);
                 c.resumed = t.sample.meta.resumed == Some(true);
                 c.page = t.meta.page;
+                c.origin = t.sample.site_id();
                 c.first = t.sample.warmup;
             }
             ServoEvent::Verification => {
@@ -384,6 +397,12 @@ mod tests {
         assert!(
             later.contains("| 1 | later | 2 | 1 | 1 | 100 µs | 3.00 ms | 3.3 % |"),
             "{later}"
+        );
+        // Per origin: the three connections to a.example, one resumed.
+        let origin = row("| a.example |");
+        assert!(
+            origin.contains("| 3 | 1 | a.example | 2.00 ms | 2 | 250 µs | 7.5 % |"),
+            "{origin}"
         );
         assert!(render_markdown(&[]).is_none());
     }
