@@ -17,7 +17,7 @@
 //! (an unknown or unbuilt method, a method whose store cannot be built) is a [`Refusal`]
 //! from [`verifier`], Servo's first call at start-up: the patch says it and exits, and
 //! nothing is ever recorded under a name other than the one asked for. Samples go through
-//! a writer thread ([`writer`]); each carries [`certbench_analysis::servo::ServoMeta`]:
+//! a writer thread (`writer`); each carries [`certbench_analysis::servo::ServoMeta`]:
 //! process, order, time since start, Servo's choice of verifier, connection and page load;
 //! its `config.roots` names the trust set ([`trust`]).
 //!
