@@ -71,8 +71,8 @@ pub enum Refusal {
     },
 }
 
-const NOTHING: &str = "Servo not started, nothing recorded (unset CERTBENCH_METHOD, \
-                       CERTBENCH_TRUST and CERTBENCH_SAMPLES to run Servo unmeasured)";
+const NOTHING: &str = "Servo not started, nothing recorded (unset the certbench_* prefs and \
+                       the CERTBENCH_* variables to run Servo unmeasured)";
 
 /// The configuration every Servo sample is measured under, with the trust set `roots`.
 pub(super) fn config(roots: Option<String>) -> Config {
