@@ -1,7 +1,7 @@
-//! Records the locked versions of the libraries certbench measures (from the workspace's
-//! `Cargo.lock`, beside this crate's folder), so results can name them
-//! (`certbench_core::versions`). Without a lock file (e.g. in a Servo build) the versions are
-//! "unknown".
+//! Records the locked versions of the libraries certbench measures, from the lock file of the
+//! build that links this crate ([`lock_file`]: a Servo build's own when it builds in its
+//! `target/`), so results name the versions linked (`certbench_core::versions`). Without a
+//! lock file the versions are "unknown".
 //!
 //! With the features `chrome` and `firefox` it also builds the browsers' native verifiers,
 //! each into a shared object that exports one symbol (`core/native/certbench_verifier.h`);
@@ -31,9 +31,23 @@ const CRATES: &[&str] = &[
     "hyper-rustls",
 ];
 
-fn main() {
+/// The lock file of the build that links this crate: the first `Cargo.lock` above the
+/// target folder (`OUT_DIR` is `<target>/<profile>/build/<crate>/out`, and the target folder
+/// is the building workspace's `target/` unless moved), so that a Servo build records Servo's
+/// versions; else certbench's own, beside this crate.
+fn lock_file() -> std::path::PathBuf {
+    let out = std::env::var("OUT_DIR").unwrap_or_default();
+    let above_target = std::path::Path::new(&out)
+        .ancestors()
+        .skip(4)
+        .map(|d| d.join("Cargo.lock"))
+        .find(|l| l.is_file());
     let dir = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
-    let lock = std::path::Path::new(&dir).join("../Cargo.lock");
+    above_target.unwrap_or_else(|| std::path::Path::new(&dir).join("../Cargo.lock"))
+}
+
+fn main() {
+    let lock = lock_file();
     println!("cargo:rerun-if-changed={}", lock.display());
     let text = std::fs::read_to_string(&lock).unwrap_or_default();
     let mut out = String::new();

@@ -214,6 +214,12 @@ impl Gathered {
                 ));
             }
             text.push_str(&render(&report, format));
+            if format == Format::Markdown
+                && let Some(servo) = crate::servo_report::render_markdown(&self.samples)
+            {
+                text.push('\n');
+                text.push_str(&servo);
+            }
         }
         self.handshake_section(&mut text, format, &names);
         self.results_section(&mut text, format, &names);

@@ -31,6 +31,9 @@ pub mod limbo;
 #[cfg(feature = "report")]
 pub mod page;
 pub mod schema;
+pub mod servo;
+#[cfg(feature = "report")]
+pub mod servo_report;
 #[cfg(feature = "report")]
 pub mod stats;
 #[cfg(feature = "report")]

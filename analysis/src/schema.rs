@@ -57,6 +57,8 @@ stages! {
     VerifyHostname => "verify-hostname",
     /// TCP connect + TLS handshake + request to the first byte of the response (driver only).
     Connection => "connection",
+    /// TCP connect + TLS handshake, as a connector sees it (a patched Servo's connector).
+    Handshake => "handshake",
     /// Everything the verifier does for one chain: chain-creation + verify + verify-hostname.
     TotalVerification => "total-verification",
     /// The whole sample.
@@ -219,6 +221,9 @@ pub struct SampleMeta {
     /// How long the failed stage ran before it failed, in nanoseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed_after_ns: Option<u64>,
+    /// A patched Servo's sample: its process, order, connection and page load.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servo: Option<crate::servo::ServoMeta>,
 }
 
 /// The configuration a sample was measured under: everything besides the method and the site

@@ -1,7 +1,7 @@
 //! Versions of the libraries certbench measures, for result files and reports.
 
-/// The version of `krate` locked in certbench's `Cargo.lock` when it was built (the first one
-/// if several are locked), or `"unknown"`.
+/// The version of `krate` in the lock file of the build that linked certbench-core (`build.rs`:
+/// a Servo build's own, certbench's here; the first one if several are locked), or `"unknown"`.
 pub fn locked(krate: &str) -> &'static str {
     env!("CERTBENCH_LOCKED_VERSIONS")
         .split(';')

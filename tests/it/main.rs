@@ -25,6 +25,7 @@ mod parallel_equiv;
 mod rejections;
 mod report;
 mod servo_api;
+mod servo_child;
 mod sites;
 mod timed_verifier;
 mod verdicts;

@@ -1,117 +1,291 @@
-//! The calls the Servo patch makes (`certbench::servo`), in a process of their own (the
-//! environment is read once): with `CERTBENCH_METHOD=rustlsparallel`, the verifier Servo gets
-//! is certbench's, inside a `TimedVerifier`; it verifies a real chain as the bare method does,
-//! and the samples land in `CERTBENCH_SAMPLES` as JSONL in the driver's format, which
-//! `certbench report` turns into tables.
+//! The calls the Servo patch makes, each run in a process of its own (the environment is
+//! read once per process): the test binary runs itself with the ignored test
+//! `servo_child::child` and the settings of the run, and checks the samples it wrote:
+//! trust set, stages, connection and page, cold and warm marks, exceptions, one store build
+//! per process; `certbench report` on them; and the loop of `docs/servo.md`.
 
-use std::sync::Arc;
+use std::path::Path;
+use std::process::{Command, Output};
 
-use certbench::servo;
-use certbench_analysis::{Source, Stage, Verdict};
-use rustls::client::danger::ServerCertVerifier;
-use rustls_pki_types::{ServerName, UnixTime};
+use certbench_analysis::servo::{ServoChoice, ServoEvent, ServoException, ServoMeta};
+use certbench_analysis::{Sample, Stage, Verdict};
+fn run_child(dir: &Path, vars: &[(&str, &str)]) -> (Output, Vec<Sample>) {
+    let samples = dir.join("servo.jsonl");
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "servo_child::child",
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env_remove("CERTBENCH_METHOD")
+        .env_remove("CERTBENCH_TRUST")
+        .env_remove("CERTBENCH_CHILD_PREF_METHOD")
+        .env("CERTBENCH_SERVO_CHILD", "1")
+        .env("CERTBENCH_SAMPLES", &samples)
+        .envs(vars.iter().copied())
+        .output()
+        .unwrap();
+    let read = match std::fs::read(&samples) {
+        Ok(bytes) => {
+            let (s, errors) = certbench_analysis::io::read_jsonl(&bytes[..]);
+            assert!(errors.is_empty(), "{errors:?}");
+            s
+        }
+        Err(_) => Vec::new(),
+    };
+    (out, read)
+}
 
-#[derive(Debug)]
-struct Unused;
+fn meta(s: &Sample) -> &ServoMeta {
+    s.meta
+        .servo
+        .as_ref()
+        .unwrap_or_else(|| panic!("no servo meta: {s:?}"))
+}
 
-impl ServerCertVerifier for Unused {
-    fn verify_server_cert(
-        &self,
-        _: &rustls_pki_types::CertificateDer<'_>,
-        _: &[rustls_pki_types::CertificateDer<'_>],
-        _: &ServerName<'_>,
-        _: &[u8],
-        _: UnixTime,
-    ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
-        panic!("CERTBENCH_METHOD is set: Servo's own verifier must not be called")
-    }
-    fn verify_tls12_signature(
-        &self,
-        _: &[u8],
-        _: &rustls_pki_types::CertificateDer<'_>,
-        _: &rustls::DigitallySignedStruct,
-    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
-        unreachable!()
-    }
-    fn verify_tls13_signature(
-        &self,
-        _: &[u8],
-        _: &rustls_pki_types::CertificateDer<'_>,
-        _: &rustls::DigitallySignedStruct,
-    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
-        unreachable!()
-    }
-    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
-        Vec::new()
-    }
+fn of(samples: &[Sample], event: ServoEvent) -> Vec<&Sample> {
+    samples.iter().filter(|s| meta(s).event == event).collect()
+}
+
+/// The roots each choice's verifier samples name, in choice order.
+fn roots_by_choice(samples: &[Sample]) -> Vec<(ServoChoice, String)> {
+    let mut v: Vec<_> = of(samples, ServoEvent::Verifier)
+        .iter()
+        .map(|s| (meta(s).choice.unwrap(), s.config.roots.clone().unwrap()))
+        .collect();
+    v.dedup();
+    v
 }
 
 #[test]
-fn the_patch_api_swaps_the_method_and_writes_driver_format_samples() {
+fn servo_own_verifier_is_timed_per_choice_connection_and_page() {
     let dir = tempfile::tempdir().unwrap();
-    let samples_path = dir.path().join("servo.jsonl");
-    // SAFETY: this test binary has this one test; nothing else reads the environment yet.
-    unsafe {
-        std::env::set_var("CERTBENCH_METHOD", "rustlsparallel");
-        std::env::set_var("CERTBENCH_SAMPLES", &samples_path);
-    }
-    let corpus = crate::common::corpus();
-    // Servo's override certificates (`--certificate-path`): here the corpus roots, since
-    // some corpus chains end at roots outside the Mozilla set.
-    let timer = servo::Timer::start();
-    let v = servo::verifier(Arc::new(Unused), timer, &corpus.roots());
-    let connector_timer = servo::Timer::start();
-    servo::connector_created(connector_timer);
-    for c in &corpus.chains {
-        let name = ServerName::try_from(c.host.as_str()).unwrap();
-        let now = UnixTime::since_unix_epoch(std::time::Duration::from_secs(c.validation_time));
-        let got = v.verify_server_cert(&c.chain.leaf, &c.chain.intermediates, &name, &[], now);
-        let bare = crate::common::verdict(certbench::Method::RustlsSerial, c);
-        assert_eq!(got.is_ok(), bare.is_ok(), "{}", c.id);
-    }
-    assert!(!v.supported_verify_schemes().is_empty());
-
-    let file = std::fs::File::open(&samples_path).unwrap();
-    let (samples, errors) = certbench_analysis::io::read_jsonl(std::io::BufReader::new(file));
-    assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(samples.len(), 2 + corpus.chains.len());
-    for s in &samples {
-        assert_eq!(s.source, Source::Servo);
-        assert_eq!(s.method, "rustlsparallel");
-        assert_eq!(s.config.transport.as_deref(), Some("rustls"));
-    }
-    let startup: Vec<_> = samples.iter().filter(|s| s.site == "(startup)").collect();
-    assert_eq!(startup.len(), 2);
+    let (out, samples) = run_child(dir.path(), &[]);
     assert!(
-        startup
-            .iter()
-            .any(|s| s.stage(Stage::RootsCreation).unwrap_or(0) > 0)
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
-    assert!(
-        startup
-            .iter()
-            .any(|s| s.stages.contains_key(&Stage::HttpConnectorCreation))
-    );
-    let verifications: Vec<_> = samples.iter().filter(|s| s.site != "(startup)").collect();
-    for s in &verifications {
-        assert!(s.stage(Stage::TotalVerification).unwrap() > 0, "{s:?}");
-        assert!(s.stage(Stage::ChainCreation).unwrap() > 0, "{s:?}");
-        assert!(s.stage(Stage::Verify).unwrap() > 0, "{s:?}");
+    assert!(samples.iter().all(|s| s.method == "servo"));
+    let pid = meta(&samples[0]).pid;
+    for (i, s) in samples.iter().enumerate() {
+        let m = meta(s);
+        assert_eq!(
+            (m.pid, m.seq),
+            (pid, i as u64),
+            "one process, in order: {s:?}"
+        );
+        if i > 0 {
+            assert!(m.since_start_ns >= meta(&samples[i - 1]).since_start_ns);
+        }
     }
-    assert!(verifications.iter().any(
-        |s| matches!(&s.verdict, Verdict::Rejected(r) if r.contains("NameConstraintViolation"))
-    ));
+    // One store build per process: the cached platform verifier's second hand-out is cached.
+    let built = of(&samples, ServoEvent::Verifier);
+    let choices: Vec<_> = built
+        .iter()
+        .map(|s| (meta(s).choice.unwrap(), s.meta.roots_cached))
+        .collect();
+    assert_eq!(
+        choices,
+        [
+            (ServoChoice::PlatformCached, false),
+            (ServoChoice::PlatformCached, true),
+            (ServoChoice::PlatformExtraRoots, false),
+            (ServoChoice::WebpkiRoots, false),
+        ]
+    );
+    assert!(built[0].stage(Stage::RootsCreation).unwrap() > 0);
+    assert_eq!(built[1].stage(Stage::RootsCreation), Some(0));
+    let roots = roots_by_choice(&samples);
+    assert!(roots[0].1.starts_with("system ("), "{roots:?}");
+    assert!(roots[1].1.starts_with("system+overrides ("), "{roots:?}");
+    let mozilla = webpki_root_certs::TLS_SERVER_ROOT_CERTS.len() + 1;
+    assert_eq!(roots[2].1, format!("mozilla+overrides ({mozilla})"));
 
-    // `certbench report` makes the seed's tables of them.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_certbench"))
-        .args(["report", samples_path.to_str().unwrap(), "--quiet"])
+    // Per choice: one page load, a full handshake with one verification, then a resumed one.
+    let verifications = of(&samples, ServoEvent::Verification);
+    let connections = of(&samples, ServoEvent::Connection);
+    assert_eq!((verifications.len(), connections.len()), (3, 6));
+    for (n, v) in verifications.iter().enumerate() {
+        let m = meta(v);
+        assert_eq!(m.page, Some(n as u64 + 1), "{v:?}");
+        assert_eq!(
+            v.warmup,
+            n == 0,
+            "the process's first verification is the cold one"
+        );
+        assert!(v.stage(Stage::TotalVerification).unwrap() > 0);
+        let full = connections[2 * n];
+        let resumed = connections[2 * n + 1];
+        assert_eq!(m.connection, meta(full).connection, "{v:?} in {full:?}");
+        assert_eq!(full.meta.resumed, Some(false));
+        assert_eq!(resumed.meta.resumed, Some(true));
+        assert!(
+            verifications
+                .iter()
+                .all(|v| meta(v).connection != meta(resumed).connection)
+        );
+        assert!(full.stage(Stage::Handshake).unwrap() > v.stage(Stage::TotalVerification).unwrap());
+        assert_eq!(meta(full).page_url.as_deref(), Some("https://servo.test/"));
+    }
+    // The system store does not hold the test CA: Servo's exception list accepted the leaf.
+    assert!(matches!(verifications[0].verdict, Verdict::Rejected(_)));
+    assert_eq!(
+        meta(verifications[0]).exception,
+        Some(ServoException::CertificateOverride)
+    );
+    for v in &verifications[1..] {
+        assert_eq!((&v.verdict, meta(v).exception), (&Verdict::Ok, None));
+    }
+
+    let report = Command::new(env!("CARGO_BIN_EXE_certbench"))
+        .args([
+            "report",
+            dir.path().join("servo.jsonl").to_str().unwrap(),
+            "--quiet",
+        ])
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = String::from_utf8_lossy(&report.stdout);
     assert!(
-        text.contains("### rustlsparallel — hook timed-verifier"),
+        text.contains("### Servo: verification per connection and per page load"),
         "{text}"
     );
-    assert!(text.contains("| reddit.com"), "{text}");
-    assert!(text.contains("(startup)"), "{text}");
+    let row = |needle: &str| {
+        text.lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("`{needle}` in {text}"))
+            .to_owned()
+    };
+    assert!(
+        row("servo · platform-cached · system (").contains("| 1 | 1 per process |"),
+        "{text}"
+    );
+    assert!(
+        row("| first of process |").contains("| 1 | first of process | 2 | 1 | 1 |"),
+        "{text}"
+    );
+    assert!(
+        row("| later |").contains("| 1 | later | 2 | 1 | 1 |"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_method_gets_servos_trust_set_or_the_mozilla_one_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, own) = run_child(dir.path(), &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let (out, method) = run_child(dir.path(), &[("CERTBENCH_METHOD", "rustlsparallel")]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(method.iter().all(|s| s.method == "rustlsparallel"));
+    assert_eq!(
+        roots_by_choice(&method),
+        roots_by_choice(&own),
+        "the same trust set as Servo's"
+    );
+    // Built once per process on the cached choice, as Servo builds its verifier.
+    let built = of(&method, ServoEvent::Verifier);
+    assert_eq!(
+        built
+            .iter()
+            .map(|s| s.meta.roots_cached)
+            .collect::<Vec<_>>(),
+        [false, true, false, false]
+    );
+    let staged = of(&method, ServoEvent::Verification);
+    assert!(
+        staged
+            .iter()
+            .all(|s| s.stage(Stage::ChainCreation).is_some()),
+        "the method's own stages"
+    );
+
+    // Servo's pref wins over the environment variable.
+    let dir = tempfile::tempdir().unwrap();
+    let (out, by_pref) = run_child(
+        dir.path(),
+        &[
+            ("CERTBENCH_METHOD", "rustlsserial"),
+            ("CERTBENCH_CHILD_PREF_METHOD", "webpki"),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!by_pref.is_empty() && by_pref.iter().all(|s| s.method == "webpki"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let (out, mozilla) = run_child(
+        dir.path(),
+        &[
+            ("CERTBENCH_METHOD", "webpki"),
+            ("CERTBENCH_TRUST", "mozilla"),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let n = webpki_root_certs::TLS_SERVER_ROOT_CERTS.len() + 1;
+    let roots = roots_by_choice(&mozilla);
+    assert_eq!(
+        roots[0].1,
+        format!("mozilla ({})", n - 1),
+        "no overrides on the cached choice"
+    );
+    for (_, roots) in &roots[1..] {
+        assert_eq!(roots, &format!("mozilla+overrides ({n})"));
+    }
+}
+
+/// The loop of `docs/servo.md` step 4, as written: every method it names either records
+/// samples under its own name or is refused at start with nothing written.
+#[test]
+fn the_documented_loop_records_no_row_under_a_wrong_name() {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/servo.md")).unwrap();
+    let line = (doc.lines())
+        .find_map(|l| l.trim().strip_prefix("for method in "))
+        .expect("docs/servo.md has the loop");
+    let methods: Vec<&str> = line.trim_end_matches("; do").split_whitespace().collect();
+    assert!(
+        methods.contains(&"servo") && methods.len() > 2,
+        "{methods:?}"
+    );
+    for method in methods.iter().copied().chain(["nosuch"]) {
+        let dir = tempfile::tempdir().unwrap();
+        let (out, samples) = run_child(dir.path(), &[("CERTBENCH_METHOD", method)]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if out.status.success() {
+            assert!(!samples.is_empty(), "{method}: {stderr}");
+            assert!(samples.iter().all(|s| s.method == method), "{method}");
+        } else {
+            assert_eq!(out.status.code(), Some(2), "{method}: {stderr}");
+            assert!(stderr.contains("nothing recorded"), "{method}: {stderr}");
+            assert!(samples.is_empty(), "{method}: a refused run writes nothing");
+        }
+        if method == "nosuch" {
+            assert!(
+                stderr.contains(
+                    "CERTBENCH_METHOD (or pref certbench_method) `nosuch`: unknown method `nosuch`"
+                ),
+                "{stderr}"
+            );
+        } else {
+            assert!(
+                out.status.success(),
+                "{method} is in the documented loop: {stderr}"
+            );
+        }
+    }
 }
