@@ -18,7 +18,7 @@ use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
 use crate::corpus::{Corpus, CorpusChain};
 use crate::methods::{AnyRoots, DynVerifier, Method};
 use crate::roots::RootSet;
-use crate::run::schedule::permutation;
+use crate::run::schedule::{period, permutation_in_block};
 use crate::stages::Recorder;
 use crate::verifier::Target;
 
@@ -143,12 +143,15 @@ pub fn run(
     let n = verifiers.len();
     let phases = [(true, opts.warmup), (false, opts.runs)];
     // Runs counted across warm-up and measured phases: chain `c` in run `r` takes order
-    // `r + c`, so every chain steps through every order as the runs go by.
+    // `r + c`, so every chain steps through every order as the runs go by; the methods are
+    // renamed every `period` runs (`permutation_in_block`), so that what ran two before a
+    // method is not fixed by its place in the list.
     let mut runs_before = 0usize;
     for (warmup, runs) in phases {
         for run in 0..runs {
             for (c, item) in offered.iter().enumerate() {
-                let order = permutation(n, runs_before + run as usize + c);
+                let block = (runs_before + run as usize) / period(n);
+                let order = permutation_in_block(n, runs_before + run as usize + c, block);
                 for k in order {
                     let (method, verifier) = &verifiers[k];
                     let cache = cached.iter().find(|c| c.method == *method);

@@ -32,7 +32,7 @@ use futures_util::stream::FuturesUnordered;
 
 use crate::methods::{DynVerifier, Method};
 use crate::roots::RootSet;
-use crate::run::schedule::permutation;
+use crate::run::schedule::{period, permutation_in_block};
 use crate::sites::Site;
 use crate::tls::Stack;
 use crate::transport::openssl::{HookMode, OpensslTransport};
@@ -176,7 +176,17 @@ async fn schedule<T: Transport>(
     for (warmup, runs) in [(true, opts.warmup), (false, opts.runs)] {
         for run in 0..runs {
             let order = runs_before + run as usize;
-            let one = |c: usize| ctx.site(&sites[c], warmup, run, order + c, &states[c], &sink);
+            let block = order / period(ctx.entries.len());
+            let one = |c: usize| {
+                ctx.site(
+                    &sites[c],
+                    warmup,
+                    run,
+                    (order + c, block),
+                    &states[c],
+                    &sink,
+                )
+            };
             // Up to `concurrency` sites at once (one sample at a time per site, its methods
             // in their rotating order); every site of this run before the next run.
             let mut pending = FuturesUnordered::new();
@@ -202,18 +212,19 @@ async fn schedule<T: Transport>(
 }
 
 impl<T: Transport> Ctx<'_, T> {
-    /// One run of one site: each method once, in the rotation `order` picks, each sample
+    /// One run of one site: each method once, in the order row `order` of block `block` picks
+    /// ([`permutation_in_block`]), each sample
     /// handed to `sink` as soon as it is taken. `false` when stopped (before a sample).
     async fn site(
         &self,
         site: &Site,
         warmup: bool,
         run: u32,
-        order: usize,
+        (order, block): (usize, usize),
         state: &RefCell<HashMap<Method, T::Reuse>>,
         sink: &RefCell<&mut dyn FnMut(Sample)>,
     ) -> bool {
-        for k in permutation(self.entries.len(), order) {
+        for k in permutation_in_block(self.entries.len(), order, block) {
             let entry = &self.entries[k];
             if self.control.stop.load(Ordering::SeqCst) {
                 return false;

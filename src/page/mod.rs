@@ -40,7 +40,7 @@ use certbench_analysis::page::PageLoad;
 use crate::cache::{CachePolicy, CachingVerifier};
 use crate::methods::{DynVerifier, Method};
 use crate::roots::RootSet;
-use crate::run::schedule::permutation;
+use crate::run::schedule::{period, permutation, permutation_in_block};
 use crate::sites::{Site, SiteError, parse_one};
 use crate::tls::Stack;
 use crate::transport::openssl::{HookMode, OpensslTransport};
@@ -402,7 +402,8 @@ async fn run_on<T: Transport + Send + 'static>(
     }
     for n in 0..opts.loads {
         for (p, page) in pages.iter().enumerate() {
-            for k in permutation(usable.len(), n as usize * pages.len() + p) {
+            let block = n as usize / period(usable.len());
+            for k in permutation_in_block(usable.len(), n as usize * pages.len() + p, block) {
                 sink(load(&t, usable[k], page, &opts, n + 1).await);
             }
         }

@@ -25,6 +25,25 @@ pub fn permutation(n: usize, k: usize) -> Vec<usize> {
     row
 }
 
+/// Row `row` of [`permutation`]'s square with its methods renamed for block `block`: as they
+/// are in block 0, by a shuffle seeded with the block's number after it (the same in every
+/// run of certbench). A renamed square is as balanced as the square (a renaming keeps every
+/// position and every predecessor once), but what ran *two* before each method changes:
+/// [`permutation`] alone gives each method the same neighbours-but-one in every block, fixed
+/// by its place in the list of methods. That measured: `verify` with four methods
+/// (rustlsserial, rustlsparallel, chrome, openssl) put the same rustlsparallel code at ×0.95
+/// or ×1.07 of rustlsserial by which of the two came first in `--method` (one CPU, so no
+/// pool: the second-listed method always ran after chrome then openssl, the two that leave
+/// the caches coldest). A caller uses one block per [`period`] of its own runs, so that each
+/// block is a whole square.
+pub fn permutation_in_block(n: usize, row: usize, block: usize) -> Vec<usize> {
+    let mut names: Vec<usize> = (0..n).collect();
+    if block > 0 {
+        fastrand::Rng::with_seed(block as u64).shuffle(&mut names);
+    }
+    permutation(n, row).into_iter().map(|i| names[i]).collect()
+}
+
 /// How many consecutive rows of [`permutation`] balance positions and predecessors.
 pub fn period(n: usize) -> usize {
     if n.is_multiple_of(2) { n.max(1) } else { 2 * n }
@@ -69,6 +88,59 @@ mod tests {
                 assert!(pairs.values().all(|&c| c == want), "n={n}: {pairs:?}");
             }
             assert_eq!(permutation(n, p), permutation(n, 0));
+        }
+    }
+
+    #[test]
+    fn renamed_blocks_stay_balanced_and_vary_what_ran_two_before() {
+        use super::permutation_in_block;
+        assert_eq!(permutation_in_block(1, 3, 2), [0]);
+        assert_eq!(
+            permutation_in_block(4, 0, 0),
+            permutation(4, 0),
+            "block 0: as is"
+        );
+        for n in [3, 4, 5, 10] {
+            // Over eight blocks, each method meets more methods two before it than the
+            // plain square gives it (two for n = 4: its neighbours but one, fixed).
+            let p = period(n);
+            let mut two_before: std::collections::HashMap<usize, std::collections::HashSet<usize>> =
+                Default::default();
+            let mut plain: std::collections::HashMap<usize, std::collections::HashSet<usize>> =
+                Default::default();
+            for block in 0..8 {
+                let rows: Vec<Vec<usize>> = (0..p)
+                    .map(|k| permutation_in_block(n, 7 + k, block))
+                    .collect();
+                let mut pairs = std::collections::HashMap::new();
+                for r in &rows {
+                    let mut sorted = r.clone();
+                    sorted.sort();
+                    assert_eq!(sorted, (0..n).collect::<Vec<_>>(), "a permutation: {r:?}");
+                    for w in r.windows(2) {
+                        *pairs.entry((w[0], w[1])).or_insert(0) += 1;
+                    }
+                    for w in r.windows(3) {
+                        two_before.entry(w[2]).or_default().insert(w[0]);
+                    }
+                }
+                assert_eq!(pairs.len(), n * (n - 1), "n={n} block {block}: balanced");
+                for k in 0..p {
+                    for w in permutation(n, 7 + k).windows(3) {
+                        plain.entry(w[2]).or_default().insert(w[0]);
+                    }
+                }
+            }
+            if n >= 4 {
+                let least = |m: &std::collections::HashMap<
+                    usize,
+                    std::collections::HashSet<usize>,
+                >| { m.values().map(|s| s.len()).min().unwrap() };
+                assert!(
+                    least(&two_before) > least(&plain),
+                    "n={n}: renamed {two_before:?}, plain {plain:?}"
+                );
+            }
         }
     }
 }

@@ -47,6 +47,7 @@ pub(super) const IDEAL: Worker = Worker {
     offer_ns: 0,
     start_ns: 0,
     slowdown_pct: 100,
+    excess_ns: 0,
 };
 
 /// The least share of the serial time the schedule must save (1/16): a margin for a
@@ -64,7 +65,8 @@ pub(super) const SAMPLE_EVERY: u32 = 16;
 /// largest (after its offer), then walks for `walk_ns` before it needs another check; the
 /// worker (from `start_ns`, at `slowdown_pct`) takes the next ones in order while it is free
 /// before the caller is; the caller makes the rest. One worker, as on two CPUs (more workers
-/// only finish sooner).
+/// only finish sooner). Less the worker's measured excess: what overlapped verifications took
+/// beyond this schedule, on average.
 pub(super) fn gain_ns(costs: &[u64], walk_ns: u64, w: Worker) -> i64 {
     let mut sorted: ArrayVec<u64, { MAX_PRECHECKS + 1 }> = costs.iter().copied().collect();
     sorted.sort_unstable_by(|a, b| b.cmp(a));
@@ -81,7 +83,7 @@ pub(super) fn gain_ns(costs: &[u64], walk_ns: u64, w: Worker) -> i64 {
             caller += c;
         }
     }
-    serial as i64 - caller.max(worker) as i64
+    serial as i64 - caller.max(worker) as i64 - w.excess_ns
 }
 
 /// Whether the schedule of [`gain_ns`] saves at least [`MARGIN`]'s share of the serial time.
@@ -190,7 +192,9 @@ impl<'m> Decision<'m> {
     }
 
     /// Whether the predicted path's checks confirm `mode`.
-    pub(super) fn confirm(&self, jobs: &[Check<'_>], mode: Mode) -> bool {
+    /// Whether the predicted path's checks confirm `mode`: the schedule's predicted time
+    /// (ns, the model's figures without their measured excess) when they do.
+    pub(super) fn confirm(&self, jobs: &[Check<'_>], mode: Mode) -> Option<u64> {
         let costs: ArrayVec<u64, MAX_PRECHECKS> = jobs
             .iter()
             .map(|j| self.m.cost(j.class).unwrap_or(0))
@@ -199,13 +203,33 @@ impl<'m> Decision<'m> {
             Mode::Overlap(w) => w,
             Mode::Explore => IDEAL,
         };
-        pays(&costs, self.walk_ns, w)
+        if !pays(&costs, self.walk_ns, w) {
+            return None;
+        }
+        // The schedule with this sleep's measured worker, its excess left out: what the
+        // excess is then learnt against (an unknown worker's explorations teach it nothing).
+        let Some(w) = self.worker else {
+            return Some(0);
+        };
+        let serial = costs.iter().sum::<u64>() + 2 * self.walk_ns;
+        let gain = gain_ns(&costs, self.walk_ns, Worker { excess_ns: 0, ..w });
+        Some((serial as i64 - gain).max(1) as u64)
     }
 
     /// Learns from an overlapped verification: what the pool saw of the offer, and who made
     /// each check how fast.
-    pub(super) fn learn(&self, jobs: &[Check<'_>], seen: Option<Offered>) {
+    /// `took_ns` is what the verification took, against the `predicted_ns` of [`Decision::confirm`].
+    pub(super) fn learn(
+        &self,
+        jobs: &[Check<'_>],
+        seen: Option<Offered>,
+        took_ns: u64,
+        predicted_ns: Option<u64>,
+    ) {
         let m = self.m;
+        if let (Some(predicted @ 1..), Some(_)) = (predicted_ns, seen) {
+            m.excess[self.sleep].push(took_ns as i64 - predicted as i64);
+        }
         if let Some(o) = seen {
             m.offer[self.sleep].push(o.offer.as_nanos() as u64);
             m.start[self.sleep].push(o.started.unwrap_or(o.withdrawn).as_nanos() as u64);

@@ -36,21 +36,25 @@ const AWAKE: Worker = Worker {
     offer_ns: US,
     start_ns: 2 * US,
     slowdown_pct: 100,
+    excess_ns: 0,
 };
 const LIGHT: Worker = Worker {
     offer_ns: 6 * US,
     start_ns: 25 * US,
     slowdown_pct: 100,
+    excess_ns: 0,
 };
 const DEEP: Worker = Worker {
     offer_ns: 11 * US,
     start_ns: 60 * US,
     slowdown_pct: 154,
+    excess_ns: 0,
 };
 const BUSY: Worker = Worker {
     offer_ns: 8 * US,
     start_ns: 300 * US,
     slowdown_pct: 100,
+    excess_ns: 0,
 };
 const WALK: u64 = 5 * US;
 
@@ -188,7 +192,7 @@ fn offers(m: &Measured, sleep: usize, w: Worker, came: bool) {
             started: came.then(|| d(w.start_ns)),
             withdrawn: d(w.start_ns),
         };
-        Decision::from(m, sleep).learn(&[], Some(seen));
+        Decision::from(m, sleep).learn(&[], Some(seen), 0, None);
         m.slowdown[sleep].push(w.slowdown_pct);
     }
 }

@@ -7,7 +7,7 @@
 //! the median of their last [`RING`] samples (one preempted sample does not move them); the
 //! worker's start and speed are running means, tail included ([`Mean`]).
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
 use arrayvec::ArrayVec;
@@ -167,6 +167,37 @@ impl Mean {
     }
 }
 
+/// A signed running mean, weighted as [`Mean`]: what overlapped verifications cost beyond
+/// the model's schedule (negative: less).
+pub(super) struct SignedMean {
+    value: AtomicI64,
+    seen: AtomicBool,
+}
+
+impl SignedMean {
+    pub(super) const fn new() -> SignedMean {
+        SignedMean {
+            value: AtomicI64::new(0),
+            seen: AtomicBool::new(false),
+        }
+    }
+
+    pub(super) fn push(&self, sample: i64) {
+        let new = if self.seen.swap(true, Ordering::Relaxed) {
+            let old = self.value.load(Ordering::Relaxed);
+            (old * (MEAN_OF as i64 - 1) + sample) / MEAN_OF as i64
+        } else {
+            sample
+        };
+        self.value.store(new, Ordering::Relaxed);
+    }
+
+    /// The mean, 0 before the first sample.
+    pub(super) fn get(&self) -> i64 {
+        self.value.load(Ordering::Relaxed)
+    }
+}
+
 /// Lengths of sleep whose workers are learnt apart ([`sleep_class`]): spinning, then asleep
 /// for less than 4, 16, 64 and 256 times the pool's spin, and longer (a CPU idle for longer
 /// sleeps deeper, in the host too). Multiples of the pool's own design figure, not
@@ -193,6 +224,11 @@ pub(super) struct Measured {
     /// Per sleep class: a worker's check time against the caller's for its class, in percent
     /// (mean, tail included: a check preempted by another process counts in full).
     pub(super) slowdown: [Mean; SLEEPS],
+    /// Per sleep class: what an overlapped verification took beyond the schedule the model
+    /// predicted for it, in ns (mean, tail included): everything the model leaves out (the
+    /// wake-up's cost on the caller's CPU, two CPUs sharing a core or a cache, results
+    /// crossing between CPUs, a caller or worker preempted), measured as a whole.
+    pub(super) excess: [SignedMean; SLEEPS],
     /// Chains the figures kept serial that could pay with an [`IDEAL`] worker: every
     /// [`EXPLORE_EVERY`]th explores.
     pub(super) explore_tick: AtomicU32,
@@ -206,6 +242,7 @@ impl Measured {
             offer: [const { Recent::new() }; SLEEPS],
             start: [const { Mean::new() }; SLEEPS],
             slowdown: [const { Mean::new() }; SLEEPS],
+            excess: [const { SignedMean::new() }; SLEEPS],
             explore_tick: AtomicU32::new(0),
         }
     }
@@ -230,6 +267,7 @@ impl Measured {
             offer_ns: self.offer[sleep].median()?,
             start_ns: self.start[sleep].get()?,
             slowdown_pct: self.slowdown[sleep].get()?,
+            excess_ns: self.excess[sleep].get(),
         })
     }
 }
@@ -244,6 +282,8 @@ pub(super) struct Worker {
     pub(super) offer_ns: u64,
     pub(super) start_ns: u64,
     pub(super) slowdown_pct: u64,
+    /// What an overlapped verification took beyond the schedule, on average ([`Measured::excess`]).
+    pub(super) excess_ns: i64,
 }
 
 /// The class of a sleep of `asleep` (zero: a worker is spinning), on the verification that

@@ -153,8 +153,8 @@ impl Verifier for RustlsParallel {
                 probe::count(forced, Paths::too_many);
                 return walk(algs);
             };
-            let go = forced || mode.is_some_and(|m| decision.confirm(&jobs, m));
-            if !go || algs.len() > MAX_ALGORITHMS {
+            let predicted = mode.and_then(|m| decision.confirm(&jobs, m));
+            if !(forced || predicted.is_some()) || algs.len() > MAX_ALGORITHMS {
                 return walk(algs);
             }
             probe::overlapped_one();
@@ -184,13 +184,14 @@ impl Verifier for RustlsParallel {
                     }
                 }
             };
+            let start = now_ns();
             let (verdict, seen) = self.pool.run_beside_observed(&for_workers, || {
                 if let Some(first) = jobs.first().filter(|j| j.claim()) {
                     let _ = first.check(algs[first.alg], false); // published in its state
                 }
                 walk(&cached)
             });
-            decision.learn(&jobs, seen);
+            decision.learn(&jobs, seen, now_ns() - start, predicted);
             verdict
         })
     }
