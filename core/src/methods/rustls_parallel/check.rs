@@ -26,6 +26,9 @@ pub(super) const VALID: u8 = 1;
 pub(super) const INVALID: u8 = 2;
 /// A check a thread has claimed and is making.
 pub(super) const RUNNING: u8 = 3;
+/// A check the calling thread has kept for itself (no worker may claim it): it makes it when
+/// the walk asks.
+pub(super) const RESERVED: u8 = 4;
 
 /// The longest the walk waits for a check a worker has under way before it makes the check
 /// itself: a bound for a worker stopped by a panic, far above any real chain's check.
@@ -40,7 +43,8 @@ pub(super) struct Check<'a> {
     pub(super) key: &'a [u8],
     pub(super) msg: &'a [u8],
     pub(super) sig: &'a [u8],
-    /// [`PENDING`] → [`RUNNING`] (claimed by one thread) → [`VALID`] or [`INVALID`].
+    /// [`PENDING`] → [`RUNNING`] (claimed by one thread) → [`VALID`] or [`INVALID`]; or
+    /// [`PENDING`] → [`RESERVED`] (kept by the caller) → [`VALID`] or [`INVALID`].
     pub(super) state: AtomicU8,
     /// Nanoseconds the check took on the thread that made it (0: not made, or not published).
     took_ns: AtomicU64,
@@ -83,6 +87,14 @@ impl<'a> Check<'a> {
     pub(super) fn claim(&self) -> bool {
         self.state
             .compare_exchange(PENDING, RUNNING, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    }
+
+    /// Keeps this check for the calling thread, if no worker has claimed it: the walk then
+    /// makes it when it asks, and never waits for a worker that started late.
+    pub(super) fn reserve(&self) -> bool {
+        self.state
+            .compare_exchange(PENDING, RESERVED, Ordering::AcqRel, Ordering::Acquire)
             .is_ok()
     }
 
@@ -136,6 +148,8 @@ impl<'a> Check<'a> {
                 INVALID => return Err(InvalidSignature),
                 PENDING if self.claim() => return self.check(alg, false),
                 PENDING => {} // claimed just now by a worker: wait for it below
+                // Kept by the caller, the only thread whose walk asks for results.
+                RESERVED => return self.check(alg, false),
                 _ => {
                     let since = *since.get_or_insert_with(std::time::Instant::now);
                     if since.elapsed() > max_wait {
@@ -264,6 +278,16 @@ mod tests {
         assert!(matches!(job.outcome(), Outcome::ByCaller(_)), "made here");
         assert_eq!(job.state.load(Ordering::Acquire), VALID);
         assert!(!job.claim());
+        // Kept by the caller: no worker can claim it, and the walk makes it here at once.
+        let kept = Check::new(job.alg, job.class, job.key, job.msg, job.sig);
+        assert!(kept.reserve());
+        assert!(!kept.claim(), "a worker cannot take a kept check");
+        assert!(kept.result(alg).is_ok());
+        assert!(matches!(kept.outcome(), Outcome::ByCaller(_)));
+        // Claimed by a worker first: the caller cannot keep it.
+        let taken = Check::new(job.alg, job.class, job.key, job.msg, job.sig);
+        assert!(taken.claim());
+        assert!(!taken.reserve());
         // Under way on another thread: the walk waits for that thread's result. Here it
         // publishes "invalid" for a valid signature, so an answer made here instead would
         // show (the wait is long enough for any scheduler to run the other thread).

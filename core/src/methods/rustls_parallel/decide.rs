@@ -8,16 +8,21 @@
 //! measured ([`Measured`]; costs, walk and offer as the median of their last [`RING`] samples,
 //! the worker's start and speed as a running mean, tail included: see [`Mean`]):
 //!
-//! - each signature class's check cost on this CPU ([`Class`]), timed around the caller's own
-//!   checks: on the overlapped path always, on the serial path while a class on the chain is
-//!   unmeasured and every [`SAMPLE_EVERY`]th call after;
+//! - each signature class's check cost on this CPU ([`Class`]), timed around the checks of
+//!   webpki's serial walk alone (never beside a worker, which may slow them): always while a
+//!   class on the chain is unmeasured, and every [`SAMPLE_EVERY`]th verification after,
+//!   whatever the decision;
 //! - the walk's own work beyond its checks, timed on those serial calls;
 //! - per length of the workers' sleep ([`sleep_class`]), what an offer costs the caller, how
 //!   soon after it a worker takes the job, and how fast it then checks against the caller
 //!   (the pool reports the first two, [`crate::pool::Offered`]; the third is the worker's
 //!   check timed against the class's cost). A worker that never took the job counts as
 //!   starting when the caller withdrew it: on a machine whose CPUs are all busy the worker
-//!   starts late or never, and that is what is learnt.
+//!   starts late or never, and that is what is learnt;
+//! - per length of sleep, what overlapped verifications took beyond the schedule predicted
+//!   for them (a running mean): whatever the model leaves out, measured as a whole (the
+//!   wake-up's cost on the caller's CPU, two CPUs sharing a core so that both checks slow
+//!   down, results crossing between caches).
 //!
 //! What it assumes: the walk's work before its first signature request is half of its work
 //! beyond the checks (the leaf is parsed and checked before the path's signatures are asked
@@ -56,6 +61,11 @@ pub(super) const MARGIN: u64 = 16;
 
 /// How often a chain that the measured figures keep serial explores the pool anyway.
 pub(super) const EXPLORE_EVERY: u32 = 16;
+
+/// A chain explores only if the measured offer is at most 1/`EXPLORE_OFFER_SHARE` of its
+/// checks' cost: on a chain of two RSA-2048 checks (~40 µs), an offer that wakes a halted
+/// vCPU (~20 µs on a KVM guest) would make every exploration a loss of half the chain.
+pub(super) const EXPLORE_OFFER_SHARE: u64 = 8;
 
 /// How often a serial verification times its checks once its classes are measured.
 pub(super) const SAMPLE_EVERY: u32 = 16;
@@ -180,6 +190,8 @@ impl<'m> Decision<'m> {
             Some(w) if fits(w) => Pre::Try(Mode::Overlap(w)),
             _ if !fits(IDEAL) => serial,
             None => Pre::Try(Mode::Explore),
+            // Exploring costs at least the offer: only chains long enough to hide it.
+            Some(w) if w.offer_ns * EXPLORE_OFFER_SHARE > costs.iter().sum::<u64>() => serial,
             Some(_) => {
                 let tick = self.m.explore_tick.fetch_add(1, Ordering::Relaxed);
                 if tick % EXPLORE_EVERY == EXPLORE_EVERY - 1 {
@@ -236,7 +248,10 @@ impl<'m> Decision<'m> {
         }
         for job in jobs {
             match job.outcome() {
-                Outcome::ByCaller(ns) => m.learn_cost(job.class, ns),
+                // Not learnt as the class's cost: a check made beside a worker may run slower
+                // than alone (two CPUs sharing a core or a cache), and the costs must say what
+                // the serial walk would take (that slowdown shows in the excess instead).
+                Outcome::ByCaller(_) => {}
                 Outcome::ByWorker(ns) => {
                     if let Some(cost) = m.cost(job.class) {
                         MEASURED.slowdown[self.sleep].push(ns * 100 / cost.max(1));
@@ -248,8 +263,9 @@ impl<'m> Decision<'m> {
     }
 }
 
-/// Whether this serial verification times its checks and walk: always while `unmeasured`,
-/// else every [`SAMPLE_EVERY`]th.
+/// Whether this verification takes webpki's walk with its checks and walk timed: always while
+/// `unmeasured`, else every [`SAMPLE_EVERY`]th verification, whatever the decision (so that
+/// the classes of chains that always overlap are timed alone too).
 pub(super) fn sample_serial(unmeasured: bool) -> bool {
     unmeasured
         || SAMPLE_TICK

@@ -220,11 +220,32 @@ fn unmeasured_classes_stay_serial_and_an_unknown_worker_is_explored() {
         Pre::Try(Mode::Overlap(LIGHT)),
         "learnt: a light sleeper pays for two P-384 checks"
     );
-    let tries = (0..32)
-        .filter(|_| Decision::from(&m, 3).pre_test(&reddit) != Pre::Serial { unmeasured: false })
-        .count();
+    let tries = |sleep: usize| {
+        (0..32)
+            .filter(|_| {
+                Decision::from(&m, sleep).pre_test(&reddit) != Pre::Serial { unmeasured: false }
+            })
+            .count()
+    };
     assert_eq!(
-        tries, 2,
+        tries(3),
+        0,
+        "an offer of 6 µs is too dear to explore a 28 µs chain with"
+    );
+    // With an offer of 1 µs (a worker that comes late but costs little to ask), it is
+    // kept serial and explored every 16th time.
+    offers(
+        &m,
+        4,
+        Worker {
+            offer_ns: US,
+            ..LIGHT
+        },
+        true,
+    );
+    assert_eq!(
+        tries(4),
+        2,
         "kept serial, explored every {EXPLORE_EVERY}th time"
     );
 }

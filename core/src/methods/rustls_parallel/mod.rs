@@ -140,12 +140,13 @@ impl Verifier for RustlsParallel {
             // From the signatures' sizes (three DER headers per certificate) and the figures
             // measured so far, before predicting a path: most chains stop here.
             let decision = Decision::now(self.pool);
-            let mode = match decision.pre_test(chain) {
+            let pre = decision.pre_test(chain);
+            if !forced && sample_serial(pre == (Pre::Serial { unmeasured: true })) {
+                return timed_walk(algs, &walk);
+            }
+            let mode = match pre {
                 Pre::Try(mode) => Some(mode),
                 Pre::Serial { .. } if forced => None,
-                Pre::Serial { unmeasured } if sample_serial(unmeasured) => {
-                    return timed_walk(algs, &walk);
-                }
                 Pre::Serial { .. } => return walk(algs),
             };
             // Everything below lives on the stack: no allocation on this path.
@@ -173,10 +174,10 @@ impl Verifier for RustlsParallel {
                 .map(|c| c as &dyn SignatureVerificationAlgorithm)
                 .collect();
             // The workers take the checks in order (largest first); this thread takes the
-            // largest itself, then walks at once: the walk does all its other work (parsing,
-            // validity, constraints) before it asks for any signature, so that work overlaps
-            // the workers' checks, and the walk waits only for a result it needs and a worker
-            // has under way (a check no worker took, it makes itself).
+            // largest itself, keeps those no worker has taken by then, and walks: the walk does
+            // its other work (parsing, validity, constraints) before it asks for a signature,
+            // so that work overlaps the workers' checks, and it waits only for a check a
+            // worker had under way before the largest was done.
             let for_workers = || {
                 for job in &jobs {
                     if job.claim() {
@@ -188,6 +189,12 @@ impl Verifier for RustlsParallel {
             let (verdict, seen) = self.pool.run_beside_observed(&for_workers, || {
                 if let Some(first) = jobs.first().filter(|j| j.claim()) {
                     let _ = first.check(algs[first.alg], false); // published in its state
+                }
+                // A check no worker has taken by now, this thread keeps: a worker that wakes
+                // later would take it just before the walk asks for it, and the walk would
+                // wait for its whole check instead of making it at once.
+                for job in jobs.iter().skip(1) {
+                    job.reserve();
                 }
                 walk(&cached)
             });
