@@ -40,7 +40,7 @@ use arrayvec::ArrayVec;
 
 use super::check::{Check, Outcome};
 use super::measure::{Class, MEASURED, Measured, Worker};
-use super::measure::{SLEEP_EDGES, sleep_class};
+use super::measure::{SLEEP_EDGES, deciding_class, sleep_class};
 use super::path::MAX_PRECHECKS;
 use crate::chain::Chain;
 use crate::clock::now_ns;
@@ -61,6 +61,15 @@ pub(super) const MARGIN: u64 = 16;
 
 /// How often a chain that the measured figures keep serial explores the pool anyway.
 pub(super) const EXPLORE_EVERY: u32 = 16;
+
+/// How many verifications in a row a stream explores ([`Decision::pre_test`]).
+pub(super) const EXPLORE_BURST: u32 = 4;
+
+/// Takes one from `n` if it is above zero.
+fn take_one(n: &AtomicU32) -> bool {
+    n.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |v| v.checked_sub(1))
+        .is_ok()
+}
 
 /// A chain explores only if the measured offer is at most 1/`EXPLORE_OFFER_SHARE` of its
 /// checks' cost: on a chain of two RSA-2048 checks (~40 µs), an offer that wakes a halted
@@ -130,7 +139,10 @@ pub(super) enum Pre {
 /// One verification's view of the figures.
 pub(super) struct Decision<'m> {
     m: &'m Measured,
+    /// The sleep class the offer meets (its figures are learnt there).
     sleep: usize,
+    /// The class whose figures decide ([`deciding_class`]).
+    deciding: usize,
     worker: Option<Worker>,
     walk_ns: u64,
 }
@@ -148,17 +160,20 @@ impl Decision<'static> {
             STREAK.store(0, Ordering::Relaxed);
             0
         };
-        Decision::from(&MEASURED, sleep_class(pool.asleep_for(), streak))
+        let sleep = sleep_class(pool.asleep_for());
+        Decision::from(&MEASURED, sleep, deciding_class(sleep, streak))
     }
 }
 
 impl<'m> Decision<'m> {
-    /// The figures of `m` for a job offered after a sleep of class `sleep`.
-    pub(super) fn from(m: &'m Measured, sleep: usize) -> Decision<'m> {
+    /// The figures of `m` for a job offered after a sleep of class `sleep`, decided by the
+    /// figures of class `deciding` (see [`deciding_class`]).
+    pub(super) fn from(m: &'m Measured, sleep: usize, deciding: usize) -> Decision<'m> {
         Decision {
             m,
             sleep,
-            worker: m.worker(sleep),
+            deciding,
+            worker: m.worker(deciding),
             // Assumed: half the walk's own work comes before its first signature request.
             walk_ns: m.walk.median().unwrap_or(0) / 2,
         }
@@ -193,8 +208,20 @@ impl<'m> Decision<'m> {
             // Exploring costs at least the offer: only chains long enough to hide it.
             Some(w) if w.offer_ns * EXPLORE_OFFER_SHARE > costs.iter().sum::<u64>() => serial,
             Some(_) => {
+                // A stream judged by a spinning worker's figures explores in a burst: the
+                // first offer wakes the worker, the next ones meet it spinning, which is what
+                // those figures are of (a single offer would teach only the sleeping one's).
+                let stream = self.deciding != self.sleep || self.deciding == 0;
+                if stream && take_one(&self.m.explore_burst) {
+                    return Pre::Try(Mode::Explore);
+                }
                 let tick = self.m.explore_tick.fetch_add(1, Ordering::Relaxed);
                 if tick % EXPLORE_EVERY == EXPLORE_EVERY - 1 {
+                    if stream {
+                        self.m
+                            .explore_burst
+                            .store(EXPLORE_BURST - 1, Ordering::Relaxed);
+                    }
                     Pre::Try(Mode::Explore)
                 } else {
                     serial
@@ -240,7 +267,8 @@ impl<'m> Decision<'m> {
     ) {
         let m = self.m;
         if let (Some(predicted @ 1..), Some(_)) = (predicted_ns, seen) {
-            m.excess[self.sleep].push(took_ns as i64 - predicted as i64);
+            // Against the figures that predicted it.
+            m.excess[self.deciding].push(took_ns as i64 - predicted as i64);
         }
         if let Some(o) = seen {
             m.offer[self.sleep].push(o.offer.as_nanos() as u64);

@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::chain::load_chain_dir;
-use crate::methods::rustls_parallel::measure::{MEAN_OF, Mean, RING, Recent};
+use crate::methods::rustls_parallel::measure::{MEAN_OF, Mean, RING, Recent, deciding_class};
 use rustls_pki_types::alg_id;
 use std::time::Duration;
 
@@ -149,14 +149,18 @@ fn the_schedule_follows_the_figures_it_is_given() {
 #[test]
 fn sleeps_are_classed_by_length_and_a_stream_as_just_asleep() {
     let us = Duration::from_micros;
-    assert_eq!(sleep_class(Duration::ZERO, 0), 0, "spinning");
-    assert_eq!(sleep_class(us(100), 0), 1);
-    assert_eq!(sleep_class(us(500), 0), 2);
-    assert_eq!(sleep_class(us(2_000), 0), 3);
-    assert_eq!(sleep_class(us(5_000), 0), 4);
-    assert_eq!(sleep_class(us(50_000), 0), 5);
-    assert_eq!(sleep_class(us(50_000), 1), 5, "two calls close together");
-    assert_eq!(sleep_class(us(50_000), 2), 1, "a stream");
+    assert_eq!(sleep_class(Duration::ZERO), 0, "spinning");
+    assert_eq!(sleep_class(us(100)), 1);
+    assert_eq!(sleep_class(us(500)), 2);
+    assert_eq!(sleep_class(us(2_000)), 3);
+    assert_eq!(sleep_class(us(5_000)), 4);
+    assert_eq!(sleep_class(us(50_000)), 5);
+    assert_eq!(deciding_class(5, 1), 5, "two calls close together");
+    assert_eq!(
+        deciding_class(5, 2),
+        0,
+        "a stream: judged as a spinning worker"
+    );
 }
 
 fn chain(name: &str) -> Chain {
@@ -192,7 +196,7 @@ fn offers(m: &Measured, sleep: usize, w: Worker, came: bool) {
             started: came.then(|| d(w.start_ns)),
             withdrawn: d(w.start_ns),
         };
-        Decision::from(m, sleep).learn(&[], Some(seen), 0, None);
+        Decision::from(m, sleep, sleep).learn(&[], Some(seen), 0, None);
         m.slowdown[sleep].push(w.slowdown_pct);
     }
 }
@@ -202,13 +206,13 @@ fn unmeasured_classes_stay_serial_and_an_unknown_worker_is_explored() {
     let wapo = chain("www.washingtonpost.com__rustls-bench");
     let m = Measured::new();
     assert_eq!(
-        Decision::from(&m, 3).pre_test(&wapo),
+        Decision::from(&m, 3, 3).pre_test(&wapo),
         Pre::Serial { unmeasured: true },
         "no class measured: serial, and that call measures"
     );
     let m = learnt(&FAST);
     assert_eq!(
-        Decision::from(&m, 3).pre_test(&wapo),
+        Decision::from(&m, 3, 3).pre_test(&wapo),
         Pre::Try(Mode::Explore)
     );
     // reddit.com (two RSA-2048 signatures): not even a worker that starts at once makes a
@@ -216,14 +220,15 @@ fn unmeasured_classes_stay_serial_and_an_unknown_worker_is_explored() {
     let reddit = chain("reddit.com__rustls-bench");
     offers(&m, 3, LIGHT, true);
     assert_eq!(
-        Decision::from(&m, 3).pre_test(&wapo),
+        Decision::from(&m, 3, 3).pre_test(&wapo),
         Pre::Try(Mode::Overlap(LIGHT)),
         "learnt: a light sleeper pays for two P-384 checks"
     );
     let tries = |sleep: usize| {
         (0..32)
             .filter(|_| {
-                Decision::from(&m, sleep).pre_test(&reddit) != Pre::Serial { unmeasured: false }
+                Decision::from(&m, sleep, sleep).pre_test(&reddit)
+                    != Pre::Serial { unmeasured: false }
             })
             .count()
     };
@@ -258,13 +263,13 @@ fn a_busy_machine_is_learnt_and_turns_chains_serial_then_back() {
         // Idle: the worker comes after a light sleep.
         offers(&m, 3, LIGHT, true);
         assert!(matches!(
-            Decision::from(&m, 3).pre_test(&wapo),
+            Decision::from(&m, 3, 3).pre_test(&wapo),
             Pre::Try(Mode::Overlap(_))
         ));
         // Every CPU busy: no worker took the job before the caller was done with it.
         offers(&m, 3, BUSY, false);
         let tries: Vec<Pre> = (0..EXPLORE_EVERY)
-            .map(|_| Decision::from(&m, 3).pre_test(&wapo))
+            .map(|_| Decision::from(&m, 3, 3).pre_test(&wapo))
             .collect();
         assert_eq!(
             tries
@@ -282,7 +287,7 @@ fn a_busy_machine_is_learnt_and_turns_chains_serial_then_back() {
         // Idle again: the explorations' offers bring it back.
         offers(&m, 3, LIGHT, true);
         assert!(matches!(
-            Decision::from(&m, 3).pre_test(&wapo),
+            Decision::from(&m, 3, 3).pre_test(&wapo),
             Pre::Try(Mode::Overlap(_))
         ));
     }

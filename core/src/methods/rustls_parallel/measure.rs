@@ -232,6 +232,8 @@ pub(super) struct Measured {
     /// Chains the figures kept serial that could pay with an [`IDEAL`] worker: every
     /// [`EXPLORE_EVERY`]th explores.
     pub(super) explore_tick: AtomicU32,
+    /// Explorations left in a stream's burst.
+    pub(super) explore_burst: AtomicU32,
 }
 
 impl Measured {
@@ -244,6 +246,7 @@ impl Measured {
             slowdown: [const { Mean::new() }; SLEEPS],
             excess: [const { SignedMean::new() }; SLEEPS],
             explore_tick: AtomicU32::new(0),
+            explore_burst: AtomicU32::new(0),
         }
     }
 
@@ -286,19 +289,23 @@ pub(super) struct Worker {
     pub(super) excess_ns: i64,
 }
 
-/// The class of a sleep of `asleep` (zero: a worker is spinning), on the verification that
-/// ends a run of `streak` calls each within the first [`SLEEP_EDGES`] gap of the one before.
-/// A stream (two such calls or more: a page's connections, a tight loop) meets the pool as
-/// just asleep however long the workers slept: had the previous calls offered their checks,
-/// the workers would be awake, and judging each call by a pool no call wakes would keep a
-/// stream of cheap chains serial for good. One close call alone is also what interleaving
-/// methods over chains gives, so it is not a stream.
-pub(super) fn sleep_class(asleep: Duration, streak: u32) -> usize {
+/// The class of a sleep of `asleep` (zero: a worker is spinning): what a job offered now
+/// meets, and what the offer teaches.
+pub(super) fn sleep_class(asleep: Duration) -> usize {
     if asleep.is_zero() {
         return 0;
     }
-    if streak >= 2 {
-        return 1;
-    }
     1 + SLEEP_EDGES.iter().take_while(|&&e| asleep >= e).count()
+}
+
+/// The class whose figures decide for a verification of sleep class `sleep` that ends a run
+/// of `streak` calls, each within the first [`SLEEP_EDGES`] gap of the one before. A stream
+/// (two such calls or more: a page's connections, a tight loop) is judged by the figures of a
+/// spinning worker, however long the workers slept: had the previous calls offered their
+/// checks, a worker would be spinning (it spins [`SPIN`] after each job), and judging each
+/// call by a pool that no call wakes would keep a stream of cheap chains serial for good. The
+/// offer itself is learnt as what it met (`sleep`). One close call alone is also what
+/// interleaving methods over chains gives, so it is not a stream.
+pub(super) fn deciding_class(sleep: usize, streak: u32) -> usize {
+    if streak >= 2 { 0 } else { sleep }
 }
