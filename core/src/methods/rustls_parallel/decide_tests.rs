@@ -318,3 +318,46 @@ fn classes_from_a_signature_and_from_a_key_agree() {
     assert_eq!(Class::of_key(alg_id::ECDSA_P384, &[4; 97]), Class::P384);
     assert_eq!(Class::of_key(alg_id::ED25519, &[0; 32]), Class::Ed25519);
 }
+
+#[test]
+fn a_stream_explores_in_bursts_so_a_spinning_workers_figures_stay_fresh() {
+    let reddit = chain("reddit.com__rustls-bench");
+    let m = learnt(&FAST);
+    // Figures of a spinning worker taken while it was still cold from a deep sleep: three
+    // times the caller's time per check, so two RSA-2048 checks stay serial.
+    offers(
+        &m,
+        0,
+        Worker {
+            slowdown_pct: 300,
+            ..AWAKE
+        },
+        true,
+    );
+    let stream = |m: &Measured| Decision::from(m, 2, 0).pre_test(&reddit);
+    // Calls 16–19 and 35–38 of 48 (the burst's calls do not count towards the next).
+    let explored = (0..3 * EXPLORE_EVERY)
+        .filter(|_| stream(&m) == Pre::Try(Mode::Explore))
+        .count();
+    assert_eq!(
+        explored as u32,
+        2 * EXPLORE_BURST,
+        "a burst every {EXPLORE_EVERY}th call"
+    );
+    // Outside a stream, after a light sleep, one call at a time.
+    let m = learnt(&FAST);
+    offers(
+        &m,
+        3,
+        Worker {
+            offer_ns: US,
+            slowdown_pct: 300,
+            ..LIGHT
+        },
+        true,
+    );
+    let alone = (0..3 * EXPLORE_EVERY)
+        .filter(|_| Decision::from(&m, 3, 3).pre_test(&reddit) == Pre::Try(Mode::Explore))
+        .count();
+    assert_eq!(alone, 3);
+}
