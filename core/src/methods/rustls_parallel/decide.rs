@@ -282,7 +282,7 @@ impl<'m> Decision<'m> {
                 Outcome::ByCaller(_) => {}
                 Outcome::ByWorker(ns) => {
                     if let Some(cost) = m.cost(job.class) {
-                        MEASURED.slowdown[self.sleep].push(ns * 100 / cost.max(1));
+                        m.slowdown[self.sleep].push(ns * 100 / cost.max(1));
                     }
                 }
                 Outcome::NotMade => {}

@@ -136,29 +136,32 @@ impl Recent {
 pub(super) struct Mean {
     /// The mean, 0 before the first sample.
     value: AtomicU64,
+    /// Samples so far.
+    n: AtomicU32,
 }
 
-/// The weight of the newest sample in a [`Mean`] is 1/`MEAN_OF`.
+/// The weight of the newest sample in a [`Mean`] is 1/`MEAN_OF` (once it has that many).
 pub(super) const MEAN_OF: u64 = 32;
 
 impl Mean {
     pub(super) const fn new() -> Mean {
         Mean {
             value: AtomicU64::new(0),
+            n: AtomicU32::new(0),
         }
     }
 
+    /// Adds a sample: the plain mean of the samples so far until there are [`MEAN_OF`], so that
+    /// the first one (a worker woken from the deepest sleep, say) weighs no more than any other;
+    /// the weighted mean after.
     pub(super) fn push(&self, sample: u64) {
-        let sample = sample.max(1);
+        let n = u64::from(self.n.fetch_add(1, Ordering::Relaxed)).min(MEAN_OF - 1);
         let old = self.value.load(Ordering::Relaxed);
-        let new = if old == 0 {
-            sample
-        } else {
-            (old * (MEAN_OF - 1) + sample) / MEAN_OF
-        };
-        self.value.store(new.max(1), Ordering::Relaxed);
+        self.value
+            .store(((old * n + sample) / (n + 1)).max(1), Ordering::Relaxed);
     }
 
+    /// The mean; `None` before the first sample.
     pub(super) fn get(&self) -> Option<u64> {
         match self.value.load(Ordering::Relaxed) {
             0 => None,
