@@ -94,14 +94,7 @@ impl<'a> SignedParts<'a> {
 /// `YYMMDDHHMMSSZ` (UTCTime, 1950–2049) or `YYYYMMDDHHMMSSZ` (GeneralizedTime) that RFC 5280
 /// requires.
 pub fn validity(der: &[u8]) -> Option<(u64, u64)> {
-    let mut outer = Der::new(der);
-    let mut c = Der::new(outer.expect(SEQUENCE).ok()?);
-    let mut t = Der::new(c.expect(SEQUENCE).ok()?);
-    if t.peek() == Some(VERSION) {
-        t.next().ok()?;
-    }
-    t.expect(INTEGER).ok()?; // serialNumber
-    t.expect(SEQUENCE).ok()?; // signature (inner)
+    let mut t = tbs_at_issuer(der)?;
     t.expect(SEQUENCE).ok()?; // issuer
     let mut v = Der::new(t.expect(SEQUENCE).ok()?);
     let (tag, not_before, _) = v.next().ok()?;
@@ -153,6 +146,12 @@ fn time(tag: u8, text: &[u8]) -> Option<u64> {
 /// The contents of a certificate's issuer Name (as [`SignedParts::issuer`]), reading only the
 /// DER headers before it; `None` if those do not parse.
 pub fn issuer(der: &[u8]) -> Option<&[u8]> {
+    tbs_at_issuer(der)?.expect(SEQUENCE).ok()
+}
+
+/// A certificate's tbsCertificate, read up to its issuer Name (the next TLV), from the DER
+/// headers alone; `None` if those do not parse.
+fn tbs_at_issuer(der: &[u8]) -> Option<Der<'_>> {
     let mut outer = Der::new(der);
     let mut c = Der::new(outer.expect(SEQUENCE).ok()?);
     let mut t = Der::new(c.expect(SEQUENCE).ok()?);
@@ -161,7 +160,7 @@ pub fn issuer(der: &[u8]) -> Option<&[u8]> {
     }
     t.expect(INTEGER).ok()?; // serialNumber
     t.expect(SEQUENCE).ok()?; // signature (inner)
-    t.expect(SEQUENCE).ok()
+    Some(t)
 }
 
 /// What made a certificate's signature — its issuer's key class — as its signature algorithm

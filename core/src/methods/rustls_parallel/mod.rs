@@ -116,7 +116,10 @@ impl Verifier for RustlsParallel {
             // A leaf outside its validity: webpki rejects it before it looks for an issuer or
             // asks for any signature, so neither the anchor subset nor checks made ahead
             // would serve (the caller would make the largest check for nothing).
-            let valid = forced || valid_at(chain, path.time);
+            // (Not read on one CPU, where nothing is done ahead: that walk costs what
+            // `rustlsserial`'s does.)
+            let one_cpu = self.pool.workers() == 0 && !forced;
+            let valid = forced || one_cpu || valid_at(chain, path.time);
             // Only the anchors webpki's walk could use (see `relevant_anchors`), in their
             // order: the walk then skips the scan of the whole store for every head.
             let subset = valid.then(|| relevant_anchors(chain, roots)).flatten();
@@ -134,7 +137,7 @@ impl Verifier for RustlsParallel {
                 .map(|_| ())
             };
             // One CPU: no worker to overlap with, and nothing measured or decided.
-            if !valid || (self.pool.workers() == 0 && !forced) {
+            if !valid || one_cpu {
                 return walk(algs);
             }
             // From the signatures' sizes (three DER headers per certificate) and the figures
