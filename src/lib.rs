@@ -9,6 +9,7 @@
 //! - [`verify`]: `certbench verify`, verification alone on stored chains;
 //! - [`sites`]: the sites file;
 //! - [`mirror`]: the loopback mirror of real sites' chains;
+//! - [`pq`]: post-quantum twins of those chains (`--pq`);
 //! - [`limbo`]: x509-limbo testcases through every method (`certbench limbo`);
 //! - [`tls`]: the TLS vocabulary (stack, provider, version, key, suite), the test
 //!   certificates and the in-memory client–server pair;
@@ -27,8 +28,10 @@ pub mod error;
 pub mod extra;
 pub mod handshake;
 pub mod limbo;
+pub mod link;
 pub mod mirror;
 pub mod page;
+pub mod pq;
 pub mod procstat;
 pub mod run;
 pub mod sites;

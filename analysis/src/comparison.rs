@@ -177,6 +177,14 @@ fn tally_text(t: &[(String, usize)], of: usize) -> String {
     }
 }
 
+/// The method fastest by own cost on the most sites (a column's method, without its
+/// configuration).
+pub fn fastest(cmp: &Comparison) -> String {
+    let own = tally(&cmp.rows, |r| &r.fastest_own);
+    let column = own.first().map_or(String::new(), |(m, _)| m.clone());
+    column.split(' ').next().unwrap_or_default().to_owned()
+}
+
 /// The plain answer to the run's question, at most seven lines, every figure computed from
 /// `cmp`: who is fastest by own cost, on how many sites and by what median ratio; who is
 /// fastest in the 2017 view; what the callback hook adds (naming `openssl-verify`, and why

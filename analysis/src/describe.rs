@@ -12,7 +12,7 @@ struct Field {
     show: fn(&Config) -> String,
 }
 
-const FIELDS: [Field; 8] = [
+const FIELDS: [Field; 10] = [
     Field {
         of_run: true,
         show: |c| {
@@ -64,6 +64,24 @@ const FIELDS: [Field; 8] = [
         show: |c| match c.extra_intermediates {
             0 => String::new(),
             n => format!("+{n} untrusted intermediates"),
+        },
+    },
+    Field {
+        of_run: true,
+        show: |c| {
+            c.link
+                .as_ref()
+                .map_or(String::new(), |l| format!("link {l}"))
+        },
+    },
+    // The chains' profile in a `--pq` run: shown with each table, since one run measures
+    // every method on today's chains and on their twins.
+    Field {
+        of_run: false,
+        show: |c| {
+            c.profile
+                .as_ref()
+                .map_or(String::new(), |p| format!("{p} chains"))
         },
     },
     Field {

@@ -30,6 +30,8 @@ pub mod io;
 pub mod limbo;
 #[cfg(feature = "report")]
 pub mod page;
+#[cfg(feature = "report")]
+pub mod pq;
 pub mod schema;
 pub mod servo;
 #[cfg(feature = "report")]

@@ -114,6 +114,10 @@ pub enum Verdict {
     Rejected(String),
     /// The sample could not be measured (bad input, I/O, …); stages may be missing.
     Error(String),
+    /// The method does not implement an algorithm of the chain (ML-DSA for the system's
+    /// OpenSSL 3.0, say), in the runner's words (`unsupported algorithm: ML-DSA-44`): nothing
+    /// was measured and nothing failed; the sample has no stages.
+    Unsupported(String),
 }
 
 impl Verdict {
@@ -123,7 +127,20 @@ impl Verdict {
             Verdict::Ok => "ok".to_owned(),
             Verdict::Rejected(r) => format!("rejected: {r}"),
             Verdict::Error(e) => format!("error: {e}"),
+            Verdict::Unsupported(why) => why.clone(),
         }
+    }
+
+    /// True for a rejection or an error: what makes a run's exit code say that items failed
+    /// (an unsupported algorithm is not a failure).
+    pub fn is_failure(&self) -> bool {
+        matches!(self, Verdict::Rejected(_) | Verdict::Error(_))
+    }
+
+    /// True when the sample measured something: neither an error nor unsupported. Only these
+    /// enter statistics and a row's n.
+    pub fn measured(&self) -> bool {
+        !matches!(self, Verdict::Error(_) | Verdict::Unsupported(_))
     }
 
     /// True for [`Verdict::Ok`].
@@ -221,6 +238,17 @@ pub struct SampleMeta {
     /// How long the failed stage ran before it failed, in nanoseconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed_after_ns: Option<u64>,
+    /// Bytes of the certificates the server sent (their DER, summed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain_bytes: Option<u64>,
+    /// Bytes of the TLS 1.3 Certificate message those certificates make (RFC 8446 §4.4.2:
+    /// handshake header, empty context, each entry's length and empty extensions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cert_message_bytes: Option<u64>,
+    /// Bytes (TCP payload) the server sent between the client's first flight and its second:
+    /// the server's first flight, ServerHello to Finished, record headers included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_flight_bytes: Option<u64>,
     /// A patched Servo's sample: its process, order, connection and page load.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub servo: Option<crate::servo::ServoMeta>,
@@ -257,6 +285,15 @@ pub struct Config {
     /// Library → version, of the verifier and of the TLS stack, as run.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub versions: BTreeMap<String, String>,
+    /// The chains' keys in a `--pq` run: `classical` (the chains as they are) or the
+    /// post-quantum profile of their twins (`mldsa44`, `mldsa65`, `mldsa87`, `mixed`;
+    /// docs/pq.md). `None` outside such a run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    /// The emulated link between client and mirror (`--link`), as its model states it, e.g.
+    /// `RTT 40 ms, IW 10 × 1460 B`. `None`: loopback, or a real network.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
 }
 
 impl Config {

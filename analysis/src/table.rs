@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::schema::{Config, Sample, Stage, Verdict};
+use crate::schema::{Config, Sample, Stage};
 use crate::stats::Summary;
 
 /// One row of a [`SeedTable`]: one site (one stored chain) under one method.
@@ -21,7 +21,8 @@ pub struct SeedRow {
     pub site: String,
     /// Stored chain identifier, when there is one.
     pub chain: Option<String>,
-    /// Number of (non-warm-up) samples measured in the row: error samples are not counted.
+    /// Number of (non-warm-up) samples measured in the row: error and unsupported samples are
+    /// not counted.
     pub n: usize,
     /// `ok`, the rejection or error reason, or a mix with counts.
     pub verdict: String,
@@ -133,12 +134,10 @@ fn row_label<'a>(
 
 fn seed_row(label: String, site: &str, chain: &Option<String>, group: &[&Sample]) -> SeedRow {
     let mut cells = BTreeMap::new();
-    // Failed samples (errors) do not enter the statistics: what they timed did not complete.
-    // Rejections do: the verifier ran and answered.
-    let measured: Vec<&&Sample> = group
-        .iter()
-        .filter(|s| !matches!(s.verdict, Verdict::Error(_)))
-        .collect();
+    // Failed samples (errors) do not enter the statistics: what they timed did not complete;
+    // nor do unsupported ones, which timed nothing. Rejections do: the verifier ran and
+    // answered.
+    let measured: Vec<&&Sample> = group.iter().filter(|s| s.verdict.measured()).collect();
     for &stage in Stage::ALL {
         let values: Vec<u64> = measured.iter().filter_map(|s| s.stage(stage)).collect();
         if let Some(summary) = Summary::of(&values) {
@@ -151,10 +150,7 @@ fn seed_row(label: String, site: &str, chain: &Option<String>, group: &[&Sample]
         label,
         site: site.to_owned(),
         chain: chain.clone(),
-        n: group
-            .iter()
-            .filter(|s| !matches!(s.verdict, Verdict::Error(_)))
-            .count(),
+        n: measured.len(),
         verdict: verdict_label(group),
         all_ok: group.iter().all(|s| s.verdict.is_ok()),
         roots_cached: group.iter().any(|s| s.meta.roots_cached),
@@ -182,7 +178,7 @@ fn verdict_label(group: &[&Sample]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{SampleMeta, Source};
+    use crate::schema::{SampleMeta, Source, Verdict};
 
     fn s(method: &str, site: &str, chain: &str, warmup: bool, verify: u64, ok: bool) -> Sample {
         Sample {

@@ -182,8 +182,95 @@ pub enum Signer {
     EcdsaP521,
     /// Ed25519.
     Ed25519,
+    /// ML-DSA-44 (FIPS 204; RFC 9881 in X.509).
+    MlDsa44,
+    /// ML-DSA-65.
+    MlDsa65,
+    /// ML-DSA-87.
+    MlDsa87,
     /// Any other algorithm.
     Other,
+}
+
+impl Signer {
+    /// The ML-DSA parameter set, for the ML-DSA signers.
+    pub fn ml_dsa(self) -> Option<MlDsa> {
+        match self {
+            Signer::MlDsa44 => Some(MlDsa::P44),
+            Signer::MlDsa65 => Some(MlDsa::P65),
+            Signer::MlDsa87 => Some(MlDsa::P87),
+            _ => None,
+        }
+    }
+}
+
+/// An ML-DSA parameter set (FIPS 204), the post-quantum signatures RFC 9881 puts in X.509.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MlDsa {
+    /// ML-DSA-44: 1,312-byte public keys, 2,420-byte signatures.
+    P44,
+    /// ML-DSA-65: 1,952-byte public keys, 3,309-byte signatures.
+    P65,
+    /// ML-DSA-87: 2,592-byte public keys, 4,627-byte signatures.
+    P87,
+}
+
+impl MlDsa {
+    /// `ML-DSA-44`, `ML-DSA-65`, `ML-DSA-87`: the key type's name in samples and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            MlDsa::P44 => "ML-DSA-44",
+            MlDsa::P65 => "ML-DSA-65",
+            MlDsa::P87 => "ML-DSA-87",
+        }
+    }
+
+    /// The parameter set whose OID (the whole AlgorithmIdentifier contents: RFC 9881 says its
+    /// parameters are absent) is `alg`.
+    fn from_alg(alg: &[u8]) -> Option<MlDsa> {
+        ML_DSA
+            .iter()
+            .find(|(oid, _)| alg == *oid)
+            .map(|(_, set)| *set)
+    }
+}
+
+/// The ML-DSA AlgorithmIdentifier contents (the OID TLV; parameters absent, RFC 9881 §2),
+/// 2.16.840.1.101.3.4.3.17–19.
+const ML_DSA: &[(&[u8], MlDsa)] = &[
+    (
+        &[6, 9, 0x60, 0x86, 0x48, 1, 0x65, 3, 4, 3, 0x11],
+        MlDsa::P44,
+    ),
+    (
+        &[6, 9, 0x60, 0x86, 0x48, 1, 0x65, 3, 4, 3, 0x12],
+        MlDsa::P65,
+    ),
+    (
+        &[6, 9, 0x60, 0x86, 0x48, 1, 0x65, 3, 4, 3, 0x13],
+        MlDsa::P87,
+    ),
+];
+
+/// The ML-DSA parameter sets a chain needs a verifier to know: those of the certificates'
+/// keys and of their signatures (an ML-DSA root's shows in the signature of what it signed),
+/// in order, without repeats; empty for a classical chain. Malformed certificates add nothing
+/// (the verifier rejects them).
+pub fn ml_dsa_in<'a>(certs: impl IntoIterator<Item = &'a [u8]>) -> Vec<MlDsa> {
+    let mut found = Vec::new();
+    for der in certs {
+        let key = SignedParts::parse(der)
+            .ok()
+            .and_then(|p| MlDsa::from_alg(p.spki.alg));
+        let sig = signer(der).and_then(Signer::ml_dsa);
+        for set in [key, sig].into_iter().flatten() {
+            if !found.contains(&set) {
+                found.push(set);
+            }
+        }
+    }
+    found.sort();
+    found
 }
 
 /// DER of the OID arcs the signature algorithms of [`Signer`] start with (tag and length
@@ -199,6 +286,13 @@ pub fn signer(der: &[u8]) -> Option<Signer> {
     c.next().ok()?; // tbsCertificate
     let alg = c.expect(SEQUENCE).ok()?;
     let len = c.expect(BIT_STRING).ok()?.len().checked_sub(1)?;
+    if let Some(set) = MlDsa::from_alg(alg) {
+        return Some(match set {
+            MlDsa::P44 => Signer::MlDsa44,
+            MlDsa::P65 => Signer::MlDsa65,
+            MlDsa::P87 => Signer::MlDsa87,
+        });
+    }
     Some(if alg.starts_with(ECDSA_WITH_SHA2) {
         match len {
             ..=73 => Signer::EcdsaP256,
@@ -334,7 +428,7 @@ fn bit_string(contents: &[u8]) -> Result<&[u8], DerError> {
 }
 
 /// Key type of a certificate's public key: `RSA-2048`, `ECDSA-P256`, `ECDSA-P384`,
-/// `ECDSA-P521`, `Ed25519`, or `unknown` (read from its DER, without a crypto library).
+/// `ECDSA-P521`, `Ed25519`, `ML-DSA-44`, `ML-DSA-65`, `ML-DSA-87`, or `unknown` (read from its DER, without a crypto library).
 pub fn key_type(cert: &[u8]) -> String {
     SignedParts::parse(cert)
         .ok()
@@ -362,6 +456,9 @@ fn spki_key_type(spki: Spki<'_>) -> Option<String> {
     }
     if spki.alg == ED25519 {
         return Some("Ed25519".to_owned());
+    }
+    if let Some(set) = MlDsa::from_alg(spki.alg) {
+        return Some(set.name().to_owned());
     }
     if spki.alg.starts_with(RSA_ENCRYPTION) {
         // RSAPublicKey ::= SEQUENCE { modulus INTEGER, publicExponent INTEGER }

@@ -126,6 +126,8 @@ pub struct Capabilities {
     pub max_depth: bool,
     /// CRLs.
     pub crls: bool,
+    /// ML-DSA keys and signatures (FIPS 204, RFC 9881): the post-quantum chains of `--pq`.
+    pub ml_dsa: bool,
 }
 
 impl Capabilities {
@@ -137,6 +139,7 @@ impl Capabilities {
         client_auth: true,
         max_depth: true,
         crls: true,
+        ml_dsa: true,
     };
 
     /// Why a method with these capabilities cannot verify `target`, or `None` if it can.
@@ -161,6 +164,30 @@ impl Capabilities {
             return Some("cannot check CRLs");
         }
         None
+    }
+
+    /// The algorithm of `chain` that a method with these capabilities does not implement, if
+    /// any: such a chain is not verified at all (a runner records "unsupported", never a
+    /// verdict and never a figure).
+    pub fn unsupported(&self, chain: &Chain) -> Option<Unsupported> {
+        let ml_dsa = crate::der::ml_dsa_in(chain.iter().map(|c| c.as_ref()));
+        match ml_dsa.first() {
+            Some(&set) if !self.ml_dsa => Some(Unsupported { algorithm: set }),
+            _ => None,
+        }
+    }
+}
+
+/// A chain holds an algorithm the method does not implement ([`Capabilities::unsupported`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unsupported {
+    /// The first such algorithm of the chain.
+    pub algorithm: crate::der::MlDsa,
+}
+
+impl fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unsupported algorithm: {}", self.algorithm.name())
     }
 }
 

@@ -82,6 +82,7 @@ impl DriveArgs {
         let net = self.net.settle(self.out.quiet)?;
         let raw_path = (self.resume.clone().or(self.raw.clone()))
             .unwrap_or_else(crate::run::sink::default_path);
+        let profiles = net.profiles();
         let opts = DriverOptions {
             methods: methods(&self.method),
             runs: self.runs,
@@ -93,16 +94,23 @@ impl DriveArgs {
             resolve: net.resolve,
             resumption: self.tls_resumption,
             concurrency: usize::from(self.concurrency),
+            profiles,
+            pq_resolve: Default::default(),
+            link: net.link.map(|l| l.to_string()),
         };
-        let (roots, mirror) = (net.roots, net.mirror);
-        Ok(DrivePlan {
+        let (roots, mirror, pq, link) = (net.roots, net.mirror, net.pq, net.link);
+        let plan = DrivePlan {
             sites,
             bad_lines,
             roots,
             mirror,
+            pq,
+            link,
             opts,
             raw_path,
-        })
+        };
+        plan.check().map_err(anyhow::Error::msg)?;
+        Ok(plan)
     }
 }
 
@@ -140,6 +148,6 @@ pub(super) fn run(args: DriveArgs, argv: Vec<String>) -> Result<Outcome> {
         out.note(&plan.interrupted(samples.len()));
         return Ok(Outcome::Interrupted);
     }
-    let failed = !plan.bad_lines.is_empty() || samples.iter().any(|s| !s.verdict.is_ok());
+    let failed = !plan.bad_lines.is_empty() || samples.iter().any(|s| s.verdict.is_failure());
     Ok(Outcome::partial_if(failed))
 }

@@ -6,9 +6,11 @@ use anyhow::{Context, Result};
 use clap::Args;
 
 use super::output::{self, Outcome};
-use super::{net, runtime};
-use crate::mirror::local;
+use super::runtime;
 use crate::mirror::server::MirrorServer;
+use crate::mirror::{local, profile_dir};
+use crate::pq::Profile;
+use crate::tls::Stack;
 
 #[derive(Args, Debug)]
 pub(super) struct MirrorArgs {
@@ -18,20 +20,32 @@ pub(super) struct MirrorArgs {
     /// Where the generated certificates are cached.
     #[arg(long, default_value = ".certbench-cache/mirror")]
     mirror_cache: PathBuf,
+    /// Serve the sites' post-quantum twins instead (mldsa44, mldsa65, mldsa87 or mixed),
+    /// over rustls.
+    #[arg(long, value_name = "PROFILE")]
+    pq: Option<Profile>,
 }
 
 /// Serves the mirror on `--listen` until Ctrl-C.
 pub(super) fn run(args: MirrorArgs) -> Result<Outcome> {
-    if !local::is_cached(&args.mirror_cache) {
-        output::note(false, &net::generating(&args.mirror_cache));
+    let profile = args.pq.unwrap_or(Profile::Classical);
+    let dir = profile_dir(&args.mirror_cache, profile);
+    if !local::is_cached(&dir) {
+        output::note(false, &local::generating(&dir));
     }
-    let set = local::load(&args.mirror_cache)?;
-    output::note(false, &net::loaded(&set, &args.mirror_cache));
+    let set = local::load_profile(&args.mirror_cache, profile)?;
+    output::note(false, &local::loaded(&set, &dir));
+    let stack = if profile.is_pq() {
+        Stack::Rustls
+    } else {
+        Stack::Openssl
+    };
     runtime()?.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .with_context(|| format!("listening on {}", args.listen))?;
-        let server = MirrorServer::start(&set, listener).context("starting the mirror")?;
+        let server =
+            MirrorServer::start_with(&set, listener, stack).context("starting the mirror")?;
         output::print(&format!(
             "certbench mirror listening on {}\ntrust: {}\nhosts: {}\n",
             server.addr,

@@ -13,6 +13,11 @@
 //! The schedule ([`run_with`]): warm-up runs, then measured runs; in each run every site
 //! (up to `concurrency` at once), each site's methods in the order of a balanced Latin
 //! square ([`crate::run::schedule::permutation`]).
+//!
+//! With `--pq`, each method is measured on each site's chain of today and on its twin under
+//! each profile, interleaved in the same square: an entry is a (method, profile) pair, and a
+//! method that does not implement the profile's algorithm gives an `unsupported` sample
+//! without connecting.
 
 mod plan;
 mod sample;
@@ -31,6 +36,8 @@ use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 
 use crate::methods::{DynVerifier, Method};
+use crate::mirror::local::ResolveMap;
+use crate::pq::Profile;
 use crate::roots::RootSet;
 use crate::run::schedule::{period, permutation_in_block};
 use crate::sites::Site;
@@ -64,18 +71,37 @@ pub struct DriverOptions {
     pub resumption: bool,
     /// Sites measured at once (`--concurrency`; 1 = one sample at a time, the default).
     pub concurrency: usize,
+    /// With `--pq`: today's chains and each post-quantum profile's twins, each served by its
+    /// own mirror, whose addresses `pq_resolve` holds (filled in by [`measure`]). Empty: one
+    /// chain per site, reached through `resolve`.
+    pub profiles: Vec<Profile>,
+    /// Per profile, `(host, port)` → its mirror's address.
+    pub pq_resolve: HashMap<Profile, ResolveMap>,
+    /// The emulated link between client and mirror (`--link`), as its model describes it.
+    pub link: Option<String>,
 }
 
-/// Identifies one sample of a run: (site id — host, port and path —, method, warm-up, run
-/// index). Two samples of one run never share a key (sites are deduplicated by host, port
-/// and path), so a run can be resumed by key.
-pub type SampleKey = (String, String, bool, u32);
+impl DriverOptions {
+    /// Where to connect for `site` in a sample of `profile`, instead of resolving its name.
+    pub fn address(&self, profile: Option<Profile>, host: &str, port: u16) -> Option<SocketAddr> {
+        let key = (host.to_owned(), port);
+        (profile.and_then(|p| self.pq_resolve.get(&p)?.get(&key)))
+            .or_else(|| self.resolve.get(&key))
+            .copied()
+    }
+}
+
+/// Identifies one sample of a run: (site id — host, port and path —, method, profile,
+/// warm-up, run index). Two samples of one run never share a key (sites are deduplicated by
+/// host, port and path), so a run can be resumed by key.
+pub type SampleKey = (String, String, Option<String>, bool, u32);
 
 /// The key of `sample`.
 pub fn sample_key(sample: &Sample) -> SampleKey {
     (
         sample.site_id(),
         sample.method.clone(),
+        sample.config.profile.clone(),
         sample.warmup,
         sample.run,
     )
@@ -116,17 +142,21 @@ pub async fn run_with(
         Stack::Rustls => {
             let t = RustlsTransport {
                 resumption: opts.resumption,
+                hybrid_first: !opts.profiles.is_empty(),
             };
             schedule(&t, sites, roots, opts, control, sink).await
         }
     }
 }
 
-/// One method of a run: its verifier, and its stores when they are built once.
+/// One method of a run (on one profile's chains with `--pq`): its verifier, its stores when
+/// they are built once, and why it cannot verify that profile's chains, if it cannot.
 struct Entry<T: Transport> {
     method: Method,
+    profile: Option<Profile>,
     verifier: Arc<dyn DynVerifier>,
     cached: Option<Result<T::Stores, Failure>>,
+    unsupported: Option<String>,
 }
 
 /// Everything a run's samples share.
@@ -146,18 +176,25 @@ async fn schedule<T: Transport>(
     control: &RunControl,
     mut sink: impl FnMut(Sample),
 ) -> bool {
-    let entries: Vec<Entry<T>> = opts
-        .methods
-        .iter()
-        .map(|&method| {
+    let profiles: Vec<Option<Profile>> = match opts.profiles.as_slice() {
+        [] => vec![None],
+        some => some.iter().copied().map(Some).collect(),
+    };
+    let entries: Vec<Entry<T>> = (opts.methods.iter())
+        .flat_map(|&method| profiles.iter().map(move |&profile| (method, profile)))
+        .map(|(method, profile)| {
             let verifier: Arc<dyn DynVerifier> = Arc::from(method.verifier());
-            let cached = opts
-                .cache_roots
+            let unsupported = profile
+                .and_then(|p| p.unsupported_by(&verifier.capabilities()))
+                .map(|u| u.to_string());
+            let cached = (opts.cache_roots && unsupported.is_none())
                 .then(|| transport.stores(method, verifier.as_ref(), roots));
             Entry {
                 method,
+                profile,
                 verifier,
                 cached,
+                unsupported,
             }
         })
         .collect();
@@ -168,7 +205,7 @@ async fn schedule<T: Transport>(
         opts,
         control,
     };
-    let states: Vec<RefCell<HashMap<Method, T::Reuse>>> =
+    let states: Vec<RefCell<HashMap<usize, T::Reuse>>> =
         sites.iter().map(|_| RefCell::default()).collect();
     let sink: RefCell<&mut dyn FnMut(Sample)> = RefCell::new(&mut sink);
     let concurrency = opts.concurrency.max(1);
@@ -221,7 +258,7 @@ impl<T: Transport> Ctx<'_, T> {
         warmup: bool,
         run: u32,
         (order, block): (usize, usize),
-        state: &RefCell<HashMap<Method, T::Reuse>>,
+        state: &RefCell<HashMap<usize, T::Reuse>>,
         sink: &RefCell<&mut dyn FnMut(Sample)>,
     ) -> bool {
         for k in permutation_in_block(self.entries.len(), order, block) {
@@ -229,14 +266,21 @@ impl<T: Transport> Ctx<'_, T> {
             if self.control.stop.load(Ordering::SeqCst) {
                 return false;
             }
-            let key = (site.id(), entry.method.name().to_owned(), warmup, run);
+            let profile = entry.profile.map(|p| p.name().to_owned());
+            let key = (
+                site.id(),
+                entry.method.name().to_owned(),
+                profile,
+                warmup,
+                run,
+            );
             if self.control.done.contains(&key) {
                 continue;
             }
             // Taken out of the site's state while the sample runs, put back after.
-            let mut reuse = state.borrow_mut().remove(&entry.method).unwrap_or_default();
+            let mut reuse = state.borrow_mut().remove(&k).unwrap_or_default();
             let mut sample = sample::measure(self, entry, site, &mut reuse).await;
-            state.borrow_mut().insert(entry.method, reuse);
+            state.borrow_mut().insert(k, reuse);
             sample.run = run;
             sample.warmup = warmup;
             (sink.borrow_mut())(sample);

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use certbench_analysis::Sample;
 
 use super::{DriverOptions, RunControl, run_with};
+use crate::link::LinkSpec;
 use crate::mirror::MirrorSet;
 use crate::mirror::local::{self, LocalError};
 use crate::roots::{RootSet, RootsSpec};
@@ -22,6 +23,11 @@ pub struct DrivePlan {
     pub roots: RootSet,
     /// The mirror's certificates, when the sites are served from it.
     pub mirror: Option<MirrorSet>,
+    /// The post-quantum twins of `--pq`, one set per profile (served over rustls, with
+    /// today's chains, each on its own port).
+    pub pq: Vec<MirrorSet>,
+    /// The emulated link in front of the mirror (`--link`).
+    pub link: Option<LinkSpec>,
     /// The methods, runs, transport, hook, timeout, caching, `--resolve`, resumption and
     /// concurrency.
     pub opts: DriverOptions,
@@ -40,16 +46,28 @@ impl DrivePlan {
         }
     }
 
+    /// Where the sites are served from: ` (loopback mirror…)`, or nothing for real sites.
+    fn served(&self) -> String {
+        let Some(_) = &self.mirror else {
+            return String::new();
+        };
+        let mut what = " (loopback mirror".to_owned();
+        if !self.pq.is_empty() {
+            let profiles: Vec<&str> = self.opts.profiles.iter().map(|p| p.name()).collect();
+            what.push_str(&format!(" over rustls, chains {}", profiles.join(", ")));
+        }
+        if let Some(link) = &self.link {
+            what.push_str(&format!(", emulated link {link}"));
+        }
+        what + ")"
+    }
+
     /// The title of the tables.
     pub fn title(&self) -> String {
         format!(
             "certbench — {} sites{}, {} runs (+{} warm-up), {}, roots {}",
             self.sites.len(),
-            if self.mirror.is_some() {
-                " (loopback mirror)"
-            } else {
-                ""
-            },
+            self.served(),
             self.opts.runs,
             self.opts.warmup,
             self.stack(),
@@ -81,8 +99,18 @@ impl DrivePlan {
 
     /// How many samples the whole run takes.
     pub fn total(&self) -> u64 {
-        (self.sites.len() * self.opts.methods.len()) as u64
+        let profiles = self.opts.profiles.len().max(1);
+        (self.sites.len() * self.opts.methods.len() * profiles) as u64
             * u64::from(self.opts.runs + self.opts.warmup)
+    }
+
+    /// Why the plan cannot be measured as asked, if it cannot: `--pq` needs the rustls
+    /// transport (the system's OpenSSL 3.0 cannot check an ML-DSA CertificateVerify).
+    pub fn check(&self) -> Result<(), String> {
+        if !self.pq.is_empty() && self.opts.transport != Stack::Rustls {
+            return Err("--pq needs --transport rustls: the system's OpenSSL 3.0 cannot check a server's ML-DSA signature".into());
+        }
+        Ok(())
     }
 }
 
@@ -93,14 +121,33 @@ pub async fn measure(
     control: &RunControl,
     sink: impl FnMut(Sample),
 ) -> Result<bool, LocalError> {
-    let (server, resolve) =
-        local::serve(plan.mirror.as_ref(), &plan.sites, &plan.opts.resolve).await?;
-    let opts = DriverOptions {
-        resolve,
-        ..plan.opts.clone()
+    let mut opts = plan.opts.clone();
+    let served = match &plan.mirror {
+        // `--pq`: every profile's set over rustls, each on its own port.
+        Some(set) if !plan.pq.is_empty() => {
+            let sets: Vec<&MirrorSet> = std::iter::once(set).chain(&plan.pq).collect();
+            let (served, resolve) =
+                local::serve_each(&sets, Stack::Rustls, plan.link, &plan.sites, &opts.resolve)
+                    .await?;
+            opts.pq_resolve = resolve;
+            served
+        }
+        Some(set) => {
+            let (served, mut resolve) = local::serve_each(
+                &[set],
+                Stack::Openssl,
+                plan.link,
+                &plan.sites,
+                &opts.resolve,
+            )
+            .await?;
+            opts.resolve = resolve.remove(&set.profile).unwrap_or_default();
+            served
+        }
+        None => Vec::new(),
     };
     let finished = run_with(&plan.sites, &plan.roots, &opts, control, sink).await;
-    drop(server);
+    drop(served);
     Ok(finished)
 }
 
@@ -114,6 +161,7 @@ pub fn measured_with(
     roots: &RootsSpec,
     resolve: &[String],
 ) -> Vec<(String, String)> {
+    let profiles: Vec<&str> = opts.profiles.iter().map(|p| p.name()).collect();
     let mut resolve = resolve.to_vec();
     resolve.sort();
     let mut v = vec![
@@ -127,6 +175,8 @@ pub fn measured_with(
         ("--cache-roots", opts.cache_roots.to_string()),
         ("--resolve", resolve.join(",")),
         ("--concurrency", opts.concurrency.to_string()),
+        ("--pq", profiles.join(",")),
+        ("--link", opts.link.clone().unwrap_or_default()),
     ];
     if opts.transport == Stack::Openssl {
         v.push(("--hook", opts.hook.name().to_owned()));

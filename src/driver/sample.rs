@@ -45,6 +45,11 @@ pub(super) async fn measure<T: Transport>(
             ..SampleMeta::default()
         },
     };
+    if let Some(why) = &entry.unsupported {
+        // The method does not implement the profile's algorithm: nothing to connect for.
+        sample.verdict = Verdict::Unsupported(why.clone());
+        return sample;
+    }
     let mut rec = Recorder::new();
     let total = rec.start();
 
@@ -67,7 +72,7 @@ pub(super) async fn measure<T: Transport>(
     };
 
     // http-connector-creation
-    let addr = opts.resolve.get(&(site.host.clone(), site.port)).copied();
+    let addr = opts.address(entry.profile, &site.host, site.port);
     let connector = rec.time(Stage::HttpConnectorCreation, || {
         t.connector(
             entry.method,
@@ -111,6 +116,9 @@ pub(super) async fn measure<T: Transport>(
             sample.meta.cipher = info.cipher;
             sample.meta.chain_len = info.chain_len;
             sample.meta.key_types = info.key_types;
+            sample.meta.chain_bytes = info.chain_bytes;
+            sample.meta.cert_message_bytes = info.cert_message_bytes;
+            sample.meta.first_flight_bytes = info.first_flight_bytes;
             if opts.resumption {
                 sample.meta.resumed = Some(info.resumed);
             }
@@ -150,6 +158,8 @@ fn config<T: Transport>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
         ]
         .into(),
         extra_intermediates: 0,
+        profile: entry.profile.map(|p| p.name().to_owned()),
+        link: opts.link.clone(),
     }
 }
 

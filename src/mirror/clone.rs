@@ -16,6 +16,12 @@
 //! Signatures are made by the issuer clone's key with rcgen's algorithm for that key type
 //! (RSA: sha256WithRSAEncryption; P-256: ecdsa-with-SHA256; P-384: ecdsa-with-SHA384), so a
 //! chain whose real CA signed with another hash is cloned with this one.
+//!
+//! With a post-quantum [`Profile`] the clone is the chain's *twin*: every key (and the
+//! stand-in issuers') is the profile's ML-DSA key for its role, leaf or CA, and a key usage
+//! loses the bits RFC 9881 §5 forbids an ML-DSA key (keyEncipherment, dataEncipherment,
+//! keyAgreement, encipherOnly, decipherOnly; digitalSignature is set if nothing is left).
+//! Everything else is as above.
 
 use std::collections::HashMap;
 
@@ -27,12 +33,16 @@ use rustls_pki_types::CertificateDer;
 use sha2::{Digest, Sha256};
 use x509_parser::prelude::{FromDer, X509Certificate, X509Name};
 
+use crate::pq::Profile;
+
 /// Suffix appended to the common name of every cloned CA.
 pub const CA_SUFFIX: &str = " (certbench mirror)";
 
 /// OIDs rcgen writes itself (never copied): subjectKeyIdentifier, authorityKeyIdentifier.
 const SKI: &[u64] = &[2, 5, 29, 14];
 const AKI: &[u64] = &[2, 5, 29, 35];
+/// keyUsage, rewritten for an ML-DSA key.
+const KEY_USAGE: &[u64] = &[2, 5, 29, 15];
 
 /// Errors while cloning.
 #[derive(Debug, thiserror::Error)]
@@ -61,8 +71,13 @@ pub struct Cloned {
     pub key: KeyPair,
 }
 
-/// Key types certbench can generate, with the rcgen algorithm each signs with.
-fn new_key(spki_cert: &X509Certificate<'_>) -> Result<KeyPair, CloneError> {
+/// The clone's key for `spki_cert`: the profile's ML-DSA key for its role, or (classical) a
+/// key of the same type and size, with the rcgen algorithm each signs with.
+fn new_key(spki_cert: &X509Certificate<'_>, profile: Profile) -> Result<KeyPair, CloneError> {
+    let ca = is_ca(spki_cert) || spki_cert.version() == x509_parser::x509::X509Version::V1;
+    if let Some(alg) = profile.algorithm(ca) {
+        return Ok(KeyPair::generate_for(alg)?);
+    }
     let label = crate::der::key_type(spki_cert.as_ref());
     let (alg, rsa): (&'static SignatureAlgorithm, Option<RsaKeySize>) = match label.as_str() {
         "RSA-2048" => (&rcgen::PKCS_RSA_SHA256, Some(RsaKeySize::_2048)),
@@ -115,12 +130,45 @@ pub fn is_ca(x509: &X509Certificate<'_>) -> bool {
     matches!(x509.basic_constraints(), Ok(Some(bc)) if bc.value.ca)
 }
 
+/// keyUsage bits (as numbered in RFC 5280 §4.2.1.3) an ML-DSA key must not assert
+/// (RFC 9881 §5): keyEncipherment (2), dataEncipherment (3), keyAgreement (4), encipherOnly
+/// (7), decipherOnly (8).
+const NOT_FOR_ML_DSA: [usize; 5] = [2, 3, 4, 7, 8];
+
+/// The keyUsage extension's value (a DER BIT STRING) with the bits an ML-DSA key must not
+/// assert cleared, and digitalSignature set if no bit is left; `value` itself when it is not
+/// a BIT STRING this reads.
+fn key_usage_for_ml_dsa(value: &[u8]) -> Vec<u8> {
+    let [0x03, len, unused, bytes @ ..] = value else {
+        return value.to_vec();
+    };
+    if usize::from(*len) != bytes.len() + 1 || bytes.len() > 2 || *unused > 7 {
+        return value.to_vec();
+    }
+    let mut bits: Vec<usize> = (0..bytes.len() * 8)
+        .filter(|&i| bytes[i / 8] & (0x80 >> (i % 8)) != 0 && !NOT_FOR_ML_DSA.contains(&i))
+        .collect();
+    if bits.is_empty() {
+        bits.push(0); // digitalSignature
+    }
+    // DER: the named bits up to the last one set, no trailing zero bits.
+    let last = *bits.iter().max().expect("one bit at least");
+    let mut out = vec![0u8; last / 8 + 1];
+    for i in bits {
+        out[i / 8] |= 0x80 >> (i % 8);
+    }
+    let mut der = vec![0x03, out.len() as u8 + 1, (7 - last % 8) as u8];
+    der.extend(out);
+    der
+}
+
 /// Parameters for the clone of `x509`: everything but keys and signature.
 fn params(
     x509: &X509Certificate<'_>,
     shift_secs: i64,
     key: &KeyPair,
     has_issuer_key_id: bool,
+    profile: Profile,
 ) -> CertificateParams {
     let mut p = CertificateParams::default();
     p.distinguished_name = subject(x509);
@@ -148,6 +196,8 @@ fn params(
             let mut v = vec![0x04, id.len() as u8];
             v.extend(id);
             v
+        } else if oid == KEY_USAGE && profile.is_pq() {
+            key_usage_for_ml_dsa(ext.value)
         } else {
             ext.value.to_vec()
         };
@@ -159,10 +209,17 @@ fn params(
 }
 
 /// Clones certificates, sharing the clone of a certificate that several chains send.
-#[derive(Default)]
 pub struct Cloner {
+    /// The keys the clones get.
+    profile: Profile,
     /// SHA-256 of an original certificate → its clone.
     done: HashMap<[u8; 32], Cloned>,
+}
+
+impl Default for Cloner {
+    fn default() -> Cloner {
+        Cloner::new()
+    }
 }
 
 fn sha256(der: &[u8]) -> [u8; 32] {
@@ -173,16 +230,29 @@ fn sha256(der: &[u8]) -> [u8; 32] {
 pub struct ClonedChain {
     /// Leaf first, then the intermediates, as the original sent them.
     pub sent: Vec<CertificateDer<'static>>,
-    /// The leaf's private key.
-    pub leaf_key: KeyPair,
+    /// The leaf's private key (PKCS#8 DER).
+    pub leaf_key: Vec<u8>,
     /// The clone of the chain's root (self-signed, to be trusted).
     pub root: CertificateDer<'static>,
 }
 
 impl Cloner {
-    /// An empty cloner.
+    /// An empty cloner of today's key types.
     pub fn new() -> Cloner {
-        Cloner::default()
+        Cloner::with_profile(Profile::Classical)
+    }
+
+    /// An empty cloner whose clones get `profile`'s keys (twins, for a post-quantum one).
+    pub fn with_profile(profile: Profile) -> Cloner {
+        Cloner {
+            profile,
+            done: HashMap::new(),
+        }
+    }
+
+    /// The keys its clones get.
+    pub fn profile(&self) -> Profile {
+        self.profile
     }
 
     /// Clones `sent` (leaf first) and its `root`, shifting every validity by `shift_secs`.
@@ -238,9 +308,9 @@ impl Cloner {
                 continue;
             }
             let x = &parsed[i];
-            let key = new_key(x)?;
+            let key = new_key(x, self.profile)?;
             let cloned = if i == root_i || x.subject().as_raw() == x.issuer().as_raw() {
-                let p = params(x, shift_secs, &key, false);
+                let p = params(x, shift_secs, &key, false, self.profile);
                 let cert = p.self_signed(&key)?;
                 Cloned {
                     der: cert.der().clone(),
@@ -251,7 +321,7 @@ impl Cloner {
                     .extensions()
                     .iter()
                     .any(|e| e.oid.iter().map(|i| i.collect::<Vec<u64>>()).as_deref() == Some(AKI));
-                let p = params(x, shift_secs, &key, has_aki);
+                let p = params(x, shift_secs, &key, has_aki, self.profile);
                 let cert = match issuer_of(&parsed, i) {
                     Some(j) if self.done.contains_key(&sha256(all[j])) => {
                         let issuer_clone = &self.done[&sha256(all[j])];
@@ -260,7 +330,11 @@ impl Cloner {
                     }
                     _ => {
                         // Stand-in issuer with the original issuer's name (suffixed).
-                        let stand_in_key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256)?;
+                        let alg = self
+                            .profile
+                            .algorithm(true)
+                            .unwrap_or(&rcgen::PKCS_ECDSA_P256_SHA256);
+                        let stand_in_key = KeyPair::generate_for(alg)?;
                         let mut ip = CertificateParams::default();
                         ip.distinguished_name = issuer_name(x);
                         p.signed_by(&key, &Issuer::new(ip, &stand_in_key))?
@@ -277,7 +351,7 @@ impl Cloner {
         let leaf = get(&sent[0]);
         Ok(ClonedChain {
             sent: sent.iter().map(|c| get(c).der.clone()).collect(),
-            leaf_key: KeyPair::try_from(leaf.key.serialize_der().as_slice())?,
+            leaf_key: leaf.key.serialize_der(),
             root: get(root).der.clone(),
         })
     }
@@ -304,4 +378,26 @@ fn issuer_params(x: &X509Certificate<'_>) -> CertificateParams {
 /// The issuer name of `x`, suffixed as a clone CA's would be.
 fn issuer_name(x: &X509Certificate<'_>) -> DistinguishedName {
     clone_name(x.issuer(), CA_SUFFIX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ml_dsa_key_usage_keeps_only_what_rfc_9881_allows() {
+        // digitalSignature + keyEncipherment (a typical RSA leaf): digitalSignature only.
+        assert_eq!(key_usage_for_ml_dsa(&[3, 2, 5, 0xa0]), [3, 2, 7, 0x80]);
+        // keyCertSign + cRLSign (a CA): unchanged.
+        assert_eq!(key_usage_for_ml_dsa(&[3, 2, 1, 0x06]), [3, 2, 1, 0x06]);
+        // keyEncipherment alone: nothing left, so digitalSignature.
+        assert_eq!(key_usage_for_ml_dsa(&[3, 2, 5, 0x20]), [3, 2, 7, 0x80]);
+        // digitalSignature + decipherOnly (bit 8, a second octet): the second octet goes.
+        assert_eq!(
+            key_usage_for_ml_dsa(&[3, 3, 7, 0x80, 0x80]),
+            [3, 2, 7, 0x80]
+        );
+        // Not a BIT STRING: as it was.
+        assert_eq!(key_usage_for_ml_dsa(&[4, 1, 0]), [4, 1, 0]);
+    }
 }

@@ -1,6 +1,7 @@
 //! The mirror as the measuring commands use it: its certificates loaded (or made once) with
 //! their roots added to the run's, and served on a free loopback port with every measured
-//! host resolved to it.
+//! host resolved to it; with `--pq`, one server per profile, and with `--link` each behind
+//! its emulated link.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -9,8 +10,11 @@ use std::path::Path;
 use super::server::MirrorServer;
 use super::{MirrorError, MirrorSet};
 use crate::corpus::Corpus;
+use crate::link::{Link, LinkSpec};
+use crate::pq::Profile;
 use crate::roots::{RootSet, RootsSpec};
 use crate::sites::Site;
+use crate::tls::Stack;
 
 /// `(host, port)` → address, used instead of DNS.
 pub type ResolveMap = HashMap<(String, u16), SocketAddr>;
@@ -27,8 +31,32 @@ pub enum LocalError {
     Certificates(#[source] MirrorError),
     #[error("binding the mirror")]
     Bind(#[source] std::io::Error),
+    #[error("starting the emulated link")]
+    Link(#[source] std::io::Error),
     #[error("starting the mirror")]
-    Start(#[source] openssl::error::ErrorStack),
+    Start(#[source] super::server::StartError),
+}
+
+/// The note before the mirror's certificates are made.
+pub fn generating(cache: &Path) -> String {
+    format!(
+        "certbench: generating the mirror's certificates in {} (once)…",
+        cache.display()
+    )
+}
+
+/// The note once the mirror's certificates are loaded or made.
+pub fn loaded(set: &MirrorSet, cache: &Path) -> String {
+    format!(
+        "certbench: mirror: {} hosts ({}), roots in {}",
+        set.hosts.len(),
+        if set.from_cache {
+            "cached"
+        } else {
+            "generated"
+        },
+        cache.join("roots.pem").display()
+    )
 }
 
 /// Whether `cache` already holds the mirror's certificates (else [`load`] makes them).
@@ -38,8 +66,13 @@ pub fn is_cached(cache: &Path) -> bool {
 
 /// The mirror's certificates, from `cache` or made there (once).
 pub fn load(cache: &Path) -> Result<MirrorSet, LocalError> {
+    load_profile(cache, Profile::Classical)
+}
+
+/// The mirror's certificates with `profile`'s keys, from under `cache` or made there (once).
+pub fn load_profile(cache: &Path, profile: Profile) -> Result<MirrorSet, LocalError> {
     let corpus = Corpus::bundled().map_err(LocalError::Corpus)?;
-    MirrorSet::load_or_generate(&corpus, cache).map_err(LocalError::Certificates)
+    MirrorSet::load_or_generate_for(&corpus, cache, profile).map_err(LocalError::Certificates)
 }
 
 /// The trust roots of `spec`, and with a mirror `cache` the mirror's certificates (see
@@ -82,4 +115,47 @@ pub async fn serve<'a>(
             .or_insert(server.addr_for(&s.host));
     }
     Ok((Some(server), resolve))
+}
+
+/// A mirror server serving, and the link in front of it, if any: both stop when dropped.
+pub struct Served {
+    /// The server.
+    pub server: MirrorServer,
+    /// The emulated link clients go through.
+    pub link: Option<Link>,
+}
+
+/// Serves each of `sets` over `stack` on its own free loopback port, behind its own emulated
+/// `link` when given (on the current runtime): per set's profile, every host of `sites`
+/// resolved to it (a `--resolve` given for a host stays).
+pub async fn serve_each<'a>(
+    sets: &[&MirrorSet],
+    stack: Stack,
+    link: Option<LinkSpec>,
+    sites: impl IntoIterator<Item = &'a Site> + Clone,
+    resolve: &ResolveMap,
+) -> Result<(Vec<Served>, HashMap<Profile, ResolveMap>), LocalError> {
+    let mut served = Vec::new();
+    let mut per_profile = HashMap::new();
+    for set in sets {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+            .await
+            .map_err(LocalError::Bind)?;
+        let server = MirrorServer::start_with(set, listener, stack).map_err(LocalError::Start)?;
+        let link = match link {
+            Some(spec) => Some(Link::start(spec, server.addr).map_err(LocalError::Link)?),
+            None => None,
+        };
+        let mut map = resolve.clone();
+        for s in sites.clone() {
+            let addr = match &link {
+                Some(l) if !s.host.eq_ignore_ascii_case(super::faults::REFUSED_HOST) => l.addr,
+                _ => server.addr_for(&s.host),
+            };
+            map.entry((s.host.clone(), s.port)).or_insert(addr);
+        }
+        per_profile.insert(set.profile, map);
+        served.push(Served { server, link });
+    }
+    Ok((served, per_profile))
 }

@@ -14,8 +14,12 @@
 //!
 //! Cache: `DIR/index.json`, `DIR/roots.pem` (every root the mirror's clients must trust) and
 //! `DIR/<host>/{chain.pem,key.pem}`. A cache is reused when it was made from the same corpus
-//! manifest by the same generator version and every leaf is still valid; otherwise it is made
-//! anew (RSA-4096 keys take seconds each).
+//! manifest by the same generator version for the same profile and every leaf is still valid;
+//! otherwise it is made anew (RSA-4096 keys take seconds each).
+//!
+//! With a post-quantum [`Profile`] (`--pq`), every chain is its twin instead (see
+//! [`clone`]): the same hosts, names, extensions and validity, every key the profile's
+//! ML-DSA key, the synthetic hosts' too; cached in `DIR/pq/<profile>/`.
 
 pub mod clone;
 pub mod faults;
@@ -36,6 +40,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::corpus::Corpus;
+use crate::pq::Profile;
 use clone::{CloneError, Cloner};
 
 /// Bumped whenever generation changes, so older caches are not reused.
@@ -110,13 +115,31 @@ pub struct MirrorSet {
     pub dir: PathBuf,
     /// True when this set was read from the cache (no key was generated).
     pub from_cache: bool,
+    /// The keys its chains have: today's, or a post-quantum profile's.
+    pub profile: Profile,
 }
 
 #[derive(Serialize, Deserialize, PartialEq, Eq)]
 struct Index {
     generator: u32,
     corpus_manifest_sha256: String,
+    /// The profile's name; absent in caches of today's chains made before profiles.
+    #[serde(default = "classical")]
+    profile: String,
     hosts: BTreeMap<String, String>,
+}
+
+fn classical() -> String {
+    Profile::Classical.name().to_owned()
+}
+
+/// Where `profile`'s set is cached under the mirror's cache `dir`: `dir` itself for today's
+/// chains, `dir/pq/<profile>` for twins.
+pub fn profile_dir(dir: &Path, profile: Profile) -> PathBuf {
+    match profile {
+        Profile::Classical => dir.to_owned(),
+        pq => dir.join("pq").join(pq.name()),
+    }
 }
 
 fn now() -> i64 {
@@ -138,20 +161,36 @@ fn host_dir(dir: &Path, host: &str) -> PathBuf {
 }
 
 impl MirrorSet {
-    /// The set cached in `dir`, or a new one made from `corpus` and cached there.
+    /// The set of today's chains cached in `dir`, or a new one made from `corpus` and cached
+    /// there.
     pub fn load_or_generate(corpus: &Corpus, dir: &Path) -> Result<MirrorSet, MirrorError> {
+        Self::load_or_generate_for(corpus, dir, Profile::Classical)
+    }
+
+    /// The set of `profile` cached under the mirror's cache `dir` ([`profile_dir`]), or a new
+    /// one made from `corpus` and cached there.
+    pub fn load_or_generate_for(
+        corpus: &Corpus,
+        dir: &Path,
+        profile: Profile,
+    ) -> Result<MirrorSet, MirrorError> {
+        let dir = &profile_dir(dir, profile);
         let manifest_hash = manifest_hash(corpus);
-        if let Some(set) = Self::load(dir, &manifest_hash)? {
+        if let Some(set) = Self::load(dir, &manifest_hash, profile)? {
             return Ok(set);
         }
-        let set = Self::generate(corpus, dir)?;
+        let set = Self::generate_for(corpus, dir, profile)?;
         set.save(&manifest_hash)?;
         Ok(set)
     }
 
     /// The cached set, or `None` when there is none or it cannot be used (a damaged or stale
     /// cache is made anew rather than failing the run).
-    fn load(dir: &Path, manifest_hash: &str) -> Result<Option<MirrorSet>, MirrorError> {
+    fn load(
+        dir: &Path,
+        manifest_hash: &str,
+        profile: Profile,
+    ) -> Result<Option<MirrorSet>, MirrorError> {
         let index_path = dir.join("index.json");
         let Ok(text) = std::fs::read_to_string(&index_path) else {
             return Ok(None);
@@ -159,7 +198,10 @@ impl MirrorSet {
         let Ok(index) = serde_json::from_str::<Index>(&text) else {
             return Ok(None);
         };
-        if index.generator != GENERATOR_VERSION || index.corpus_manifest_sha256 != manifest_hash {
+        if index.generator != GENERATOR_VERSION
+            || index.corpus_manifest_sha256 != manifest_hash
+            || index.profile != profile.name()
+        {
             return Ok(None);
         }
         let Ok(roots) = crate::chain::read_pem_certs(&dir.join("roots.pem")) else {
@@ -176,14 +218,13 @@ impl MirrorSet {
                 Ok(k) => k.secret_der().to_vec(),
                 Err(_) => return Ok(None),
             };
-            // A leaf no longer valid now: make the set anew.
+            // A leaf no longer valid now: make the set anew. (Read without a crypto library:
+            // the system's OpenSSL does not parse an ML-DSA twin.)
+            let now = now() as u64;
             let valid = chain
                 .first()
-                .and_then(|c| openssl::x509::X509::from_der(c).ok())
-                .is_some_and(|x| {
-                    let now = openssl::asn1::Asn1Time::days_from_now(0).expect("time");
-                    x.not_before() <= now && now <= x.not_after()
-                });
+                .and_then(|c| crate::der::validity(c))
+                .is_some_and(|(not_before, not_after)| not_before <= now && now <= not_after);
             if !valid && host != EXPIRED_HOST && host != NOT_YET_VALID_HOST {
                 return Ok(None);
             }
@@ -194,6 +235,7 @@ impl MirrorSet {
             roots,
             dir: dir.to_owned(),
             from_cache: true,
+            profile,
         }))
     }
 
@@ -201,15 +243,10 @@ impl MirrorSet {
         let dir = &self.dir;
         std::fs::create_dir_all(dir).map_err(|e| cache_err(dir, e))?;
         let pem = |certs: &[CertificateDer<'static>]| -> String {
-            certs
-                .iter()
-                .map(|c| {
-                    openssl::x509::X509::from_der(c)
-                        .and_then(|x| x.to_pem())
-                        .map(|p| String::from_utf8_lossy(&p).into_owned())
-                        .unwrap_or_default()
-                })
-                .collect()
+            let blocks: Vec<pem::Pem> = (certs.iter())
+                .map(|c| pem::Pem::new("CERTIFICATE", c.to_vec()))
+                .collect();
+            pem::encode_many(&blocks)
         };
         let write = |p: PathBuf, s: String| std::fs::write(&p, s).map_err(|e| cache_err(&p, e));
         write(dir.join("roots.pem"), pem(&self.roots))?;
@@ -218,13 +255,15 @@ impl MirrorSet {
             let d = host_dir(dir, host);
             std::fs::create_dir_all(&d).map_err(|e| cache_err(&d, e))?;
             write(d.join("chain.pem"), pem(&hc.chain))?;
-            let key = KeyPair::try_from(hc.key.as_slice()).map_err(|e| cache_err(&d, e))?;
-            write(d.join("key.pem"), key.serialize_pem())?;
+            // PEM by hand of the crate: rcgen cannot read an ML-DSA PKCS#8 key back.
+            let key = pem::Pem::new("PRIVATE KEY", hc.key.clone());
+            write(d.join("key.pem"), pem::encode(&key))?;
             hosts.insert(host.clone(), hc.source.clone());
         }
         let index = Index {
             generator: GENERATOR_VERSION,
             corpus_manifest_sha256: manifest_hash.to_owned(),
+            profile: self.profile.name().to_owned(),
             hosts,
         };
         // The index goes last: a cache cut short is not an index that points at nothing.
@@ -236,7 +275,16 @@ impl MirrorSet {
 
     /// Makes every host's certificates (slow: fresh keys).
     pub fn generate(corpus: &Corpus, dir: &Path) -> Result<MirrorSet, MirrorError> {
-        let mut cloner = Cloner::new();
+        Self::generate_for(corpus, dir, Profile::Classical)
+    }
+
+    /// Makes every host's certificates with `profile`'s keys.
+    pub fn generate_for(
+        corpus: &Corpus,
+        dir: &Path,
+        profile: Profile,
+    ) -> Result<MirrorSet, MirrorError> {
+        let mut cloner = Cloner::with_profile(profile);
         let mut hosts = BTreeMap::new();
         let mut roots: Vec<CertificateDer<'static>> = Vec::new();
         let now = now();
@@ -259,12 +307,12 @@ impl MirrorSet {
                 c.host.clone(),
                 HostCert {
                     chain: cloned.sent,
-                    key: cloned.leaf_key.serialize_der(),
+                    key: cloned.leaf_key,
                     source: c.id.clone(),
                 },
             );
         }
-        let synthetic = synthetic_hosts(now)?;
+        let synthetic = synthetic_hosts(now, profile)?;
         roots.push(synthetic.root);
         hosts.extend(synthetic.hosts);
         Ok(MirrorSet {
@@ -272,6 +320,7 @@ impl MirrorSet {
             roots,
             dir: dir.to_owned(),
             from_cache: false,
+            profile,
         })
     }
 }
@@ -313,10 +362,30 @@ fn ca_params(name: &str, now: time::OffsetDateTime) -> CertificateParams {
     p
 }
 
-/// RSA-2048 leaf ← RSA-2048 intermediate under `root`, for `names`, valid from `from` for
-/// `days` days.
+/// A synthetic host's key: RSA-2048, or the profile's ML-DSA key for the role (`ca`).
+fn synthetic_key(profile: Profile, ca: bool) -> Result<KeyPair, rcgen::Error> {
+    match profile.algorithm(ca) {
+        Some(alg) => KeyPair::generate_for(alg),
+        None => KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, rcgen::RsaKeySize::_2048),
+    }
+}
+
+/// A synthetic leaf's key usages: an RSA key's digitalSignature and keyEncipherment, an
+/// ML-DSA key's digitalSignature alone (RFC 9881 §5).
+fn leaf_key_usages(profile: Profile) -> Vec<KeyUsagePurpose> {
+    match profile {
+        Profile::Classical => vec![
+            KeyUsagePurpose::DigitalSignature,
+            KeyUsagePurpose::KeyEncipherment,
+        ],
+        _ => vec![KeyUsagePurpose::DigitalSignature],
+    }
+}
+
+/// RSA-2048 leaf ← RSA-2048 intermediate under `root` (the profile's keys for a twin), for
+/// `names`, valid from `from` for `days` days.
 fn leaf_chain(
-    root: &Issuer<'_, &KeyPair>,
+    (root, profile): (&Issuer<'_, &KeyPair>, Profile),
     inter_name: &str,
     names: &[&str],
     from: time::OffsetDateTime,
@@ -324,15 +393,14 @@ fn leaf_chain(
     host: &str,
 ) -> Result<HostCert, MirrorError> {
     let err = gen_err(host);
-    let rsa = |_: ()| KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, rcgen::RsaKeySize::_2048);
-    let inter_key = rsa(()).map_err(&err)?;
+    let inter_key = synthetic_key(profile, true).map_err(&err)?;
     let mut ip = ca_params(inter_name, from);
     ip.is_ca = IsCa::Ca(BasicConstraints::Constrained(0));
     ip.use_authority_key_identifier_extension = true;
     let inter = ip.signed_by(&inter_key, root).map_err(&err)?;
     let inter_issuer = Issuer::new(ip, &inter_key);
 
-    let leaf_key = rsa(()).map_err(&err)?;
+    let leaf_key = synthetic_key(profile, false).map_err(&err)?;
     let mut lp = CertificateParams::new(names.iter().map(|s| s.to_string()).collect::<Vec<_>>())
         .map_err(&err)?;
     lp.distinguished_name.push(DnType::CommonName, names[0]);
@@ -341,10 +409,7 @@ fn leaf_chain(
         .map(|n| SanType::DnsName((*n).try_into().expect("valid DNS name")))
         .collect();
     lp.is_ca = IsCa::ExplicitNoCa;
-    lp.key_usages = vec![
-        KeyUsagePurpose::DigitalSignature,
-        KeyUsagePurpose::KeyEncipherment,
-    ];
+    lp.key_usages = leaf_key_usages(profile);
     lp.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
     lp.use_authority_key_identifier_extension = true;
     lp.not_before = from;
@@ -357,11 +422,10 @@ fn leaf_chain(
     })
 }
 
-/// A self-signed RSA-2048 leaf for [`SELF_SIGNED_HOST`] (not a CA), alone.
-fn self_signed(now: time::OffsetDateTime) -> Result<HostCert, MirrorError> {
+/// A self-signed RSA-2048 (or the profile's) leaf for [`SELF_SIGNED_HOST`] (not a CA), alone.
+fn self_signed(now: time::OffsetDateTime, profile: Profile) -> Result<HostCert, MirrorError> {
     let err = gen_err(SELF_SIGNED_HOST);
-    let key = KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, rcgen::RsaKeySize::_2048)
-        .map_err(&err)?;
+    let key = synthetic_key(profile, false).map_err(&err)?;
     let mut p = CertificateParams::new(vec![SELF_SIGNED_HOST.to_owned()]).map_err(&err)?;
     p.distinguished_name
         .push(DnType::CommonName, SELF_SIGNED_HOST);
@@ -379,32 +443,28 @@ fn self_signed(now: time::OffsetDateTime) -> Result<HostCert, MirrorError> {
 /// Root → intermediate A → intermediate B → leaf for [`OUT_OF_ORDER_HOST`], sent as leaf, A,
 /// B (B, the leaf's issuer, should come first).
 fn out_of_order(
-    root: &Issuer<'_, &KeyPair>,
+    (root, profile): (&Issuer<'_, &KeyPair>, Profile),
     now: time::OffsetDateTime,
 ) -> Result<HostCert, MirrorError> {
     let host = OUT_OF_ORDER_HOST;
     let err = gen_err(host);
-    let rsa = || KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, rcgen::RsaKeySize::_2048);
-    let a_key = rsa().map_err(&err)?;
+    let a_key = synthetic_key(profile, true).map_err(&err)?;
     let mut ap = ca_params("certbench mirror RSA CA A (out of order)", now);
     ap.is_ca = IsCa::Ca(BasicConstraints::Constrained(1));
     ap.use_authority_key_identifier_extension = true;
     let a = ap.signed_by(&a_key, root).map_err(&err)?;
     let a_issuer = Issuer::new(ap, &a_key);
-    let b_key = rsa().map_err(&err)?;
+    let b_key = synthetic_key(profile, true).map_err(&err)?;
     let mut bp = ca_params("certbench mirror RSA CA B (out of order)", now);
     bp.is_ca = IsCa::Ca(BasicConstraints::Constrained(0));
     bp.use_authority_key_identifier_extension = true;
     let b = bp.signed_by(&b_key, &a_issuer).map_err(&err)?;
     let b_issuer = Issuer::new(bp, &b_key);
-    let leaf_key = rsa().map_err(&err)?;
+    let leaf_key = synthetic_key(profile, false).map_err(&err)?;
     let mut lp = CertificateParams::new(vec![host.to_owned()]).map_err(&err)?;
     lp.distinguished_name.push(DnType::CommonName, host);
     lp.is_ca = IsCa::ExplicitNoCa;
-    lp.key_usages = vec![
-        KeyUsagePurpose::DigitalSignature,
-        KeyUsagePurpose::KeyEncipherment,
-    ];
+    lp.key_usages = leaf_key_usages(profile);
     lp.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
     lp.use_authority_key_identifier_extension = true;
     lp.not_before = now - time::Duration::days(1);
@@ -417,21 +477,21 @@ fn out_of_order(
     })
 }
 
-fn synthetic_hosts(now_secs: i64) -> Result<Synthetic, MirrorError> {
+fn synthetic_hosts(now_secs: i64, profile: Profile) -> Result<Synthetic, MirrorError> {
     let now = time::OffsetDateTime::from_unix_timestamp(now_secs).expect("now is a valid time");
     let err = gen_err("synthetic root");
-    let root_key = KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, rcgen::RsaKeySize::_2048)
-        .map_err(&err)?;
+    let root_key = synthetic_key(profile, true).map_err(&err)?;
     let root_params = ca_params("certbench mirror synthetic root", now);
     let root = root_params.self_signed(&root_key).map_err(&err)?;
     let root_issuer = Issuer::new(root_params, &root_key);
+    let root_issuer = (&root_issuer, profile);
 
     let day = time::Duration::days(1);
     let mut hosts = BTreeMap::new();
     hosts.insert(
         "cnn.com".to_owned(),
         leaf_chain(
-            &root_issuer,
+            root_issuer,
             "certbench mirror RSA CA",
             &["cnn.com", "*.cnn.com"],
             now - day * 30,
@@ -442,7 +502,7 @@ fn synthetic_hosts(now_secs: i64) -> Result<Synthetic, MirrorError> {
     hosts.insert(
         EXPIRED_HOST.to_owned(),
         leaf_chain(
-            &root_issuer,
+            root_issuer,
             "certbench mirror RSA CA (expired)",
             &[EXPIRED_HOST],
             now - day * 100,
@@ -453,7 +513,7 @@ fn synthetic_hosts(now_secs: i64) -> Result<Synthetic, MirrorError> {
     hosts.insert(
         WRONG_HOST.to_owned(),
         leaf_chain(
-            &root_issuer,
+            root_issuer,
             "certbench mirror RSA CA (wrong host)",
             &["other-host.mirror.test"],
             now - day,
@@ -464,7 +524,7 @@ fn synthetic_hosts(now_secs: i64) -> Result<Synthetic, MirrorError> {
     hosts.insert(
         NOT_YET_VALID_HOST.to_owned(),
         leaf_chain(
-            &root_issuer,
+            root_issuer,
             "certbench mirror RSA CA (not yet valid)",
             &[NOT_YET_VALID_HOST],
             now + day * 3650,
@@ -475,7 +535,7 @@ fn synthetic_hosts(now_secs: i64) -> Result<Synthetic, MirrorError> {
     hosts.insert(
         faults::NO_HTTP_HOST.to_owned(),
         leaf_chain(
-            &root_issuer,
+            root_issuer,
             "certbench mirror RSA CA (no HTTP)",
             &[faults::NO_HTTP_HOST],
             now - day,
@@ -483,11 +543,11 @@ fn synthetic_hosts(now_secs: i64) -> Result<Synthetic, MirrorError> {
             faults::NO_HTTP_HOST,
         )?,
     );
-    hosts.insert(SELF_SIGNED_HOST.to_owned(), self_signed(now)?);
+    hosts.insert(SELF_SIGNED_HOST.to_owned(), self_signed(now, profile)?);
     hosts.insert(
         LOAD_WILDCARD.to_owned(),
         leaf_chain(
-            &root_issuer,
+            root_issuer,
             "certbench mirror RSA CA (load)",
             &[LOAD_WILDCARD],
             now - day,
@@ -497,18 +557,16 @@ fn synthetic_hosts(now_secs: i64) -> Result<Synthetic, MirrorError> {
     );
     hosts.insert(
         OUT_OF_ORDER_HOST.to_owned(),
-        out_of_order(&root_issuer, now)?,
+        out_of_order(root_issuer, now)?,
     );
     let err = gen_err(UNTRUSTED_HOST);
-    let untrusted_key =
-        KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, rcgen::RsaKeySize::_2048)
-            .map_err(&err)?;
+    let untrusted_key = synthetic_key(profile, true).map_err(&err)?;
     let untrusted_params = ca_params("certbench mirror untrusted root", now);
     let untrusted_issuer = Issuer::new(untrusted_params, &untrusted_key);
     hosts.insert(
         UNTRUSTED_HOST.to_owned(),
         leaf_chain(
-            &untrusted_issuer,
+            (&untrusted_issuer, profile),
             "certbench mirror RSA CA (untrusted)",
             &[UNTRUSTED_HOST],
             now - day,

@@ -1,6 +1,12 @@
 //! The mirror's TLS server: one loopback listener, SNI picks the host's certificate chain,
 //! and every request gets a small HTTP/1.1 answer (hyper). TCP_NODELAY on every connection.
 //!
+//! Two stacks serve: OpenSSL (the system's, the default: what the mirror has always been) and
+//! rustls on aws-lc-rs ([`MirrorServer::start_with`]), which signs with ML-DSA keys, so it
+//! serves the post-quantum twins of `--pq`; it prefers X25519MLKEM768, as the large sites do
+//! today. Under rustls an unknown server name fails the handshake (rustls has no certificate
+//! to send) rather than with OpenSSL's `unrecognized_name` alert.
+//!
 //! An unknown server name is refused with a fatal `unrecognized_name` alert. The server
 //! peeks at each ClientHello's server name first: a connection-fault host
 //! ([`super::faults`]) gets its fault instead of a handshake, and [`NO_HTTP_HOST`] is closed
@@ -19,11 +25,27 @@ use hyper_util::rt::TokioIo;
 use openssl::pkey::PKey;
 use openssl::ssl::{NameType, SniError, Ssl, SslAcceptor, SslContext, SslMethod};
 use openssl::x509::X509;
-use tokio::net::TcpListener;
+use rustls::server::{ClientHello, ResolvesServerCert};
+use rustls::sign::CertifiedKey;
+use rustls_pki_types::PrivateKeyDer;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
 use super::MirrorSet;
 use super::faults::{self, NO_HTTP_HOST, REFUSED_HOST};
+use crate::tls::Stack;
+
+/// Why the mirror could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// OpenSSL refused a certificate or key.
+    #[error("OpenSSL: {0}")]
+    Openssl(#[from] openssl::error::ErrorStack),
+    /// rustls refused a certificate or key.
+    #[error("rustls: {0}")]
+    Rustls(#[from] rustls::Error),
+}
 
 /// A running mirror.
 pub struct MirrorServer {
@@ -86,6 +108,95 @@ fn acceptor(set: &MirrorSet) -> Result<SslAcceptor, openssl::error::ErrorStack> 
     Ok(b.build())
 }
 
+/// The rustls server's certificates: by SNI name, exactly or as a wildcard of its parent.
+#[derive(Debug)]
+struct BySni(HashMap<String, Arc<CertifiedKey>>);
+
+impl ResolvesServerCert for BySni {
+    fn resolve(&self, hello: ClientHello<'_>) -> Option<Arc<CertifiedKey>> {
+        let name = hello.server_name()?.to_ascii_lowercase();
+        self.0
+            .get(&name)
+            .or_else(|| {
+                let (_, parent) = name.split_once('.')?;
+                self.0.get(&format!("*.{parent}"))
+            })
+            .cloned()
+    }
+}
+
+/// The rustls acceptor: every host's chain and key, X25519MLKEM768 preferred.
+fn rustls_acceptor(set: &MirrorSet) -> Result<tokio_rustls::TlsAcceptor, rustls::Error> {
+    let provider = Arc::new(crate::tls::hybrid_first(
+        rustls::crypto::aws_lc_rs::default_provider(),
+    ));
+    let mut certs = HashMap::new();
+    for (host, hc) in &set.hosts {
+        let key = (provider.key_provider)
+            .load_private_key(PrivateKeyDer::Pkcs8(hc.key.clone().into()))?;
+        let certified = CertifiedKey::new(hc.chain.clone(), key);
+        certs.insert(host.to_ascii_lowercase(), Arc::new(certified));
+    }
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()?
+        .with_no_client_auth()
+        .with_cert_resolver(Arc::new(BySni(certs)));
+    Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
+}
+
+/// Either stack's acceptor.
+#[derive(Clone)]
+enum Acceptor {
+    Openssl(Arc<SslAcceptor>),
+    Rustls(tokio_rustls::TlsAcceptor),
+}
+
+impl Acceptor {
+    /// The handshake on `tcp`, then HTTP until the client is done.
+    async fn serve(&self, tcp: TcpStream) {
+        match self {
+            Acceptor::Openssl(acceptor) => {
+                let Ok(ssl) = Ssl::new(acceptor.context()) else {
+                    return;
+                };
+                let Ok(mut tls) = tokio_openssl::SslStream::new(ssl, tcp) else {
+                    return;
+                };
+                if Pin::new(&mut tls).accept().await.is_err() {
+                    return;
+                }
+                let host = tls.ssl().servername(NameType::HOST_NAME).unwrap_or("");
+                let host = host.to_owned();
+                http(tls, host).await;
+            }
+            Acceptor::Rustls(acceptor) => {
+                let Ok(tls) = acceptor.accept(tcp).await else {
+                    return;
+                };
+                let host = tls.get_ref().1.server_name().unwrap_or("").to_owned();
+                http(tls, host).await;
+            }
+        }
+    }
+}
+
+/// After the handshake: a small HTTP/1.1 answer per request, or (for [`NO_HTTP_HOST`]) a
+/// close without one.
+async fn http<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(mut tls: S, host: String) {
+    if host.eq_ignore_ascii_case(NO_HTTP_HOST) {
+        // Handshake done; close without answering the request.
+        let _ = tokio::io::AsyncWriteExt::shutdown(&mut tls).await;
+        return;
+    }
+    let service = service_fn(move |_req| {
+        let body = format!("certbench mirror: {host}\n");
+        async move { Ok::<_, std::convert::Infallible>(Response::new(Full::new(Bytes::from(body)))) }
+    });
+    let _ = hyper::server::conn::http1::Builder::new()
+        .serve_connection(TokioIo::new(tls), service)
+        .await;
+}
+
 impl MirrorServer {
     /// Where a client should connect for `host`: the server, or a closed port for
     /// [`REFUSED_HOST`].
@@ -97,12 +208,21 @@ impl MirrorServer {
         }
     }
 
-    /// Starts serving `set` on `listener` (on the current tokio runtime).
-    pub fn start(
+    /// Starts serving `set` on `listener` over OpenSSL (on the current tokio runtime).
+    pub fn start(set: &MirrorSet, listener: TcpListener) -> Result<MirrorServer, StartError> {
+        Self::start_with(set, listener, Stack::Openssl)
+    }
+
+    /// Starts serving `set` on `listener` over `stack` (on the current tokio runtime).
+    pub fn start_with(
         set: &MirrorSet,
         listener: TcpListener,
-    ) -> Result<MirrorServer, openssl::error::ErrorStack> {
-        let acceptor = Arc::new(acceptor(set)?);
+        stack: Stack,
+    ) -> Result<MirrorServer, StartError> {
+        let acceptor = match stack {
+            Stack::Openssl => Acceptor::Openssl(Arc::new(acceptor(set)?)),
+            Stack::Rustls => Acceptor::Rustls(rustls_acceptor(set)?),
+        };
         let addr = listener.local_addr().expect("bound listener");
         // A port that was free a moment ago and has no listener now: connecting is refused.
         let refused = std::net::TcpListener::bind((addr.ip(), 0))
@@ -135,36 +255,7 @@ impl MirrorServer {
                         faults::act(fault, tcp, &fault_chain).await;
                         return;
                     }
-                    let Ok(ssl) = Ssl::new(acceptor.context()) else {
-                        return;
-                    };
-                    let Ok(mut tls) = tokio_openssl::SslStream::new(ssl, tcp) else {
-                        return;
-                    };
-                    if Pin::new(&mut tls).accept().await.is_err() {
-                        return;
-                    }
-                    let host = tls
-                        .ssl()
-                        .servername(NameType::HOST_NAME)
-                        .unwrap_or("")
-                        .to_owned();
-                    if host.eq_ignore_ascii_case(NO_HTTP_HOST) {
-                        // Handshake done; close without answering the request.
-                        let _ = tokio::io::AsyncWriteExt::shutdown(&mut tls).await;
-                        return;
-                    }
-                    let service = service_fn(move |_req| {
-                        let body = format!("certbench mirror: {host}\n");
-                        async move {
-                            Ok::<_, std::convert::Infallible>(Response::new(Full::new(
-                                Bytes::from(body),
-                            )))
-                        }
-                    });
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(tls), service)
-                        .await;
+                    acceptor.serve(tcp).await;
                 });
             }
         });

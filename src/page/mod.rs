@@ -358,6 +358,7 @@ pub async fn run(
         Stack::Rustls => {
             let t = RustlsTransport {
                 resumption: opts.resumption,
+                hybrid_first: false,
             };
             run_on(Arc::new(t), pages, roots, opts, sink).await
         }

@@ -35,6 +35,17 @@ impl Stack {
     }
 }
 
+/// `provider` with X25519MLKEM768 first among its key exchange groups: a client then sends
+/// its key share (with X25519's, as rustls does for it), as Chrome (131 on) and Firefox (132
+/// on) do, and a server picks it when a client offers it. What `--pq` runs use on both sides.
+pub fn hybrid_first(
+    mut provider: rustls::crypto::CryptoProvider,
+) -> rustls::crypto::CryptoProvider {
+    let hybrid = rustls::NamedGroup::X25519MLKEM768;
+    provider.kx_groups.sort_by_key(|g| g.name() != hybrid);
+    provider
+}
+
 /// The rustls crypto provider (`handshake --provider`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Provider {

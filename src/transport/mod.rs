@@ -20,6 +20,7 @@ use crate::roots::RootSet;
 use crate::sites::Site;
 use crate::stages::Recorder;
 
+pub mod flight;
 pub mod openssl;
 pub mod rustls;
 
@@ -90,6 +91,12 @@ pub struct ConnInfo {
     pub key_types: Vec<String>,
     /// The TLS library says the session was resumed.
     pub resumed: bool,
+    /// The certificates' DER bytes ([`flight::chain_bytes`]).
+    pub chain_bytes: Option<u64>,
+    /// Their TLS 1.3 Certificate message ([`flight::certificate_message_bytes`]).
+    pub cert_message_bytes: Option<u64>,
+    /// The server's first flight, as the client's TCP stream counted it ([`flight::Counted`]).
+    pub first_flight_bytes: Option<u64>,
 }
 
 /// What the verifier did inside one handshake: its stages, and its reason if it rejected.

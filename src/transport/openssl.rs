@@ -499,6 +499,7 @@ impl Transport for OpensslTransport {
                 })
                 .collect(),
             resumed: ssl.session_reused(),
+            ..ConnInfo::default()
         };
         Ok((TokioIo::new(tls), info))
     }

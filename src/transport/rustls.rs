@@ -11,6 +11,10 @@
 //! configuration (verifier and store included) is built on the first connection and cloned
 //! for the next ones, as Servo keeps one (later samples record `roots-creation` 0,
 //! `roots_cached`).
+//!
+//! The TCP stream counts the server's first flight ([`Counted`]), and the certificates
+//! received give the chain's bytes and its Certificate message. In a `--pq` run
+//! (`hybrid_first`) the client offers X25519MLKEM768 first, as Chrome and Firefox do.
 
 use std::net::SocketAddr;
 use std::pin::Pin;
@@ -20,6 +24,7 @@ use std::task::{Context, Poll};
 use hyper_util::rt::TokioIo;
 use rustls::client::danger::ServerCertVerifier;
 
+use super::flight::{Counted, Flights, certificate_message_bytes, chain_bytes};
 use super::{ConnInfo, Failure, Transport, Verification, tcp};
 use crate::methods::{AnyRoots, DynVerifier, Method};
 use crate::roots::RootSet;
@@ -36,12 +41,24 @@ pub fn client_config(
     verifier: Arc<dyn ServerCertVerifier>,
     resumption: Option<Arc<dyn rustls::client::ClientSessionStore>>,
 ) -> Result<rustls::ClientConfig, rustls::Error> {
-    let mut config =
-        rustls::ClientConfig::builder_with_provider(crate::methods::webpki_server::provider())
-            .with_safe_default_protocol_versions()?
-            .dangerous()
-            .with_custom_certificate_verifier(verifier)
-            .with_no_client_auth();
+    client_config_with(
+        verifier,
+        resumption,
+        crate::methods::webpki_server::provider(),
+    )
+}
+
+/// [`client_config`] on another provider (the hybrid-first one of a `--pq` run).
+pub fn client_config_with(
+    verifier: Arc<dyn ServerCertVerifier>,
+    resumption: Option<Arc<dyn rustls::client::ClientSessionStore>>,
+    provider: Arc<rustls::crypto::CryptoProvider>,
+) -> Result<rustls::ClientConfig, rustls::Error> {
+    let mut config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()?
+        .dangerous()
+        .with_custom_certificate_verifier(verifier)
+        .with_no_client_auth();
     config.resumption = match resumption {
         Some(store) => rustls::client::Resumption::store(store),
         None => rustls::client::Resumption::disabled(),
@@ -50,17 +67,19 @@ pub fn client_config(
 }
 
 /// The TCP side of the connector: [`super::tcp`] to a fixed address (the mirror,
-/// `--resolve`) or to the URI's host, resolved.
+/// `--resolve`) or to the URI's host, resolved; the stream counts into `flights`.
 #[derive(Clone, Debug)]
 pub struct TcpConnector {
     /// Where to connect instead of resolving the host.
     pub addr: Option<SocketAddr>,
+    /// Where the connection's first flight is counted.
+    pub flights: Arc<Flights>,
 }
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 impl tower_service::Service<hyper::Uri> for TcpConnector {
-    type Response = TokioIo<tokio::net::TcpStream>;
+    type Response = TokioIo<Counted<tokio::net::TcpStream>>;
     type Error = BoxError;
     type Future = Pin<Box<dyn Future<Output = Result<Self::Response, BoxError>> + Send>>;
 
@@ -69,12 +88,13 @@ impl tower_service::Service<hyper::Uri> for TcpConnector {
     }
 
     fn call(&mut self, uri: hyper::Uri) -> Self::Future {
-        let fixed = self.addr;
+        let (fixed, flights) = (self.addr, self.flights.clone());
         Box::pin(async move {
             let host = uri.host().unwrap_or_default();
             let host = host.trim_start_matches('[').trim_end_matches(']');
             let port = uri.port_u16().unwrap_or(443);
-            Ok(TokioIo::new(tcp(host, port, fixed).await?))
+            let stream = tcp(host, port, fixed).await?;
+            Ok(TokioIo::new(Counted::new(stream, flights)))
         })
     }
 }
@@ -96,6 +116,8 @@ pub fn connector(config: rustls::ClientConfig, tcp: TcpConnector) -> Connector {
 pub struct RustlsTransport {
     /// Keep each (site, method)'s configuration and sessions, and resume.
     pub resumption: bool,
+    /// Offer X25519MLKEM768 first ([`crate::tls::hybrid_first`]): `--pq` runs.
+    pub hybrid_first: bool,
 }
 
 /// What one (site, method) keeps with `--tls-resumption`: the session store, and the client
@@ -118,6 +140,7 @@ impl Default for RustlsReuse {
 /// one per HTTP client), and where its verifier records.
 pub struct RustlsConnector {
     https: Connector,
+    flights: Arc<Flights>,
     last: Arc<LastVerification>,
     /// The method verifying, told as the handshake starts ([`DynVerifier::handshake_started`]).
     verifier: Arc<dyn DynVerifier>,
@@ -127,7 +150,7 @@ impl Transport for RustlsTransport {
     type Stores = Arc<AnyRoots>;
     type Reuse = RustlsReuse;
     type Connector = RustlsConnector;
-    type Io = hyper_rustls::MaybeHttpsStream<TokioIo<tokio::net::TcpStream>>;
+    type Io = hyper_rustls::MaybeHttpsStream<TokioIo<Counted<tokio::net::TcpStream>>>;
 
     fn kind(&self) -> Stack {
         Stack::Rustls
@@ -178,7 +201,13 @@ impl Transport for RustlsTransport {
                 let last = Arc::new(LastVerification::default());
                 let timed = TimedVerifier::for_method(verifier.clone(), store, last.clone());
                 let sessions = self.resumption.then(|| reuse.sessions.clone());
-                let config = client_config(Arc::new(timed), sessions)
+                let provider = match self.hybrid_first {
+                    true => Arc::new(crate::tls::hybrid_first(
+                        rustls::crypto::aws_lc_rs::default_provider(),
+                    )),
+                    false => crate::methods::webpki_server::provider(),
+                };
+                let config = client_config_with(Arc::new(timed), sessions, provider)
                     .map_err(|e| Failure::Input(format!("building the connector: {e}")))?;
                 if self.resumption {
                     reuse.config = Some((config.clone(), last.clone()));
@@ -187,8 +216,14 @@ impl Transport for RustlsTransport {
             }
             (None, None) => return Err(Failure::Input(format!("no {method} trust store"))),
         };
+        let flights = Arc::new(Flights::default());
+        let tcp = TcpConnector {
+            addr,
+            flights: flights.clone(),
+        };
         Ok(RustlsConnector {
-            https: connector(config, TcpConnector { addr }),
+            https: connector(config, tcp),
+            flights,
             last,
             verifier: verifier.clone(),
         })
@@ -228,6 +263,10 @@ impl Transport for RustlsTransport {
                     chain_len: Some(chain.len() as u32),
                     key_types: chain.iter().map(|c| crate::der::key_type(c)).collect(),
                     resumed: conn.handshake_kind() == Some(rustls::HandshakeKind::Resumed),
+                    chain_bytes: (!chain.is_empty()).then(|| chain_bytes(chain)),
+                    cert_message_bytes: (!chain.is_empty())
+                        .then(|| certificate_message_bytes(chain)),
+                    first_flight_bytes: c.flights.first_flight(),
                 }
             }
             hyper_rustls::MaybeHttpsStream::Http(_) => {

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::comparison::{Comparison, answer, build_comparison};
+use crate::pq::{CLASSICAL, PqSummary, summarize};
 use crate::schema::Sample;
 use crate::table::{SeedTable, build_seed_tables};
 
@@ -18,8 +19,11 @@ pub struct Report {
     pub tables: Vec<SeedTable>,
     /// Per site, the methods' own cost and the 2017 view.
     pub comparison: Option<Comparison>,
-    /// The plain answer ([`answer`]), when there is a comparison.
+    /// The plain answer ([`answer`]), when there is a comparison; in a `--pq` run, the
+    /// comparison's on today's chains, then the twins' ([`PqSummary::answer`]).
     pub answer: Vec<String>,
+    /// A `--pq` run's twins against today's chains.
+    pub pq: Option<PqSummary>,
 }
 
 impl Report {
@@ -40,11 +44,33 @@ impl Report {
                 .unwrap_or(method_order.len())
         };
         tables.sort_by_key(rank); // stable: unnamed methods keep their order
-        let comparison = build_comparison(&tables);
-        let answer = comparison
+        // In a `--pq` run the methods are compared on today's chains; the twins have their
+        // own summary, as ratios to today's per method and site.
+        let pq = summarize(samples);
+        let mut today: Vec<SeedTable> = (tables.iter())
+            .filter(|t| t.config.profile.as_deref().is_none_or(|p| p == CLASSICAL))
+            .cloned()
+            .collect();
+        if pq.is_some() {
+            // Among today's chains alone, the profile tells no table apart.
+            let configs: Vec<(String, crate::schema::Config)> = (today.iter())
+                .map(|t| (t.method.clone(), t.config.clone()))
+                .collect();
+            let all: Vec<(&str, &crate::schema::Config)> =
+                configs.iter().map(|(m, c)| (m.as_str(), c)).collect();
+            for t in &mut today {
+                t.config_label = t.config.distinguishing(&t.method, &all);
+            }
+        }
+        let comparison = build_comparison(&today);
+        let mut answer = comparison
             .as_ref()
-            .map(|c| self::answer(c, other_hook))
+            .map(|c| self::answer(c, if pq.is_some() { None } else { other_hook }))
             .unwrap_or_default();
+        if let Some(pq) = &pq {
+            let fastest = comparison.as_ref().map(|c| crate::comparison::fastest(c));
+            answer.extend(pq.answer(fastest.as_deref()));
+        }
         let mut configs: Vec<String> = Vec::new();
         for t in &tables {
             let d = t.config.describe_run();
@@ -57,6 +83,7 @@ impl Report {
             tables,
             comparison,
             answer,
+            pq,
         }
     }
 }

@@ -46,6 +46,8 @@ impl Verifier for AwsLcVerifier {
         }
     }
 
+    /// Everything, ML-DSA included (AWS-LC's `crypto/x509/algorithm.c` checks ML-DSA-44/65/87
+    /// signatures in `X509_verify_cert`).
     fn capabilities(&self) -> Capabilities {
         Capabilities::ALL
     }

@@ -39,6 +39,9 @@ impl Chrome {
             Capabilities {
                 ip_names: true,
                 no_name: true,
+                // BoringSSL's pki: SimplePathBuilderDelegate accepts ML-DSA-44/65/87 keys and
+                // signatures (signature_algorithm.cc, RFC 9881).
+                ml_dsa: true,
                 ..Capabilities::default()
             },
         )

@@ -54,8 +54,13 @@ impl Verifier for OpenSslVerifier {
         }
     }
 
+    /// Everything, and ML-DSA from OpenSSL 3.5 on (the release that added it): the system's
+    /// OpenSSL 3.0 does not know ML-DSA; the builds of `scripts/openssl-matrix` may.
     fn capabilities(&self) -> Capabilities {
-        Capabilities::ALL
+        Capabilities {
+            ml_dsa: openssl::version::number() >= 0x3050_0000,
+            ..Capabilities::ALL
+        }
     }
 
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<OpenSslRoots, Error> {

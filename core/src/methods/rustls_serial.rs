@@ -127,6 +127,8 @@ pub(crate) const CAPABILITIES: Capabilities = Capabilities {
     client_auth: true,
     max_depth: false,
     crls: true,
+    // rustls' aws-lc-rs provider lists ML_DSA_44/65/87 (rustls-webpki's aws_lc_rs_algs).
+    ml_dsa: true,
 };
 
 /// The arguments of `verify_for_usage` that come from the [`Target`].

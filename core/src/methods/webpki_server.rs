@@ -68,6 +68,8 @@ pub(crate) const CAPABILITIES: Capabilities = Capabilities {
     client_auth: false,
     max_depth: false,
     crls: false,
+    // The provider's algorithms (rustls' aws-lc-rs) include ML-DSA-44/65/87.
+    ml_dsa: true,
 };
 
 impl Verifier for WebpkiServer {

@@ -31,11 +31,14 @@ pub(super) enum Class {
     Rsa4096,
     /// RSA above 4096 bits.
     RsaLarger,
-    /// Any other algorithm (ML-DSA, say).
+    MlDsa44,
+    MlDsa65,
+    MlDsa87,
+    /// Any other algorithm.
     Other,
 }
 
-const CLASSES: usize = 9;
+const CLASSES: usize = 12;
 
 impl Class {
     fn index(self) -> usize {
@@ -59,6 +62,9 @@ impl Class {
             Signer::EcdsaP521 => Class::P521,
             Signer::Ed25519 => Class::Ed25519,
             Signer::Rsa { bits } => Class::rsa(bits),
+            Signer::MlDsa44 => Class::MlDsa44,
+            Signer::MlDsa65 => Class::MlDsa65,
+            Signer::MlDsa87 => Class::MlDsa87,
             Signer::Other => Class::Other,
         }
     }
@@ -77,6 +83,12 @@ impl Class {
             Class::Ed25519
         } else if pk_alg == alg_id::RSA_ENCRYPTION {
             Class::rsa(key.len().saturating_sub(14) * 8)
+        } else if pk_alg == alg_id::ML_DSA_44 {
+            Class::MlDsa44
+        } else if pk_alg == alg_id::ML_DSA_65 {
+            Class::MlDsa65
+        } else if pk_alg == alg_id::ML_DSA_87 {
+            Class::MlDsa87
         } else {
             Class::Other
         }

@@ -1,0 +1,79 @@
+//! Twins of stored chains, for `certbench verify --pq`: each corpus chain re-issued under a
+//! [`Profile`] with its validity unshifted, so that it is verified at the chain's own
+//! validation time for the same host, beside the chain itself.
+
+use std::time::{Duration, Instant};
+
+use rustls_pki_types::CertificateDer;
+
+use super::Profile;
+use crate::chain::Chain;
+use crate::corpus::{Corpus, CorpusChain};
+use crate::mirror::clone::{CloneError, Cloner};
+
+/// Why a chain has no twin (the other chains have theirs).
+#[derive(Debug, thiserror::Error)]
+pub enum TwinError {
+    /// The chain came without a root to re-issue it under.
+    #[error("no root.pem: nothing to re-issue the chain under")]
+    NoRoot,
+    /// Re-issuing failed.
+    #[error(transparent)]
+    Clone(#[from] CloneError),
+}
+
+/// Every chain of a corpus under one profile.
+pub struct Twins {
+    /// The profile.
+    pub profile: Profile,
+    /// The twins, in corpus order, each under its chain's id and host.
+    pub chains: Vec<CorpusChain>,
+    /// The chains without a twin: id and why.
+    pub failures: Vec<(String, TwinError)>,
+    /// The twins' roots, once each (to be trusted beside the run's roots).
+    pub roots: Vec<CertificateDer<'static>>,
+    /// How long making them took.
+    pub made_in: Duration,
+}
+
+/// The twins of every chain of `corpus` under `profile` (fresh keys: ML-DSA key generation
+/// takes well under a millisecond, so they are made per run rather than cached). A
+/// certificate several chains send has one twin, as it has one original.
+pub fn twins(corpus: &Corpus, profile: Profile) -> Twins {
+    let started = Instant::now();
+    let mut cloner = Cloner::with_profile(profile);
+    let (mut chains, mut failures, mut roots) = (Vec::new(), Vec::new(), Vec::new());
+    for c in &corpus.chains {
+        let Some(root) = c.roots.first() else {
+            failures.push((c.id.clone(), TwinError::NoRoot));
+            continue;
+        };
+        let sent: Vec<CertificateDer<'static>> = c.chain.iter().cloned().collect();
+        match cloner.clone_chain(&sent, root, 0) {
+            Ok(twin) => {
+                if !roots.contains(&twin.root) {
+                    roots.push(twin.root.clone());
+                }
+                let mut sent = twin.sent.into_iter();
+                let chain = Chain {
+                    leaf: sent.next().expect("a chain has a leaf"),
+                    intermediates: sent.collect(),
+                };
+                chains.push(CorpusChain {
+                    key_types: chain.key_types(),
+                    chain,
+                    roots: vec![twin.root],
+                    ..c.clone()
+                });
+            }
+            Err(e) => failures.push((c.id.clone(), e.into())),
+        }
+    }
+    Twins {
+        profile,
+        chains,
+        failures,
+        roots,
+        made_in: started.elapsed(),
+    }
+}
