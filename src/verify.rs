@@ -11,12 +11,17 @@
 //! mere rotation would keep each method's predecessor fixed, and what the previous sample left
 //! in the caches and the allocator (OpenSSL's store, built and freed) would then land on the
 //! same method every time.
+//!
+//! With `--pq`, every chain is measured beside its post-quantum twins (`config.profile`
+//! `classical` and the profile), interleaved in the same square; a method that does not
+//! implement a twin's algorithm gives an `unsupported` sample, untimed.
 
 use certbench_analysis::schema::{Config, SCHEMA_VERSION};
 use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
 
-use crate::corpus::{Corpus, CorpusChain};
+use crate::corpus::CorpusChain;
 use crate::methods::{AnyRoots, DynVerifier, Method};
+use crate::pq::Profile;
 use crate::roots::RootSet;
 use crate::run::schedule::{period, permutation_in_block};
 use crate::stages::Recorder;
@@ -52,9 +57,14 @@ pub struct CachedRoots {
     pub build_ns: u64,
 }
 
-/// The configuration of `method`'s samples: no transport, the roots, `--cache-roots`,
-/// OpenSSL's policy for `openssl`, the verifier's library.
-fn config(method: Method, opts: &VerifyOptions, roots: &RootSet) -> Config {
+/// The configuration of `method`'s samples on chains of `profile`: no transport, the roots,
+/// `--cache-roots`, OpenSSL's policy for `openssl`, the verifier's library, the profile.
+fn config(
+    method: Method,
+    opts: &VerifyOptions,
+    roots: &RootSet,
+    profile: Option<Profile>,
+) -> Config {
     let library = method.verifier().library();
     Config {
         cache_roots: opts.cache_roots,
@@ -62,6 +72,7 @@ fn config(method: Method, opts: &VerifyOptions, roots: &RootSet) -> Config {
         extra_intermediates: opts.extra_intermediates.len() as u32,
         openssl_policy: openssl_policy(method),
         versions: [(library.name.to_owned(), library.version)].into(),
+        profile: profile.map(|p| p.name().to_owned()),
         ..Config::default()
     }
 }
@@ -72,15 +83,12 @@ fn openssl_policy(method: Method) -> Option<String> {
         .then(|| certbench_core::methods::openssl::OpenSslVerifier::default().policy())
 }
 
-/// Runs the measurement, handing every sample to `sink` as soon as it is taken (so a raw file
-/// holds every finished sample even if the run is cut short). Chains that failed to load give
-/// one error sample per method.
-pub fn run(
-    corpus: &Corpus,
-    roots: &RootSet,
-    opts: &VerifyOptions,
-    mut sink: impl FnMut(Sample),
-) -> Vec<CachedRoots> {
+/// Runs the measurement of `plan`'s chains (and twins), handing every sample to `sink` as soon
+/// as it is taken (so a raw file holds every finished sample even if the run is cut short).
+/// Chains that failed to load, and twins that could not be made, give one error sample per
+/// method.
+pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> Vec<CachedRoots> {
+    let roots = &plan.roots;
     let verifiers: Vec<(Method, Box<dyn DynVerifier>)> =
         opts.methods.iter().map(|&m| (m, m.verifier())).collect();
 
@@ -102,44 +110,38 @@ pub fn run(
         Vec::new()
     };
 
-    for failure in &corpus.failures {
+    for (profile, id, host, error) in plan.failures() {
         for (m, _) in &verifiers {
             sink(Sample {
                 schema: SCHEMA_VERSION,
                 source: Source::Verify,
                 method: m.name().to_owned(),
-                config: config(*m, opts, roots),
-                site: failure.host.clone(),
+                config: config(*m, opts, roots, profile),
+                site: host.clone(),
                 port: None,
                 path: None,
-                chain: Some(failure.id.clone()),
+                chain: Some(id.clone()),
                 run: 0,
                 warmup: false,
                 stages: Default::default(),
-                verdict: Verdict::Error(failure.error.to_string()),
+                verdict: Verdict::Error(error.clone()),
                 meta: SampleMeta::default(),
             });
         }
     }
 
     // With extra intermediates, the chains as verified: made once, before any timing.
-    let with_extras: Vec<CorpusChain>;
-    let offered: &[CorpusChain] = if opts.extra_intermediates.is_empty() {
-        &corpus.chains
-    } else {
-        with_extras = corpus
-            .chains
-            .iter()
-            .map(|c| {
-                let mut c = c.clone();
+    let offered: Vec<(Option<Profile>, CorpusChain)> = (plan.items().into_iter())
+        .map(|(profile, c)| {
+            let mut c = c.clone();
+            if !opts.extra_intermediates.is_empty() {
                 let sent = std::mem::take(&mut c.chain.intermediates);
                 c.chain.intermediates = opts.extra_intermediates.clone();
                 c.chain.intermediates.extend(sent);
-                c
-            })
-            .collect();
-        &with_extras
-    };
+            }
+            (profile, c)
+        })
+        .collect();
     let n = verifiers.len();
     let phases = [(true, opts.warmup), (false, opts.runs)];
     // Runs counted across warm-up and measured phases: chain `c` in run `r` takes order
@@ -149,18 +151,24 @@ pub fn run(
     let mut runs_before = 0usize;
     for (warmup, runs) in phases {
         for run in 0..runs {
-            for (c, item) in offered.iter().enumerate() {
+            for (c, (profile, item)) in offered.iter().enumerate() {
                 let block = (runs_before + run as usize) / period(n);
                 let order = permutation_in_block(n, runs_before + run as usize + c, block);
                 for k in order {
                     let (method, verifier) = &verifiers[k];
                     let cache = cached.iter().find(|c| c.method == *method);
-                    let (rec, verdict) = measure(verifier.as_ref(), cache, roots, item);
+                    let (rec, verdict) = match verifier.capabilities().unsupported(&item.chain) {
+                        Some(why) => (Recorder::new(), Verdict::Unsupported(why.to_string())),
+                        None => measure(verifier.as_ref(), cache, roots, item),
+                    };
+                    let sent: Vec<_> = profile
+                        .map(|_| item.chain.iter().cloned().collect())
+                        .unwrap_or_default();
                     sink(Sample {
                         schema: SCHEMA_VERSION,
                         source: Source::Verify,
                         method: method.name().to_owned(),
-                        config: config(*method, opts, roots),
+                        config: config(*method, opts, roots, *profile),
                         site: item.host.clone(),
                         port: None,
                         path: None,
@@ -171,9 +179,17 @@ pub fn run(
                         verdict,
                         meta: SampleMeta {
                             key_types: item.key_types.clone(),
-                            chain_len: Some(corpus.chains[c].chain.len() as u32),
+                            chain_len: Some(
+                                item.chain.len() as u32 - opts.extra_intermediates.len() as u32,
+                            ),
                             roots_cached: cache.is_some(),
                             validation_time: Some(item.validation_time),
+                            // `--pq`: the chain's bytes, to set beside its twin's.
+                            chain_bytes: profile
+                                .map(|_| crate::transport::flight::chain_bytes(&sent)),
+                            cert_message_bytes: profile.map(|_| {
+                                crate::transport::flight::certificate_message_bytes(&sent)
+                            }),
                             ..SampleMeta::default()
                         },
                     });

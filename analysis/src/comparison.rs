@@ -62,6 +62,9 @@ pub struct Comparison {
     pub rows: Vec<ComparisonRow>,
     /// Smallest and largest n of a cell.
     pub n_range: (usize, usize),
+    /// The emulated link every compared table's samples crossed (`config.link`), if they
+    /// all crossed one.
+    pub link: Option<String>,
 }
 
 /// Compares the tables that have `total-verification`; `None` when fewer than two do.
@@ -74,6 +77,10 @@ pub fn build_comparison(tables: &[SeedTable]) -> Option<Comparison> {
         return None;
     }
     let methods: Vec<String> = with.iter().map(|t| t.name()).collect();
+    let link = with[0].config.link.clone().filter(|l| {
+        with.iter()
+            .all(|t| t.config.link.as_deref() == Some(l.as_str()))
+    });
     // Rows are sites (and chains): keyed by (site, chain), labelled as the first table does.
     let mut keys: Vec<(String, Option<String>, String)> = Vec::new();
     for t in &with {
@@ -138,6 +145,7 @@ pub fn build_comparison(tables: &[SeedTable]) -> Option<Comparison> {
         methods,
         rows,
         n_range,
+        link,
     })
 }
 
@@ -299,8 +307,11 @@ pub fn answer(cmp: &Comparison, other_hook: Option<&str>) -> Vec<String> {
         let lo = shares.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = shares.iter().copied().fold(0.0, f64::max);
         lines.push(format!(
-            "Verification is {:.0} % of the connection time with {winner} (median over sites, {:.0}–{:.0} %; connection = TCP + TLS + HTTP to the first byte).",
+            "Verification is {:.0} % of the connection time with {winner}{} (median over sites, {:.0}–{:.0} %; connection = TCP + TLS + HTTP to the first byte).",
             100.0 * median_of(&mut shares),
+            cmp.link
+                .as_ref()
+                .map_or(String::new(), |l| format!(" on the emulated link ({l})")),
             100.0 * lo,
             100.0 * hi
         ));

@@ -39,6 +39,24 @@ pub fn extra_round_trips(segments: u64) -> u32 {
     rounds
 }
 
+/// What a connection over an emulated link should take, by the link's model: what the same
+/// connection took on loopback, plus a round trip each for TCP's handshake, TLS 1.3's and the
+/// HTTP request, plus one per window the server's first flight overflows
+/// ([`extra_round_trips`]), plus the first flight's time on the wire at `bandwidth` bits per
+/// second (the other flights are a few hundred bytes). Nanoseconds.
+pub fn model_connection_ns(
+    loopback_ns: f64,
+    rtt_ns: f64,
+    first_flight_bytes: u64,
+    bandwidth: Option<u64>,
+) -> f64 {
+    let rounds = 3 + extra_round_trips(segments(first_flight_bytes));
+    let on_wire = bandwidth.map_or(0.0, |bps| {
+        first_flight_bytes as f64 * 8.0 / bps as f64 * 1e9
+    });
+    loopback_ns + f64::from(rounds) * rtt_ns + on_wire
+}
+
 /// One site under one profile: what its chain costs on the wire.
 #[derive(Clone, Debug, Serialize)]
 pub struct FlightRow {
@@ -101,6 +119,58 @@ pub struct PqSummary {
     pub flights: Vec<FlightRow>,
     /// Per method and post-quantum profile.
     pub costs: Vec<CostRow>,
+    /// Per method that measured twins, and profile: its verdicts on them against today's.
+    pub verdicts: Vec<VerdictCheck>,
+}
+
+/// One method's verdicts on one profile's twins against its verdicts on today's chains.
+#[derive(Clone, Debug, Serialize)]
+pub struct VerdictCheck {
+    /// The method.
+    pub method: String,
+    /// The profile.
+    pub profile: String,
+    /// Rows (chains or sites) where both were verified.
+    pub of: usize,
+    /// Those where the twin was accepted exactly when today's chain was.
+    pub equal: usize,
+    /// The others: `row: today's verdict → the twin's`.
+    pub differ: Vec<String>,
+}
+
+/// The verdict of a row's first measured sample.
+fn first_verdict<'a>(group: &[&'a Sample]) -> Option<&'a Verdict> {
+    group.iter().map(|s| &s.verdict).find(|v| v.measured())
+}
+
+fn verdicts<'a>(
+    method: &str,
+    profile: &str,
+    rows: &[String],
+    of: &impl Fn(&str, Option<&str>, &str) -> Vec<&'a Sample>,
+) -> Option<VerdictCheck> {
+    let mut check = VerdictCheck {
+        method: method.to_owned(),
+        profile: profile.to_owned(),
+        of: 0,
+        equal: 0,
+        differ: Vec::new(),
+    };
+    for row in rows {
+        let twin = first_verdict(&of(row, Some(method), profile));
+        let today = first_verdict(&of(row, Some(method), CLASSICAL));
+        if let (Some(t), Some(c)) = (twin, today) {
+            check.of += 1;
+            if t.is_ok() == c.is_ok() {
+                check.equal += 1;
+            } else {
+                check
+                    .differ
+                    .push(format!("{row}: {} → {}", c.label(), t.label()));
+            }
+        }
+    }
+    (check.of > 0).then_some(check)
 }
 
 fn median(values: &mut [f64]) -> Option<f64> {
@@ -120,6 +190,11 @@ fn profile(s: &Sample) -> Option<&str> {
     s.config.profile.as_deref()
 }
 
+/// What a row is: the stored chain (`verify`), else the site (the driver).
+fn row_key(s: &Sample) -> String {
+    s.chain.clone().unwrap_or_else(|| s.site_id())
+}
+
 /// The summary of the measured samples of a `--pq` run; `None` when no sample names a
 /// profile.
 pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
@@ -131,8 +206,8 @@ pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
         if !profiles.iter().any(|q| q == p) {
             profiles.push(p.to_owned());
         }
-        if !sites.contains(&s.site_id()) {
-            sites.push(s.site_id());
+        if !sites.contains(&row_key(s)) {
+            sites.push(row_key(s));
         }
         if !methods.contains(&s.method) {
             methods.push(s.method.clone());
@@ -144,7 +219,7 @@ pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
     profiles.sort_by_key(|p| p != CLASSICAL);
     let of = |site: &str, method: Option<&str>, p: &str| -> Vec<&Sample> {
         (samples.iter().copied())
-            .filter(|s| s.site_id() == site && profile(s) == Some(p))
+            .filter(|s| row_key(s) == site && profile(s) == Some(p))
             .filter(|s| method.is_none_or(|m| s.method == m))
             .collect()
     };
@@ -161,12 +236,22 @@ pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
         })
         .map(|(m, p)| cost(m, p, &sites, &of))
         .collect();
+    let verdicts = (methods.iter())
+        .flat_map(|m| {
+            profiles
+                .iter()
+                .filter(|p| *p != CLASSICAL)
+                .map(move |p| (m, p))
+        })
+        .filter_map(|(m, p)| verdicts(m, p, &sites, &of))
+        .collect();
     let link = samples.iter().find_map(|s| s.config.link.clone());
     Some(PqSummary {
         profiles,
         link,
         flights,
         costs,
+        verdicts,
     })
 }
 
@@ -310,8 +395,51 @@ impl PqSummary {
                 unsupported.join(", ")
             ));
         }
+        lines.extend(self.verdict_line());
         lines.extend(self.link_line(reference));
         lines
+    }
+
+    /// Whether every method that verified twins accepted exactly what it accepted of today's
+    /// chains.
+    fn verdict_line(&self) -> Option<String> {
+        let first = self.verdicts.first()?;
+        let differ: Vec<String> = (self.verdicts.iter())
+            .flat_map(|v| {
+                v.differ
+                    .iter()
+                    .map(move |d| format!("{} on {}: {d}", v.method, v.profile))
+            })
+            .collect();
+        if differ.is_empty() {
+            let mut methods: Vec<&str> = Vec::new();
+            for v in &self.verdicts {
+                if !methods.contains(&v.method.as_str()) {
+                    methods.push(&v.method);
+                }
+            }
+            let same_n = self.verdicts.iter().all(|v| v.of == first.of);
+            return Some(format!(
+                "Verdicts on the twins equal today's for every method that implements ML-DSA ({}): {} each.",
+                methods.join(", "),
+                if same_n {
+                    format!("{} of {}", first.equal, first.of)
+                } else {
+                    "every row".to_owned()
+                }
+            ));
+        }
+        let shown: Vec<&String> = differ.iter().take(5).collect();
+        Some(format!(
+            "Verdicts on the twins differ from today's in {} cases: {}{}.",
+            differ.len(),
+            shown
+                .iter()
+                .map(|d| d.as_str())
+                .collect::<Vec<_>>()
+                .join("; "),
+            if differ.len() > 5 { "; …" } else { "" }
+        ))
     }
 
     /// The method the answer speaks of: `preferred` if it measured the twins, else the one

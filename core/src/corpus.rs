@@ -20,6 +20,12 @@ pub fn bundled_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/real-chains")
 }
 
+/// The post-quantum twins' roots the fuzz seeds need (`corpus/pq-twins/roots.pem`, made by
+/// certbench from this corpus: its PROVENANCE.md says how).
+pub fn pq_twin_roots_file() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/pq-twins/roots.pem")
+}
+
 /// Verdicts recorded in the manifest for a chain.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Expected {

@@ -5,6 +5,10 @@
 //! the rest is a sequence of certificates, each a 2-byte big-endian length and that many
 //! bytes (a last certificate cut short is taken as it is). The first certificate is the leaf.
 //!
+//! The stores hold the corpus roots and the roots of the committed post-quantum twins
+//! ([`crate::corpus::pq_twin_roots_file`]), so that the twins among the seeds (ML-DSA chains)
+//! reach their signature checks rather than stopping at an unknown issuer.
+//!
 //! Invariants checked on every input (a violation panics, which is what a fuzzer reports):
 //! reading a certificate's signed parts and key type never panics; every method returns a
 //! verdict (no panic, no abort) against the corpus roots; `rustlsparallel` gives exactly
@@ -59,7 +63,11 @@ impl Harness {
     pub fn new() -> Harness {
         crate::methods::rustls_parallel::force_overlap(true);
         let corpus = Corpus::bundled().expect("the bundled corpus loads");
-        let roots: Vec<CertificateDer<'static>> = corpus.roots();
+        let mut roots: Vec<CertificateDer<'static>> = corpus.roots();
+        let twins = crate::corpus::pq_twin_roots_file();
+        if twins.exists() {
+            roots.extend(crate::chain::read_pem_certs(&twins).expect("the twins' roots load"));
+        }
         let methods = Method::available()
             .into_iter()
             .map(|m| {

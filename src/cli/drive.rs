@@ -48,20 +48,20 @@ pub(super) struct DriveArgs {
     /// Append every sample as a JSON line to FILE, flushed as taken [default: results/run-<time>.jsonl].
     #[arg(long)]
     raw: Option<PathBuf>,
-    /// Sites measured at once (each site one sample at a time; every site of a run before
-    /// the next run). Stages that build stores run on the driver's thread, so concurrency
-    /// mostly overlaps network waits.
+    /// Sites measured at once (each one sample at a time; every site of a run before the
+    /// next run); stores are built on the driver's thread, so this overlaps network waits.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     concurrency: u16,
-    /// Continue an interrupted run: read FILE (its raw samples), skip every sample it already
-    /// has, append the rest to it, and print the tables of the whole run. Options that
-    /// change what a sample measures (transport, hook, mirror, TLS resumption, roots,
-    /// cache-roots, resolve, concurrency) must be those of the first part (checked against
-    /// the run header beside FILE).
+    /// Continue an interrupted run: skip every sample FILE has, append the rest, print the
+    /// whole run's tables. Options that change what a sample measures (transport, hook,
+    /// mirror, pq, link, TLS resumption, roots, cache-roots, resolve, concurrency) must be
+    /// the first part's (checked against the run header beside FILE).
     #[arg(long, value_name = "FILE", conflicts_with = "raw")]
     resume: Option<PathBuf>,
     #[command(flatten)]
     net: NetArgs,
+    #[command(flatten)]
+    pq: super::pq::PqArgs,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -72,17 +72,18 @@ impl DriveArgs {
         let (sites, bad_lines) = read_sites(&self.sites)
             .with_context(|| format!("reading sites from {}", self.sites.display()))?;
         for e in &bad_lines {
-            let file = self.sites.display();
-            self.out
-                .error(&format!("certbench: error: {file}: {e} (skipped)"));
+            (self.out).error(&format!(
+                "certbench: error: {}: {e} (skipped)",
+                self.sites.display()
+            ));
         }
         if sites.is_empty() {
             anyhow::bail!("{}: no site to measure", self.sites.display());
         }
-        let net = self.net.settle(self.out.quiet)?;
+        let mut net = self.net.settle(self.out.quiet)?;
+        let pq = self.pq.settle(&self.net, &mut net, self.out.quiet)?;
         let raw_path = (self.resume.clone().or(self.raw.clone()))
             .unwrap_or_else(crate::run::sink::default_path);
-        let profiles = net.profiles();
         let opts = DriverOptions {
             methods: methods(&self.method),
             runs: self.runs,
@@ -94,23 +95,19 @@ impl DriveArgs {
             resolve: net.resolve,
             resumption: self.tls_resumption,
             concurrency: usize::from(self.concurrency),
-            profiles,
-            pq_resolve: Default::default(),
-            link: net.link.map(|l| l.to_string()),
+            served: pq.served(),
         };
-        let (roots, mirror, pq, link) = (net.roots, net.mirror, net.pq, net.link);
         let plan = DrivePlan {
             sites,
             bad_lines,
-            roots,
-            mirror,
-            pq,
-            link,
+            roots: net.roots,
+            mirror: net.mirror,
+            pq: pq.sets,
+            link: pq.link,
             opts,
             raw_path,
         };
-        plan.check().map_err(anyhow::Error::msg)?;
-        Ok(plan)
+        Ok(plan.checked()?)
     }
 }
 

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 
 use super::args::{MethodArg, methods};
@@ -15,8 +15,13 @@ use crate::limbo::{LimboFile, ReportOptions, Timings};
 #[derive(Args, Debug)]
 pub(super) struct LimboArgs {
     /// An x509-limbo file (schema version 1), e.g. corpus/x509-limbo/limbo-sample.json or
-    /// corpus/real-chains.limbo.json.
+    /// corpus/real-chains.limbo.json; with --generate-mldsa, where the testcases are written.
     file: PathBuf,
+    /// Write certbench's own ML-DSA testcases (RFC 9881: valid chains of each level, mixed
+    /// levels and algorithms, a bad signature, forbidden key usages, a wrong name, an
+    /// expired EE; fresh keys) to FILE as a limbo document, then run them.
+    #[arg(long)]
+    generate_mldsa: bool,
     /// Methods, comma-separated (or repeated): any of the possible values.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "all")]
     method: Vec<MethodArg>,
@@ -73,6 +78,12 @@ fn report_options(args: &LimboArgs) -> ReportOptions {
 pub(super) fn run(args: LimboArgs) -> Result<Outcome> {
     let (quiet, path) = (args.quiet, &args.file);
     let methods = methods(&args.method);
+    if args.generate_mldsa {
+        let now = time::OffsetDateTime::now_utc();
+        let doc = crate::limbo::mldsa::testcases(now)?;
+        std::fs::write(path, serde_json::to_string_pretty(&doc)?)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
     let file = LimboFile::load(path)?;
     let upstream = (args.upstream.as_deref())
         .map(|dir| {

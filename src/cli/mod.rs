@@ -23,6 +23,7 @@ mod mirror;
 mod net;
 mod output;
 mod page;
+mod pq;
 mod report;
 mod verify;
 

@@ -13,6 +13,7 @@ use super::args::{MethodArg, methods};
 use super::output::Outcome;
 use super::output::OutputArgs;
 use crate::corpus::bundled_dir;
+use crate::pq::Profile;
 use crate::roots::RootsSpec;
 use crate::run::sink::RawSink;
 use crate::verify::{self, Plan, PlanOptions, VerifyOptions};
@@ -49,6 +50,10 @@ pub(super) struct VerifyArgs {
     /// candidates, before the ones the server sent (plus decoys of the leaves' issuers).
     #[arg(long, value_name = "M")]
     extra_intermediates: Option<usize>,
+    /// Measure every chain beside its post-quantum twins (re-issued with ML-DSA keys:
+    /// mldsa44, mldsa65, mldsa87 or mixed; comma-separated).
+    #[arg(long, value_name = "PROFILE", value_delimiter = ',')]
+    pq: Vec<Profile>,
     /// Append every sample (warm-up included) to FILE as JSON lines, flushed as taken.
     #[arg(long)]
     raw: Option<PathBuf>,
@@ -64,6 +69,7 @@ fn plan_options(args: &VerifyArgs) -> PlanOptions {
         corpus_roots: !args.no_corpus_roots,
         extra_roots: args.extra_roots.unwrap_or(0),
         extra_intermediates: args.extra_intermediates.unwrap_or(0),
+        pq: args.pq.clone(),
     }
 }
 
@@ -73,8 +79,9 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
     if let Some(generated) = plan.generated() {
         out.note(&generated);
     }
-    for f in &plan.corpus.failures {
-        out.error(&format!("certbench: error: chain {}: {}", f.id, f.error));
+    plan.twins_made().iter().for_each(|l| out.note(l));
+    for (_, id, _, why) in plan.failures() {
+        out.error(&format!("certbench: error: chain {id}: {why}"));
     }
     let opts = VerifyOptions {
         methods: methods(&args.method),
@@ -86,12 +93,12 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
     out.note(&plan.describe(&opts));
 
     let mut raw = RawSink::open(args.raw.as_deref(), &crate::versions::run_info(argv))?;
-    let per_run = (plan.corpus.chains.len() * opts.methods.len()) as u64;
+    let per_run = (plan.items().len() * opts.methods.len()) as u64;
     let bar = out.progress(per_run * u64::from(args.runs + args.warmup));
     let mut samples: Vec<Sample> = Vec::new();
-    let cached = verify::run(&plan.corpus, &plan.roots, &opts, |s| {
+    let cached = verify::run(&plan, &opts, |s| {
         raw.write(&s);
-        if !s.stages.is_empty() {
+        if !matches!(s.verdict, Verdict::Error(_)) {
             bar.inc(1);
         }
         samples.push(s);

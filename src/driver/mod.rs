@@ -22,7 +22,7 @@
 mod plan;
 mod sample;
 
-pub use plan::{DrivePlan, measure, measured_with};
+pub use plan::{DrivePlan, PlanError, measure, measured_with};
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -71,12 +71,19 @@ pub struct DriverOptions {
     pub resumption: bool,
     /// Sites measured at once (`--concurrency`; 1 = one sample at a time, the default).
     pub concurrency: usize,
+    /// What the mirror serves and how it is reached (`--pq`, `--link`).
+    pub served: Served,
+}
+
+/// What the mirror serves beyond today's chains, and how it is reached.
+#[derive(Clone, Debug, Default)]
+pub struct Served {
     /// With `--pq`: today's chains and each post-quantum profile's twins, each served by its
-    /// own mirror, whose addresses `pq_resolve` holds (filled in by [`measure`]). Empty: one
-    /// chain per site, reached through `resolve`.
+    /// own mirror, whose addresses `resolve` holds (filled in by [`measure`]). Empty: one
+    /// chain per site, reached through [`DriverOptions::resolve`].
     pub profiles: Vec<Profile>,
     /// Per profile, `(host, port)` → its mirror's address.
-    pub pq_resolve: HashMap<Profile, ResolveMap>,
+    pub resolve: HashMap<Profile, ResolveMap>,
     /// The emulated link between client and mirror (`--link`), as its model describes it.
     pub link: Option<String>,
 }
@@ -85,7 +92,7 @@ impl DriverOptions {
     /// Where to connect for `site` in a sample of `profile`, instead of resolving its name.
     pub fn address(&self, profile: Option<Profile>, host: &str, port: u16) -> Option<SocketAddr> {
         let key = (host.to_owned(), port);
-        (profile.and_then(|p| self.pq_resolve.get(&p)?.get(&key)))
+        (profile.and_then(|p| self.served.resolve.get(&p)?.get(&key)))
             .or_else(|| self.resolve.get(&key))
             .copied()
     }
@@ -142,7 +149,7 @@ pub async fn run_with(
         Stack::Rustls => {
             let t = RustlsTransport {
                 resumption: opts.resumption,
-                hybrid_first: !opts.profiles.is_empty(),
+                hybrid_first: !opts.served.profiles.is_empty(),
             };
             schedule(&t, sites, roots, opts, control, sink).await
         }
@@ -176,7 +183,7 @@ async fn schedule<T: Transport>(
     control: &RunControl,
     mut sink: impl FnMut(Sample),
 ) -> bool {
-    let profiles: Vec<Option<Profile>> = match opts.profiles.as_slice() {
+    let profiles: Vec<Option<Profile>> = match opts.served.profiles.as_slice() {
         [] => vec![None],
         some => some.iter().copied().map(Some).collect(),
     };

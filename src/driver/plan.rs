@@ -53,7 +53,7 @@ impl DrivePlan {
         };
         let mut what = " (loopback mirror".to_owned();
         if !self.pq.is_empty() {
-            let profiles: Vec<&str> = self.opts.profiles.iter().map(|p| p.name()).collect();
+            let profiles: Vec<&str> = self.opts.served.profiles.iter().map(|p| p.name()).collect();
             what.push_str(&format!(" over rustls, chains {}", profiles.join(", ")));
         }
         if let Some(link) = &self.link {
@@ -99,19 +99,29 @@ impl DrivePlan {
 
     /// How many samples the whole run takes.
     pub fn total(&self) -> u64 {
-        let profiles = self.opts.profiles.len().max(1);
+        let profiles = self.opts.served.profiles.len().max(1);
         (self.sites.len() * self.opts.methods.len() * profiles) as u64
             * u64::from(self.opts.runs + self.opts.warmup)
     }
 
-    /// Why the plan cannot be measured as asked, if it cannot: `--pq` needs the rustls
-    /// transport (the system's OpenSSL 3.0 cannot check an ML-DSA CertificateVerify).
-    pub fn check(&self) -> Result<(), String> {
+    /// The plan, if it can be measured as asked: `--pq` needs the rustls transport (the
+    /// system's OpenSSL 3.0 cannot check an ML-DSA CertificateVerify).
+    pub fn checked(self) -> Result<DrivePlan, PlanError> {
         if !self.pq.is_empty() && self.opts.transport != Stack::Rustls {
-            return Err("--pq needs --transport rustls: the system's OpenSSL 3.0 cannot check a server's ML-DSA signature".into());
+            return Err(PlanError::PqNeedsRustls);
         }
-        Ok(())
+        Ok(self)
     }
+}
+
+/// Why a plan cannot be measured as asked.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// `--pq` over OpenSSL.
+    #[error(
+        "--pq needs --transport rustls: the system's OpenSSL 3.0 cannot check a server's ML-DSA signature"
+    )]
+    PqNeedsRustls,
 }
 
 /// Measures `plan` on the current runtime: the mirror served (if any) on a free loopback
@@ -129,7 +139,7 @@ pub async fn measure(
             let (served, resolve) =
                 local::serve_each(&sets, Stack::Rustls, plan.link, &plan.sites, &opts.resolve)
                     .await?;
-            opts.pq_resolve = resolve;
+            opts.served.resolve = resolve;
             served
         }
         Some(set) => {
@@ -161,7 +171,7 @@ pub fn measured_with(
     roots: &RootsSpec,
     resolve: &[String],
 ) -> Vec<(String, String)> {
-    let profiles: Vec<&str> = opts.profiles.iter().map(|p| p.name()).collect();
+    let profiles: Vec<&str> = opts.served.profiles.iter().map(|p| p.name()).collect();
     let mut resolve = resolve.to_vec();
     resolve.sort();
     let mut v = vec![
@@ -176,7 +186,7 @@ pub fn measured_with(
         ("--resolve", resolve.join(",")),
         ("--concurrency", opts.concurrency.to_string()),
         ("--pq", profiles.join(",")),
-        ("--link", opts.link.clone().unwrap_or_default()),
+        ("--link", opts.served.link.clone().unwrap_or_default()),
     ];
     if opts.transport == Stack::Openssl {
         v.push(("--hook", opts.hook.name().to_owned()));

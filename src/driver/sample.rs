@@ -159,7 +159,7 @@ fn config<T: Transport>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
         .into(),
         extra_intermediates: 0,
         profile: entry.profile.map(|p| p.name().to_owned()),
-        link: opts.link.clone(),
+        link: opts.served.link.clone(),
     }
 }
 

@@ -5,13 +5,15 @@
 //! - [`testcase`]: a limbo file's testcases as [`Case`]s (what each field maps to);
 //! - [`run`]: every method over every testcase, results in the limbo result format;
 //! - [`files`]: upstream harnesses' result files read, certbench's written;
-//! - [`report`]: a run's findings gathered for the summary.
+//! - [`report`]: a run's findings gathered for the summary;
+//! - [`mldsa`]: certbench's own ML-DSA testcases (RFC 9881), written as a limbo file.
 //!
 //! The real-chain corpus is also a limbo file: `corpus/real-chains/real-chains.limbo.json`.
 //!
 //! Tallies and comparisons of results live in `certbench_analysis::limbo`.
 
 pub mod files;
+pub mod mldsa;
 pub mod report;
 pub mod run;
 pub mod testcase;

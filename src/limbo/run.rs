@@ -2,8 +2,9 @@
 //!
 //! Each testcase is evaluated by every method, in an order that rotates from one testcase to
 //! the next (as `certbench verify` does), so that no method always runs first or after the
-//! same neighbour. A testcase the method cannot express is SKIPPED with the reason its
-//! [`Capabilities`](crate::verifier::Capabilities) give; a trust store the method cannot build
+//! same neighbour. A testcase the method cannot express, or whose chain holds an algorithm
+//! the method does not implement (`unsupported algorithm: ML-DSA-44`), is SKIPPED with the
+//! reason its [`Capabilities`](crate::verifier::Capabilities) give; a trust store it cannot build
 //! is a FAILURE (no path can be built); a verifier that panics is a FAILURE with the panic
 //! message (fail closed).
 
@@ -51,6 +52,14 @@ pub fn evaluate(
         return (
             ActualResult::Skipped,
             Some(format!("{} {why}", lib.name)),
+            None,
+        );
+    }
+    if let Some(unsupported) = verifier.capabilities().unsupported(&case.chain) {
+        let lib = verifier.library();
+        return (
+            ActualResult::Skipped,
+            Some(format!("{}: {unsupported}", lib.name)),
             None,
         );
     }

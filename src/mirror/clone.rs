@@ -35,8 +35,18 @@ use x509_parser::prelude::{FromDer, X509Certificate, X509Name};
 
 use crate::pq::Profile;
 
-/// Suffix appended to the common name of every cloned CA.
+/// Suffix appended to the common name of every cloned CA (of today's key types).
 pub const CA_SUFFIX: &str = " (certbench mirror)";
+
+/// The suffix of a clone's CA names under `profile`: [`CA_SUFFIX`], or for a twin
+/// ` (certbench mldsa44 twin)`, so that no two profiles' CAs share a name either (a verifier
+/// that looks an issuer up by name alone would pick another profile's key).
+pub fn ca_suffix(profile: Profile) -> String {
+    match profile {
+        Profile::Classical => CA_SUFFIX.to_owned(),
+        pq => format!(" (certbench {pq} twin)"),
+    }
+}
 
 /// OIDs rcgen writes itself (never copied): subjectKeyIdentifier, authorityKeyIdentifier.
 const SKI: &[u64] = &[2, 5, 29, 14];
@@ -74,7 +84,7 @@ pub struct Cloned {
 /// The clone's key for `spki_cert`: the profile's ML-DSA key for its role, or (classical) a
 /// key of the same type and size, with the rcgen algorithm each signs with.
 fn new_key(spki_cert: &X509Certificate<'_>, profile: Profile) -> Result<KeyPair, CloneError> {
-    let ca = is_ca(spki_cert) || spki_cert.version() == x509_parser::x509::X509Version::V1;
+    let ca = is_ca(spki_cert) || is_v1(spki_cert);
     if let Some(alg) = profile.algorithm(ca) {
         return Ok(KeyPair::generate_for(alg)?);
     }
@@ -120,9 +130,20 @@ fn clone_name(name: &X509Name<'_>, suffix: &str) -> DistinguishedName {
     dn
 }
 
-/// The subject of `x509` for its clone: [`CA_SUFFIX`] on the CN of a CA.
-fn subject(x509: &X509Certificate<'_>) -> DistinguishedName {
-    clone_name(x509.subject(), if is_ca(x509) { CA_SUFFIX } else { "" })
+/// The subject of `x509` for its clone: the profile's [`ca_suffix`] on the CN of a CA (a v1
+/// certificate is one: see the module's doc).
+fn subject(x509: &X509Certificate<'_>, profile: Profile) -> DistinguishedName {
+    let suffix = if is_ca(x509) || is_v1(x509) {
+        ca_suffix(profile)
+    } else {
+        String::new()
+    };
+    clone_name(x509.subject(), &suffix)
+}
+
+/// Whether `x509` is a v1 certificate (an old root, cloned as a v3 CA).
+fn is_v1(x509: &X509Certificate<'_>) -> bool {
+    x509.version() == x509_parser::x509::X509Version::V1
 }
 
 /// Whether `x509` is a CA (basicConstraints cA = true).
@@ -171,7 +192,7 @@ fn params(
     profile: Profile,
 ) -> CertificateParams {
     let mut p = CertificateParams::default();
-    p.distinguished_name = subject(x509);
+    p.distinguished_name = subject(x509, profile);
     p.serial_number = Some(SerialNumber::from_slice(x509.raw_serial()));
     let shift = time::Duration::seconds(shift_secs);
     p.not_before = x509.validity().not_before.to_datetime() + shift;
@@ -179,7 +200,7 @@ fn params(
     // Extensions are copied verbatim; rcgen writes none of its own (is_ca = NoCa, empty
     // lists) except the authority key identifier.
     p.is_ca = IsCa::NoCa;
-    if x509.version() == x509_parser::x509::X509Version::V1 {
+    if is_v1(x509) {
         // rcgen writes only v3 certificates, and a v3 certificate without basic constraints
         // is not a CA. A v1 certificate (an old root) is implicitly one: say so explicitly.
         p.is_ca = IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
@@ -325,7 +346,7 @@ impl Cloner {
                 let cert = match issuer_of(&parsed, i) {
                     Some(j) if self.done.contains_key(&sha256(all[j])) => {
                         let issuer_clone = &self.done[&sha256(all[j])];
-                        let issuer = issuer_params(&parsed[j]);
+                        let issuer = issuer_params(&parsed[j], self.profile);
                         p.signed_by(&key, &Issuer::new(issuer, &issuer_clone.key))?
                     }
                     _ => {
@@ -336,7 +357,7 @@ impl Cloner {
                             .unwrap_or(&rcgen::PKCS_ECDSA_P256_SHA256);
                         let stand_in_key = KeyPair::generate_for(alg)?;
                         let mut ip = CertificateParams::default();
-                        ip.distinguished_name = issuer_name(x);
+                        ip.distinguished_name = issuer_name(x, self.profile);
                         p.signed_by(&key, &Issuer::new(ip, &stand_in_key))?
                     }
                 };
@@ -369,15 +390,15 @@ fn issuer_of(parsed: &[X509Certificate<'_>], i: usize) -> Option<usize> {
 }
 
 /// The issuer side of a clone: its (suffixed) name and key identifier method.
-fn issuer_params(x: &X509Certificate<'_>) -> CertificateParams {
+fn issuer_params(x: &X509Certificate<'_>, profile: Profile) -> CertificateParams {
     let mut p = CertificateParams::default();
-    p.distinguished_name = subject(x);
+    p.distinguished_name = subject(x, profile);
     p
 }
 
 /// The issuer name of `x`, suffixed as a clone CA's would be.
-fn issuer_name(x: &X509Certificate<'_>) -> DistinguishedName {
-    clone_name(x.issuer(), CA_SUFFIX)
+fn issuer_name(x: &X509Certificate<'_>, profile: Profile) -> DistinguishedName {
+    clone_name(x.issuer(), &ca_suffix(profile))
 }
 
 #[cfg(test)]

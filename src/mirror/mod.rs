@@ -44,7 +44,7 @@ use crate::pq::Profile;
 use clone::{CloneError, Cloner};
 
 /// Bumped whenever generation changes, so older caches are not reused.
-const GENERATOR_VERSION: u32 = 4;
+const GENERATOR_VERSION: u32 = 5;
 
 /// Host of the fault that serves an expired leaf.
 pub const EXPIRED_HOST: &str = "expired.mirror.test";
@@ -346,7 +346,14 @@ fn gen_err(host: &str) -> impl Fn(rcgen::Error) -> MirrorError + '_ {
 }
 
 /// A CA's parameters: `name`, CA with the usual key usages, valid ±10 years around now.
-fn ca_params(name: &str, now: time::OffsetDateTime) -> CertificateParams {
+///
+/// A twin's CA is named for its profile (`certbench mirror CA (mldsa44 twin)` for
+/// `certbench mirror RSA CA`), so that no two profiles' CAs share a name.
+fn ca_params(name: &str, now: time::OffsetDateTime, profile: Profile) -> CertificateParams {
+    let name = match profile {
+        Profile::Classical => name.to_owned(),
+        pq => format!("{} ({pq} twin)", name.replace("RSA ", "")),
+    };
     let mut p = CertificateParams::default();
     p.distinguished_name.push(DnType::CommonName, name);
     p.distinguished_name
@@ -394,7 +401,7 @@ fn leaf_chain(
 ) -> Result<HostCert, MirrorError> {
     let err = gen_err(host);
     let inter_key = synthetic_key(profile, true).map_err(&err)?;
-    let mut ip = ca_params(inter_name, from);
+    let mut ip = ca_params(inter_name, from, profile);
     ip.is_ca = IsCa::Ca(BasicConstraints::Constrained(0));
     ip.use_authority_key_identifier_extension = true;
     let inter = ip.signed_by(&inter_key, root).map_err(&err)?;
@@ -449,13 +456,13 @@ fn out_of_order(
     let host = OUT_OF_ORDER_HOST;
     let err = gen_err(host);
     let a_key = synthetic_key(profile, true).map_err(&err)?;
-    let mut ap = ca_params("certbench mirror RSA CA A (out of order)", now);
+    let mut ap = ca_params("certbench mirror RSA CA A (out of order)", now, profile);
     ap.is_ca = IsCa::Ca(BasicConstraints::Constrained(1));
     ap.use_authority_key_identifier_extension = true;
     let a = ap.signed_by(&a_key, root).map_err(&err)?;
     let a_issuer = Issuer::new(ap, &a_key);
     let b_key = synthetic_key(profile, true).map_err(&err)?;
-    let mut bp = ca_params("certbench mirror RSA CA B (out of order)", now);
+    let mut bp = ca_params("certbench mirror RSA CA B (out of order)", now, profile);
     bp.is_ca = IsCa::Ca(BasicConstraints::Constrained(0));
     bp.use_authority_key_identifier_extension = true;
     let b = bp.signed_by(&b_key, &a_issuer).map_err(&err)?;
@@ -481,7 +488,7 @@ fn synthetic_hosts(now_secs: i64, profile: Profile) -> Result<Synthetic, MirrorE
     let now = time::OffsetDateTime::from_unix_timestamp(now_secs).expect("now is a valid time");
     let err = gen_err("synthetic root");
     let root_key = synthetic_key(profile, true).map_err(&err)?;
-    let root_params = ca_params("certbench mirror synthetic root", now);
+    let root_params = ca_params("certbench mirror synthetic root", now, profile);
     let root = root_params.self_signed(&root_key).map_err(&err)?;
     let root_issuer = Issuer::new(root_params, &root_key);
     let root_issuer = (&root_issuer, profile);
@@ -561,7 +568,7 @@ fn synthetic_hosts(now_secs: i64, profile: Profile) -> Result<Synthetic, MirrorE
     );
     let err = gen_err(UNTRUSTED_HOST);
     let untrusted_key = synthetic_key(profile, true).map_err(&err)?;
-    let untrusted_params = ca_params("certbench mirror untrusted root", now);
+    let untrusted_params = ca_params("certbench mirror untrusted root", now, profile);
     let untrusted_issuer = Issuer::new(untrusted_params, &untrusted_key);
     hosts.insert(
         UNTRUSTED_HOST.to_owned(),

@@ -11,9 +11,11 @@ use certbench_analysis::verify::{ChainChecks, PathChecks, Store};
 use certbench_analysis::{Sample, verify as summary};
 
 use super::{CachedRoots, VerifyOptions};
-use crate::corpus::Corpus;
+use crate::corpus::{Corpus, CorpusChain};
 use crate::extra::Extra;
 use crate::methods::Method;
+use crate::pq::Profile;
+use crate::pq::chains::{Twins, twins};
 use crate::roots::{RootSet, RootsSpec};
 
 /// Where the chains and roots come from, and the store scaling asked for.
@@ -29,6 +31,8 @@ pub struct PlanOptions {
     pub extra_roots: usize,
     /// Generated intermediates to offer with every chain (`--extra-intermediates`).
     pub extra_intermediates: usize,
+    /// Post-quantum profiles whose twins are measured beside the chains (`--pq`).
+    pub pq: Vec<Profile>,
 }
 
 /// Why a plan could not be made (nothing was measured).
@@ -64,6 +68,8 @@ pub struct Plan {
     pub extra: Extra,
     /// How long generating `extra` took, when anything was generated.
     pub generated_in: Option<Duration>,
+    /// The chains' twins, one set per `--pq` profile (their roots are in `roots`).
+    pub twins: Vec<Twins>,
 }
 
 impl Plan {
@@ -89,12 +95,68 @@ impl Plan {
             generated_in = Some(started.elapsed());
             roots.extend("extra", extra.roots.iter().cloned());
         }
+        let twins: Vec<Twins> = (crate::pq::with_classical(&opts.pq).into_iter())
+            .filter(|p| p.is_pq())
+            .map(|p| twins(&corpus, p))
+            .collect();
+        for t in &twins {
+            roots.extend(&format!("pq-{}", t.profile), t.roots.iter().cloned());
+        }
         Ok(Plan {
             corpus,
             roots,
             extra,
             generated_in,
+            twins,
         })
+    }
+
+    /// Every chain that could not be measured: those that failed to load, and those without
+    /// a twin under a profile, as (profile, id, host, why).
+    pub fn failures(&self) -> Vec<(Option<Profile>, String, String, String)> {
+        let mut all: Vec<_> = (self.corpus.failures.iter())
+            .map(|f| (None, f.id.clone(), f.host.clone(), f.error.to_string()))
+            .collect();
+        for t in &self.twins {
+            for (id, why) in &t.failures {
+                let host = (self.corpus.chains.iter())
+                    .find(|c| c.id == *id)
+                    .map(|c| c.host.clone());
+                let why = format!("no {} twin: {why}", t.profile);
+                all.push((Some(t.profile), id.clone(), host.unwrap_or_default(), why));
+            }
+        }
+        all
+    }
+
+    /// What `--pq` made, when it made anything: one line per profile.
+    pub fn twins_made(&self) -> Vec<String> {
+        (self.twins.iter())
+            .map(|t| {
+                format!(
+                    "certbench verify: {} {} twins made in {:.2} s",
+                    t.chains.len(),
+                    t.profile,
+                    t.made_in.as_secs_f64()
+                )
+            })
+            .collect()
+    }
+
+    /// The chains as measured: each corpus chain, then (with `--pq`) its twin under each
+    /// profile, each with its profile (`None` without `--pq`).
+    pub fn items(&self) -> Vec<(Option<Profile>, &CorpusChain)> {
+        let mut items = Vec::new();
+        for c in &self.corpus.chains {
+            let today = (!self.twins.is_empty()).then_some(Profile::Classical);
+            items.push((today, c));
+            for t in &self.twins {
+                if let Some(twin) = t.chains.iter().find(|twin| twin.id == c.id) {
+                    items.push((Some(t.profile), twin));
+                }
+            }
+        }
+        items
     }
 
     /// What was generated, when anything was.
@@ -118,11 +180,21 @@ impl Plan {
         }
     }
 
+    /// `, today's and their mldsa44 twins`, or nothing without `--pq`.
+    fn profiles(&self) -> String {
+        let names: Vec<&str> = self.twins.iter().map(|t| t.profile.name()).collect();
+        match names.is_empty() {
+            true => String::new(),
+            false => format!(", each beside its {} twins", names.join(", ")),
+        }
+    }
+
     /// The note before measuring.
     pub fn describe(&self, opts: &VerifyOptions) -> String {
         format!(
-            "certbench verify: {} chains × {} methods × {} runs (+{} warm-up), roots {}{}{}",
+            "certbench verify: {} chains{} × {} methods × {} runs (+{} warm-up), roots {}{}{}",
             self.corpus.chains.len(),
+            self.profiles(),
             opts.methods.len(),
             opts.runs,
             opts.warmup,
@@ -139,8 +211,9 @@ impl Plan {
     /// The tables' title.
     pub fn title(&self, opts: &VerifyOptions) -> String {
         format!(
-            "certbench verify — {} chains, {} runs (+{} warm-up), roots {}{}, {}",
+            "certbench verify — {} chains{}, {} runs (+{} warm-up), roots {}{}, {}",
             self.corpus.chains.len(),
+            self.profiles(),
             opts.runs,
             opts.warmup,
             self.roots.describe(),

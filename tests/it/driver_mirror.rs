@@ -85,6 +85,7 @@ fn drive_methods(
             resolve,
             resumption,
             concurrency: 1,
+            served: Default::default(),
         };
         let mut out = Vec::new();
         run(&sites, &roots, &opts, |s| out.push(s)).await;
@@ -476,6 +477,7 @@ fn rustls_transport_turns_a_panicking_verifier_into_a_rejection() {
                 config,
                 TcpConnector {
                     addr: Some(server.addr),
+                    flights: Default::default(),
                 },
             );
             let result = c.call("https://reddit.com/".parse().unwrap()).await;

@@ -83,6 +83,7 @@ fn drive(
             resolve,
             resumption: false,
             concurrency: 1,
+            served: Default::default(),
         };
         let mut out = Vec::new();
         let start = Instant::now();

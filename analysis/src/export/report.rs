@@ -68,7 +68,7 @@ impl Report {
             .map(|c| self::answer(c, if pq.is_some() { None } else { other_hook }))
             .unwrap_or_default();
         if let Some(pq) = &pq {
-            let fastest = comparison.as_ref().map(|c| crate::comparison::fastest(c));
+            let fastest = comparison.as_ref().map(crate::comparison::fastest);
             answer.extend(pq.answer(fastest.as_deref()));
         }
         let mut configs: Vec<String> = Vec::new();

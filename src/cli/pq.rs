@@ -1,0 +1,81 @@
+//! The flags of a post-quantum driver run (`--pq`, `--link`), and what they settle into: the
+//! twins' certificate sets (made once, their roots trusted) and the emulated link.
+
+use anyhow::Result;
+use clap::Args;
+
+use super::net::{Net, NetArgs};
+use super::output;
+use crate::driver::Served;
+use crate::link::LinkSpec;
+use crate::mirror::{MirrorSet, local, profile_dir};
+use crate::pq::Profile;
+
+#[derive(Args, Debug)]
+pub(super) struct PqArgs {
+    /// With --mirror: also serve each site's post-quantum twin (its chain re-issued with
+    /// ML-DSA keys: mldsa44, mldsa65, mldsa87, or mixed, an ML-DSA-44 leaf under ML-DSA-65
+    /// CAs; comma-separated) over rustls, and measure it beside today's chain (docs/pq.md).
+    #[arg(
+        long,
+        value_name = "PROFILE",
+        value_delimiter = ',',
+        requires = "mirror"
+    )]
+    pq: Vec<Profile>,
+    /// With --mirror: reach it over an emulated link, RTT[,BANDWIDTH] (e.g. 40ms or
+    /// 40ms,50mbit): RTT/2 each way, TCP's initial window of 10 segments (docs/pq.md).
+    #[arg(long, value_name = "RTT[,BANDWIDTH]", requires = "mirror")]
+    link: Option<LinkSpec>,
+}
+
+/// What the flags settle into.
+pub(super) struct Pq {
+    /// The twins, one set per profile.
+    pub(super) sets: Vec<MirrorSet>,
+    /// Today's chains then each profile; empty without `--pq`.
+    profiles: Vec<Profile>,
+    pub(super) link: Option<LinkSpec>,
+}
+
+impl Pq {
+    /// What the driver is told of them (the mirrors' addresses come when they serve).
+    pub(super) fn served(&self) -> Served {
+        Served {
+            profiles: self.profiles.clone(),
+            resolve: Default::default(),
+            link: self.link.map(|l| l.to_string()),
+        }
+    }
+}
+
+impl PqArgs {
+    /// The twins of every profile (made once under the mirror's cache, noted unless
+    /// `quiet`), their roots added to `net`'s.
+    pub(super) fn settle(&self, net_args: &NetArgs, net: &mut Net, quiet: bool) -> Result<Pq> {
+        let mut sets = Vec::new();
+        for &profile in crate::pq::with_classical(&self.pq)
+            .iter()
+            .filter(|p| p.is_pq())
+        {
+            let dir = profile_dir(&net_args.mirror_cache, profile);
+            if !local::is_cached(&dir) {
+                output::note(quiet, &local::generating(&dir));
+            }
+            let set = local::load_profile(&net_args.mirror_cache, profile)?;
+            output::note(quiet, &local::loaded(&set, &dir));
+            net.roots
+                .extend(&format!("pq-{profile}"), set.roots.clone());
+            sets.push(set);
+        }
+        let profiles = match sets.is_empty() {
+            true => Vec::new(),
+            false => crate::pq::with_classical(&self.pq),
+        };
+        Ok(Pq {
+            sets,
+            profiles,
+            link: self.link,
+        })
+    }
+}
