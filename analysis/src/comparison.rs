@@ -307,13 +307,13 @@ pub fn answer(cmp: &Comparison, other_hook: Option<&str>) -> Vec<String> {
         let lo = shares.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = shares.iter().copied().fold(0.0, f64::max);
         lines.push(format!(
-            "Verification is {:.0} % of the connection time with {winner}{} (median over sites, {:.0}–{:.0} %; connection = TCP + TLS + HTTP to the first byte).",
-            100.0 * median_of(&mut shares),
+            "Verification is {} % of the connection time with {winner}{} (median over sites, {}–{} %; connection = TCP + TLS + HTTP to the first byte).",
+            percent(median_of(&mut shares)),
             cmp.link
                 .as_ref()
                 .map_or(String::new(), |l| format!(" on the emulated link ({l})")),
-            100.0 * lo,
-            100.0 * hi
+            percent(lo),
+            percent(hi)
         ));
     }
     lines.extend(servo_against_browsers(cmp));
@@ -321,6 +321,17 @@ pub fn answer(cmp: &Comparison, other_hook: Option<&str>) -> Vec<String> {
         lines.push(format!("The other hook: `{cmd}`."));
     }
     lines
+}
+
+/// A share as a percentage: whole percents from 1 % on, one decimal below (a share on an
+/// emulated link is a tenth of a percent, not 0).
+fn percent(share: f64) -> String {
+    let p = 100.0 * share;
+    if p < 1.0 {
+        format!("{p:.1}")
+    } else {
+        format!("{p:.0}")
+    }
 }
 
 /// Servo's verifiers (its default, its webpki-roots path, the parallel one).
