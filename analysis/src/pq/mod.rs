@@ -1,0 +1,289 @@
+//! What a `--pq` run measured of the post-quantum twins beside today's chains
+//! (`config.profile`): per site and profile the bytes on the wire and the server's first flight
+//! against TCP's initial window; per method and profile the verification's cost as a ratio to
+//! today's, and the connection; and the answer's lines.
+//!
+//! A ratio is taken per site (median own cost on the twin ÷ median own cost on today's chain,
+//! same method, same run) and summarised as the median over sites with its range: two
+//! profiles' samples are never pooled.
+
+mod answer;
+mod wire;
+
+pub use answer::profile_label;
+pub use wire::{INITIAL_WINDOW, MSS, extra_round_trips, model_connection_ns, segments};
+
+use serde::Serialize;
+
+use crate::schema::{Sample, Stage, Verdict};
+
+/// The name today's chains have in a `--pq` run.
+pub const CLASSICAL: &str = "classical";
+
+/// One site under one profile: what its chain costs on the wire.
+#[derive(Clone, Debug, Serialize)]
+pub struct FlightRow {
+    /// The site id.
+    pub site: String,
+    /// The profile (`classical` for today's chain).
+    pub profile: String,
+    /// The certificates' DER bytes.
+    pub chain_bytes: Option<u64>,
+    /// Their TLS 1.3 Certificate message.
+    pub cert_message_bytes: Option<u64>,
+    /// The server's first flight (median over the samples that counted it).
+    pub first_flight_bytes: Option<u64>,
+}
+
+impl FlightRow {
+    /// The first flight's segments.
+    pub fn segments(&self) -> Option<u64> {
+        self.first_flight_bytes.map(segments)
+    }
+
+    /// Round trips the first flight adds beyond the initial window.
+    pub fn extra_round_trips(&self) -> Option<u32> {
+        self.segments().map(extra_round_trips)
+    }
+}
+
+/// One method on one post-quantum profile against today's chains.
+#[derive(Clone, Debug, Serialize)]
+pub struct CostRow {
+    /// The method.
+    pub method: String,
+    /// The profile.
+    pub profile: String,
+    /// Median over sites of the per-site ratio of own-cost medians (twin ÷ today's); `None`
+    /// when the method measured no site on both.
+    pub ratio: Option<f64>,
+    /// The ratio's range over sites.
+    pub range: (f64, f64),
+    /// The sites in the ratio.
+    pub sites: usize,
+    /// Median over sites of the twin's own cost, nanoseconds.
+    pub own_ns: Option<f64>,
+    /// Median over sites of today's own cost, nanoseconds.
+    pub classical_own_ns: Option<f64>,
+    /// Median over sites of the connection on the twins, and on today's chains, nanoseconds.
+    pub connection_ns: (Option<f64>, Option<f64>),
+    /// Why the method measured nothing on the twins (`unsupported algorithm: ML-DSA-44`).
+    pub unsupported: Option<String>,
+}
+
+/// A `--pq` run's figures.
+#[derive(Clone, Debug, Serialize)]
+pub struct PqSummary {
+    /// The profiles, today's first, in order of first appearance.
+    pub profiles: Vec<String>,
+    /// The emulated link the samples crossed (`config.link`), if any.
+    pub link: Option<String>,
+    /// Per site and profile.
+    pub flights: Vec<FlightRow>,
+    /// Per method and post-quantum profile.
+    pub costs: Vec<CostRow>,
+    /// Per method that measured twins, and profile: its verdicts on them against today's.
+    pub verdicts: Vec<VerdictCheck>,
+}
+
+/// One method's verdicts on one profile's twins against its verdicts on today's chains.
+#[derive(Clone, Debug, Serialize)]
+pub struct VerdictCheck {
+    /// The method.
+    pub method: String,
+    /// The profile.
+    pub profile: String,
+    /// Rows (chains or sites) where both were verified.
+    pub of: usize,
+    /// Those where the twin was accepted exactly when today's chain was.
+    pub equal: usize,
+    /// The others: `row: today's verdict → the twin's`.
+    pub differ: Vec<String>,
+}
+
+/// The verdict of a row's first measured sample.
+fn first_verdict<'a>(group: &[&'a Sample]) -> Option<&'a Verdict> {
+    group.iter().map(|s| &s.verdict).find(|v| v.measured())
+}
+
+fn verdicts<'a>(
+    method: &str,
+    profile: &str,
+    rows: &[String],
+    of: &impl Fn(&str, Option<&str>, &str) -> Vec<&'a Sample>,
+) -> Option<VerdictCheck> {
+    let mut check = VerdictCheck {
+        method: method.to_owned(),
+        profile: profile.to_owned(),
+        of: 0,
+        equal: 0,
+        differ: Vec::new(),
+    };
+    for row in rows {
+        let twin = first_verdict(&of(row, Some(method), profile));
+        let today = first_verdict(&of(row, Some(method), CLASSICAL));
+        if let (Some(t), Some(c)) = (twin, today) {
+            check.of += 1;
+            if t.is_ok() == c.is_ok() {
+                check.equal += 1;
+            } else {
+                check
+                    .differ
+                    .push(format!("{row}: {} → {}", c.label(), t.label()));
+            }
+        }
+    }
+    (check.of > 0).then_some(check)
+}
+
+fn median(values: &mut [f64]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    Some(if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    })
+}
+
+fn profile(s: &Sample) -> Option<&str> {
+    s.config.profile.as_deref()
+}
+
+/// What a row is: the stored chain (`verify`), else the site (the driver).
+fn row_key(s: &Sample) -> String {
+    s.chain.clone().unwrap_or_else(|| s.site_id())
+}
+
+/// The summary of the measured samples of a `--pq` run; `None` when no sample names a
+/// profile.
+pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
+    let samples: Vec<&Sample> = samples.iter().filter(|s| !s.warmup).collect();
+    let mut profiles: Vec<String> = Vec::new();
+    let (mut sites, mut methods): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+    for s in &samples {
+        let Some(p) = profile(s) else { continue };
+        if !profiles.iter().any(|q| q == p) {
+            profiles.push(p.to_owned());
+        }
+        if !sites.contains(&row_key(s)) {
+            sites.push(row_key(s));
+        }
+        if !methods.contains(&s.method) {
+            methods.push(s.method.clone());
+        }
+    }
+    if profiles.is_empty() {
+        return None;
+    }
+    profiles.sort_by_key(|p| p != CLASSICAL);
+    let of = |site: &str, method: Option<&str>, p: &str| -> Vec<&Sample> {
+        (samples.iter().copied())
+            .filter(|s| row_key(s) == site && profile(s) == Some(p))
+            .filter(|s| method.is_none_or(|m| s.method == m))
+            .collect()
+    };
+    let flights = (sites.iter())
+        .flat_map(|site| profiles.iter().map(move |p| (p, site)))
+        .filter_map(|(p, site)| flight(site, p, &of(site, None, p)))
+        .collect();
+    // Each method on each post-quantum profile.
+    let pairs: Vec<(&String, &String)> = (methods.iter())
+        .flat_map(|m| {
+            profiles
+                .iter()
+                .filter(|p| *p != CLASSICAL)
+                .map(move |p| (m, p))
+        })
+        .collect();
+    let costs = (pairs.iter())
+        .map(|(m, p)| cost(m, p, &sites, &of))
+        .collect();
+    let verdicts = (pairs.iter())
+        .filter_map(|(m, p)| verdicts(m, p, &sites, &of))
+        .collect();
+    let link = samples.iter().find_map(|s| s.config.link.clone());
+    Some(PqSummary {
+        profiles,
+        link,
+        flights,
+        costs,
+        verdicts,
+    })
+}
+
+fn flight(site: &str, profile: &str, group: &[&Sample]) -> Option<FlightRow> {
+    let med = |f: fn(&Sample) -> Option<u64>| {
+        let mut v: Vec<f64> = group
+            .iter()
+            .filter_map(|s| f(s))
+            .map(|b| b as f64)
+            .collect();
+        median(&mut v).map(|m| m.round() as u64)
+    };
+    let row = FlightRow {
+        site: site.to_owned(),
+        profile: profile.to_owned(),
+        chain_bytes: med(|s| s.meta.chain_bytes),
+        cert_message_bytes: med(|s| s.meta.cert_message_bytes),
+        first_flight_bytes: med(|s| s.meta.first_flight_bytes),
+    };
+    (row.chain_bytes.is_some() || row.first_flight_bytes.is_some()).then_some(row)
+}
+
+/// Median of a stage (or the own cost, `None`) over `group`'s measured samples.
+fn stage_median(group: &[&Sample], stage: Option<Stage>) -> Option<f64> {
+    let mut v: Vec<f64> = (group.iter())
+        .filter(|s| s.verdict.measured())
+        .filter_map(|s| match stage {
+            Some(st) => s.stage(st),
+            None => s.own_cost(),
+        })
+        .map(|ns| ns as f64)
+        .collect();
+    median(&mut v)
+}
+
+fn cost<'a>(
+    method: &str,
+    profile: &str,
+    sites: &[String],
+    of: &impl Fn(&str, Option<&str>, &str) -> Vec<&'a Sample>,
+) -> CostRow {
+    let (mut ratios, mut own, mut classical) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut conn, mut classical_conn) = (Vec::new(), Vec::new());
+    let mut unsupported = None;
+    for site in sites {
+        let twin = of(site, Some(method), profile);
+        let today = of(site, Some(method), CLASSICAL);
+        if let Some(Verdict::Unsupported(why)) = twin.first().map(|s| &s.verdict) {
+            unsupported.get_or_insert_with(|| why.clone());
+        }
+        let (t, c) = (stage_median(&twin, None), stage_median(&today, None));
+        if let (Some(t), Some(c)) = (t, c) {
+            ratios.push(t / c.max(1.0));
+            own.push(t);
+            classical.push(c);
+        }
+        conn.extend(stage_median(&twin, Some(Stage::Connection)));
+        classical_conn.extend(stage_median(&today, Some(Stage::Connection)));
+    }
+    let range = (
+        ratios.iter().copied().fold(f64::INFINITY, f64::min),
+        ratios.iter().copied().fold(0.0, f64::max),
+    );
+    CostRow {
+        method: method.to_owned(),
+        profile: profile.to_owned(),
+        sites: ratios.len(),
+        ratio: median(&mut ratios),
+        range,
+        own_ns: median(&mut own),
+        classical_own_ns: median(&mut classical),
+        connection_ns: (median(&mut conn), median(&mut classical_conn)),
+        unsupported,
+    }
+}
