@@ -44,11 +44,12 @@ impl PqSummary {
                 .map(|c| format!("{} ×{:.2}", c.method, c.ratio.unwrap_or(0.0)))
                 .collect();
             let mut line = format!(
-                "With {} chains verification costs ×{:.2} of today's ({}, median over {} sites, ×{:.2}–×{:.2}{})",
+                "With {} chains verification costs ×{:.2} of today's ({}, median over {} {}, ×{:.2}–×{:.2}{})",
                 profile_label(p),
                 main.ratio.unwrap_or(0.0),
                 main.method,
                 main.sites,
+                self.rows,
                 main.range.0,
                 main.range.1,
                 if others.is_empty() {
@@ -160,9 +161,10 @@ impl PqSummary {
         };
         let (twin_over, counted) = over(&twins);
         let (today_over, _) = over(today);
+        let rows = self.rows;
         match median(&mut more) {
             Some(m) => format!(
-                "; the server's first flight carries {:.1} KB more (median over {} sites), {twin_over} of {counted} sites needing an extra round trip (a first flight over TCP's initial window of {INITIAL_WINDOW} × {MSS} B), against {today_over} today",
+                "; the server's first flight carries {:.1} KB more (median over {} {rows}), {twin_over} of {counted} {rows} needing an extra round trip (a first flight over TCP's initial window of {INITIAL_WINDOW} × {MSS} B), against {today_over} today",
                 m / 1000.0,
                 more.len()
             ),

@@ -84,6 +84,8 @@ pub struct PqSummary {
     pub costs: Vec<CostRow>,
     /// Per method that measured twins, and profile: its verdicts on them against today's.
     pub verdicts: Vec<VerdictCheck>,
+    /// What a row is: `chains` (stored chains, `verify`) or `sites` (the driver).
+    pub rows: &'static str,
 }
 
 /// One method's verdicts on one profile's twins against its verdicts on today's chains.
@@ -206,12 +208,17 @@ pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
         .filter_map(|(m, p)| verdicts(m, p, &sites, &of))
         .collect();
     let link = samples.iter().find_map(|s| s.config.link.clone());
+    let rows = match samples.iter().any(|s| s.chain.is_some()) {
+        true => "chains",
+        false => "sites",
+    };
     Some(PqSummary {
         profiles,
         link,
         flights,
         costs,
         verdicts,
+        rows,
     })
 }
 
