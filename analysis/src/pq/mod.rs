@@ -294,3 +294,99 @@ fn cost<'a>(
         unsupported,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{Config, SampleMeta, Source};
+
+    /// A driver sample of `method` on `site` with `profile`'s chain.
+    fn sample(method: &str, site: &str, profile: &str, own_us: u64, flight: u64) -> Sample {
+        let unsupported = method == "openssl" && profile != CLASSICAL;
+        Sample {
+            schema: 2,
+            source: Source::Driver,
+            method: method.into(),
+            config: Config {
+                profile: Some(profile.into()),
+                ..Config::default()
+            },
+            site: site.into(),
+            port: Some(443),
+            path: Some("/".into()),
+            chain: None,
+            run: 0,
+            warmup: false,
+            stages: match unsupported {
+                true => Default::default(),
+                false => [
+                    (Stage::TotalVerification, own_us * 1000),
+                    (Stage::Connection, 3_000_000),
+                ]
+                .into(),
+            },
+            verdict: match unsupported {
+                true => Verdict::Unsupported("unsupported algorithm: ML-DSA-44".into()),
+                false => Verdict::Ok,
+            },
+            meta: SampleMeta {
+                first_flight_bytes: (!unsupported).then_some(flight),
+                chain_bytes: (!unsupported).then_some(flight / 2),
+                ..SampleMeta::default()
+            },
+        }
+    }
+
+    #[test]
+    fn twins_are_ratios_to_todays_chain_per_site_and_never_pooled() {
+        let mut samples = Vec::new();
+        // a.example: 100 µs today, 50 µs on the twin; b.example: 200 → 300 µs. The twin's
+        // flight overflows the window on b.example only.
+        for (site, today, twin, flight) in [
+            ("a.example", 100, 50, 12_000),
+            ("b.example", 200, 300, 20_000),
+        ] {
+            for m in ["rustlsserial", "openssl"] {
+                samples.push(sample(m, site, CLASSICAL, today, 4_000));
+                samples.push(sample(m, site, "mldsa44", twin, flight));
+            }
+        }
+        let pq = summarize(&samples).unwrap();
+        assert_eq!(pq.profiles, ["classical", "mldsa44"]);
+        assert_eq!(pq.rows, "sites");
+        let serial = pq
+            .costs
+            .iter()
+            .find(|c| c.method == "rustlsserial")
+            .unwrap();
+        // Per-site ratios ×0.5 and ×1.5: their median, not the ratio of pooled medians.
+        assert_eq!(
+            (serial.ratio, serial.range, serial.sites),
+            (Some(1.0), (0.5, 1.5), 2)
+        );
+        let openssl = pq.costs.iter().find(|c| c.method == "openssl").unwrap();
+        assert_eq!(openssl.ratio, None);
+        assert_eq!(
+            openssl.unsupported.as_deref(),
+            Some("unsupported algorithm: ML-DSA-44")
+        );
+        let over: Vec<(&str, Option<u32>)> = (pq.flights.iter())
+            .filter(|f| f.profile == "mldsa44")
+            .map(|f| (f.site.as_str(), f.extra_round_trips()))
+            .collect();
+        assert_eq!(over, [("a.example", Some(0)), ("b.example", Some(1))]);
+        let answer = pq.answer(Some("rustlsserial")).join("\n");
+        assert!(
+            answer.contains("With ML-DSA-44 chains verification costs ×1.00 of today's (rustlsserial, median over 2 sites, ×0.50–×1.50)")
+                && answer.contains("carries 12.0 KB more (median over 2 sites), 1 of 2 sites needing an extra round trip")
+                && answer.contains("against 0 today")
+                && answer.contains("Without ML-DSA (unsupported algorithm, so no figure): openssl.")
+                && answer.contains("Verdicts on the twins equal today's for every method that implements ML-DSA (rustlsserial): 2 of 2 each."),
+            "{answer}"
+        );
+        assert!(summarize(&[sample("rustlsserial", "a", CLASSICAL, 1, 1)]).is_some());
+        let mut plain = sample("rustlsserial", "a", CLASSICAL, 1, 1);
+        plain.config.profile = None;
+        assert!(summarize(&[plain]).is_none(), "no profile: no summary");
+    }
+}
