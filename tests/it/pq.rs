@@ -335,6 +335,19 @@ fn a_pq_run_measures_twins_beside_todays_chains_and_says_unsupported() {
             .unwrap()
     };
     assert!(github("mldsa44") > github("classical") + 8_000);
+    // `certbench report` on the run's samples shows the same section, in markdown and HTML.
+    let jsonl: String = (samples.iter())
+        .map(|s| serde_json::to_string(s).unwrap() + "\n")
+        .collect();
+    let (md, html) = crate::common::report_with_html("pq.jsonl", jsonl.as_bytes());
+    assert!(
+        md.contains("### post-quantum twins: bytes on the wire"),
+        "{md}"
+    );
+    assert!(
+        html.contains("<h2>Post-quantum twins</h2>")
+            && html.contains("unsupported algorithm: ML-DSA-44")
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@ mod bulk;
 mod chart;
 mod handshake;
 mod page;
+mod pq;
 mod table;
 
 use std::fmt::Write;
@@ -55,6 +56,7 @@ pub fn render(
     if !report.tables.is_empty() {
         charts(&mut h, report, samples);
         table::tables(&mut h, report);
+        pq::section(&mut h, report.pq.as_ref());
     }
     handshake::section(&mut h, handshakes);
     page::section(&mut h, pages);

@@ -1,0 +1,64 @@
+//! A `--pq` run's section of the HTML report: per site and profile the bytes on the wire and
+//! the first flight against TCP's initial window, then each method on the twins against
+//! today's chains (the markdown's two tables; the answer's lines come with the comparison).
+
+use std::fmt::Write;
+
+use super::table::esc;
+use crate::pq::{INITIAL_WINDOW, MSS, PqSummary};
+use crate::units::human;
+
+/// Appends the section, when the report is of a `--pq` run.
+pub(super) fn section(h: &mut String, pq: Option<&PqSummary>) {
+    let Some(pq) = pq else {
+        return;
+    };
+    let kb =
+        |b: Option<u64>| b.map_or("—".to_owned(), |b| format!("{:.1} KB", b as f64 / 1000.0));
+    let _ = writeln!(
+        h,
+        "<h2>Post-quantum twins</h2>\n<h3>Bytes on the wire (first flight in segments of {MSS} B against TCP's initial window of {INITIAL_WINDOW})</h3>"
+    );
+    h.push_str("<table><tr><th>site</th><th>chains</th><th>certificates</th><th>Certificate message</th><th>first flight</th><th>segments</th><th>extra RTT</th></tr>\n");
+    for f in &pq.flights {
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            esc(&f.site),
+            esc(&f.profile),
+            kb(f.chain_bytes),
+            kb(f.cert_message_bytes),
+            kb(f.first_flight_bytes),
+            f.segments().map_or("—".into(), |s| s.to_string()),
+            f.extra_round_trips()
+                .map_or("—".into(), |r| format!("+{r}"))
+        );
+    }
+    h.push_str("</table>\n");
+    let _ = writeln!(
+        h,
+        "<h3>The twins against today's chains (own cost ratio: median over {} of the per-{} ratio of medians, with its range)</h3>",
+        pq.rows,
+        pq.rows.trim_end_matches('s')
+    );
+    h.push_str("<table><tr><th>method</th><th>chains</th><th>own cost ÷ today's</th><th>own cost today</th><th>own cost</th><th>connection today</th><th>connection</th></tr>\n");
+    let time = |ns: Option<f64>| ns.map_or("—".to_owned(), human);
+    for c in &pq.costs {
+        let ratio = match (&c.unsupported, c.ratio) {
+            (Some(why), None) => esc(why),
+            (_, Some(r)) => format!("×{r:.2} (×{:.2}–×{:.2}, {})", c.range.0, c.range.1, c.sites),
+            (None, None) => "—".to_owned(),
+        };
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td class=\"n\">{ratio}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            esc(&c.method),
+            esc(&c.profile),
+            time(c.classical_own_ns),
+            time(c.own_ns),
+            time(c.connection_ns.1),
+            time(c.connection_ns.0)
+        );
+    }
+    h.push_str("</table>\n");
+}
