@@ -185,9 +185,14 @@ pub fn measured_with(
         ("--cache-roots", opts.cache_roots.to_string()),
         ("--resolve", resolve.join(",")),
         ("--concurrency", opts.concurrency.to_string()),
-        ("--pq", profiles.join(",")),
-        ("--link", opts.served.link.clone().unwrap_or_default()),
     ];
+    // Only when given: a run begun without them (or by a certbench without them) resumes.
+    if !profiles.is_empty() {
+        v.push(("--pq", profiles.join(",")));
+    }
+    if let Some(link) = &opts.served.link {
+        v.push(("--link", link.clone()));
+    }
     if opts.transport == Stack::Openssl {
         v.push(("--hook", opts.hook.name().to_owned()));
     }
