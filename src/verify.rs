@@ -130,16 +130,34 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
         }
     }
 
-    // With extra intermediates, the chains as verified: made once, before any timing.
-    let offered: Vec<(Option<Profile>, CorpusChain)> = (plan.items().into_iter())
+    // Made once, before any timing: the chains as verified (with extra intermediates), with
+    // `--pq` their bytes as sent (to set beside the twin's), and what each method cannot verify.
+    let offered: Vec<Offered> = (plan.items().into_iter())
         .map(|(profile, c)| {
-            let mut c = c.clone();
+            let sent: Vec<_> = c.chain.iter().cloned().collect();
+            let wire = profile.map(|_| {
+                use crate::transport::flight::{certificate_message_bytes, chain_bytes};
+                (chain_bytes(&sent), certificate_message_bytes(&sent))
+            });
+            let unsupported = (verifiers.iter())
+                .map(|(_, v)| {
+                    v.capabilities()
+                        .unsupported(&c.chain)
+                        .map(|u| u.to_string())
+                })
+                .collect();
+            let mut item = c.clone();
             if !opts.extra_intermediates.is_empty() {
-                let sent = std::mem::take(&mut c.chain.intermediates);
-                c.chain.intermediates = opts.extra_intermediates.clone();
-                c.chain.intermediates.extend(sent);
+                let sent = std::mem::take(&mut item.chain.intermediates);
+                item.chain.intermediates = opts.extra_intermediates.clone();
+                item.chain.intermediates.extend(sent);
             }
-            (profile, c)
+            Offered {
+                profile,
+                item,
+                wire,
+                unsupported,
+            }
         })
         .collect();
     let n = verifiers.len();
@@ -151,19 +169,17 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
     let mut runs_before = 0usize;
     for (warmup, runs) in phases {
         for run in 0..runs {
-            for (c, (profile, item)) in offered.iter().enumerate() {
+            for (c, o) in offered.iter().enumerate() {
+                let (profile, item) = (&o.profile, &o.item);
                 let block = (runs_before + run as usize) / period(n);
                 let order = permutation_in_block(n, runs_before + run as usize + c, block);
                 for k in order {
                     let (method, verifier) = &verifiers[k];
                     let cache = cached.iter().find(|c| c.method == *method);
-                    let (rec, verdict) = match verifier.capabilities().unsupported(&item.chain) {
-                        Some(why) => (Recorder::new(), Verdict::Unsupported(why.to_string())),
+                    let (rec, verdict) = match &o.unsupported[k] {
+                        Some(why) => (Recorder::new(), Verdict::Unsupported(why.clone())),
                         None => measure(verifier.as_ref(), cache, roots, item),
                     };
-                    let sent: Vec<_> = profile
-                        .map(|_| item.chain.iter().cloned().collect())
-                        .unwrap_or_default();
                     sink(Sample {
                         schema: SCHEMA_VERSION,
                         source: Source::Verify,
@@ -184,12 +200,8 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
                             ),
                             roots_cached: cache.is_some(),
                             validation_time: Some(item.validation_time),
-                            // `--pq`: the chain's bytes, to set beside its twin's.
-                            chain_bytes: profile
-                                .map(|_| crate::transport::flight::chain_bytes(&sent)),
-                            cert_message_bytes: profile.map(|_| {
-                                crate::transport::flight::certificate_message_bytes(&sent)
-                            }),
+                            chain_bytes: o.wire.map(|(chain, _)| chain),
+                            cert_message_bytes: o.wire.map(|(_, message)| message),
                             ..SampleMeta::default()
                         },
                     });
@@ -199,6 +211,18 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
         runs_before += runs as usize;
     }
     cached
+}
+
+/// A chain as a run offers it to every method (see [`run`]).
+struct Offered {
+    /// Its profile, with `--pq`.
+    profile: Option<Profile>,
+    /// The chain, with the extra intermediates.
+    item: CorpusChain,
+    /// With `--pq`: its bytes and its Certificate message, as sent (without the extras).
+    wire: Option<(u64, u64)>,
+    /// Per method (in the run's order): the algorithm it does not implement, if any.
+    unsupported: Vec<Option<String>>,
 }
 
 /// One sample: the stages of `verifier` on `item`.

@@ -170,11 +170,11 @@ impl Capabilities {
     /// any: such a chain is not verified at all (a runner records "unsupported", never a
     /// verdict and never a figure).
     pub fn unsupported(&self, chain: &Chain) -> Option<Unsupported> {
-        let ml_dsa = crate::der::ml_dsa_in(chain.iter().map(|c| c.as_ref()));
-        match ml_dsa.first() {
-            Some(&set) if !self.ml_dsa => Some(Unsupported { algorithm: set }),
-            _ => None,
+        if self.ml_dsa {
+            return None; // nothing else is ever unsupported: no need to read the chain
         }
+        let ml_dsa = crate::der::ml_dsa_in(chain.iter().map(|c| c.as_ref()));
+        ml_dsa.first().map(|&algorithm| Unsupported { algorithm })
     }
 }
 

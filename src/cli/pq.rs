@@ -33,16 +33,21 @@ pub(super) struct PqArgs {
 pub(super) struct Pq {
     /// The twins, one set per profile.
     pub(super) sets: Vec<MirrorSet>,
-    /// Today's chains then each profile; empty without `--pq`.
-    profiles: Vec<Profile>,
     pub(super) link: Option<LinkSpec>,
 }
 
 impl Pq {
     /// What the driver is told of them (the mirrors' addresses come when they serve).
     pub(super) fn served(&self) -> Served {
+        // Today's chains then each profile's twins; nothing without `--pq`.
+        let profiles = match self.sets.is_empty() {
+            true => Vec::new(),
+            false => std::iter::once(Profile::Classical)
+                .chain(self.sets.iter().map(|s| s.profile))
+                .collect(),
+        };
         Served {
-            profiles: self.profiles.clone(),
+            profiles,
             resolve: Default::default(),
             link: self.link.map(|l| l.to_string()),
         }
@@ -68,13 +73,8 @@ impl PqArgs {
                 .extend(&format!("pq-{profile}"), set.roots.clone());
             sets.push(set);
         }
-        let profiles = match sets.is_empty() {
-            true => Vec::new(),
-            false => crate::pq::with_classical(&self.pq),
-        };
         Ok(Pq {
             sets,
-            profiles,
             link: self.link,
         })
     }

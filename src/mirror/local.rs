@@ -101,20 +101,14 @@ pub async fn serve<'a>(
     sites: impl IntoIterator<Item = &'a Site>,
     resolve: &ResolveMap,
 ) -> Result<(Option<MirrorServer>, ResolveMap), LocalError> {
-    let mut resolve = resolve.clone();
     let Some(set) = set else {
-        return Ok((None, resolve));
+        return Ok((None, resolve.clone()));
     };
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
-        .await
-        .map_err(LocalError::Bind)?;
-    let server = MirrorServer::start(set, listener).map_err(LocalError::Start)?;
-    for s in sites {
-        resolve
-            .entry((s.host.clone(), s.port))
-            .or_insert(server.addr_for(&s.host));
-    }
-    Ok((Some(server), resolve))
+    let sites: Vec<&Site> = sites.into_iter().collect();
+    let (mut served, mut resolved) =
+        serve_each(&[set], Stack::Openssl, None, sites.iter().copied(), resolve).await?;
+    let resolve = resolved.remove(&set.profile).unwrap_or_default();
+    Ok((served.pop().map(|s| s.server), resolve))
 }
 
 /// A mirror server serving, and the link in front of it, if any: both stop when dropped.

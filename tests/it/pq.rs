@@ -388,3 +388,27 @@ fn generated_ml_dsa_testcases_pass_every_method_that_implements_ml_dsa() {
         }
     }
 }
+
+#[test]
+fn a_method_without_ml_dsa_called_on_a_twin_anyway_rejects_it() {
+    let corpus = corpus();
+    let made = twins(&corpus, Profile::MlDsa44);
+    let mut roots = RootSet::from_certs("corpus", corpus.roots());
+    roots.extend("pq", made.roots.iter().cloned());
+    let without: Vec<Method> = (methods().into_iter())
+        .filter(|m| !m.verifier().capabilities().ml_dsa)
+        .collect();
+    assert!(without.contains(&Method::OpenSsl), "{without:?}");
+    for m in without {
+        let v = m.verifier();
+        for twin in &made.chains {
+            // Fail closed: the library rejects what it cannot check (no runner asked first).
+            let (_, verdict) = verify::measure(v.as_ref(), None, &roots, twin);
+            assert!(
+                matches!(verdict, Verdict::Rejected(_)),
+                "{m} {}: {verdict:?}",
+                twin.id
+            );
+        }
+    }
+}

@@ -62,10 +62,10 @@ pub trait DynVerifier: Send + Sync {
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<AnyRoots, Error>;
     /// See [`Verifier::rustls_verifier`]; `None` also for a store built by another method.
     fn rustls_verifier(&self, roots: &AnyRoots) -> Option<Arc<dyn ServerCertVerifier>>;
-    /// See [`Verifier::verify`]. A store built by another method, a target beyond the
-    /// method's [`Capabilities`] or a chain with an algorithm it does not implement
-    /// ([`Capabilities::unsupported`]) is a rejection (fail closed: never a silently weaker
-    /// check; runners ask first and record such a chain as unsupported).
+    /// See [`Verifier::verify`]. A store built by another method, or a target beyond the
+    /// method's [`Capabilities`], is a rejection (fail closed: never a silently weaker check).
+    /// A chain with an algorithm the method does not implement ([`Capabilities::unsupported`])
+    /// is its library's to reject; runners ask first and record it as unsupported, untimed.
     fn verify(
         &self,
         roots: &AnyRoots,
@@ -114,12 +114,8 @@ impl<V: Verifier> DynVerifier for Erased<V> {
         target: Target<'_>,
         rec: &mut Recorder,
     ) -> Result<(), Rejection> {
-        let capabilities = self.verifier.capabilities();
-        if let Some(why) = capabilities.missing(&target) {
+        if let Some(why) = self.verifier.capabilities().missing(&target) {
             return Err(Rejection::new(format!("`{}` {why}", self.method)));
-        }
-        if let Some(unsupported) = capabilities.unsupported(chain) {
-            return Err(Rejection::new(format!("`{}`: {unsupported}", self.method)));
         }
         match roots.inner.downcast_ref::<V::Roots>() {
             Some(r) => self.verifier.verify(r, chain, target, rec),
