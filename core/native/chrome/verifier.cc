@@ -1,29 +1,56 @@
 // certbench's `chrome` method: Chrome's certificate verifier, BoringSSL's libpki path builder
 // (bssl::CertPathBuilder), set up the way Chromium's CertVerifyProcBuiltin sets it up
-// (net/cert/cert_verify_proc_builtin.cc: TryBuildPath), and the host checked the way Chromium's
-// X509Certificate::VerifyHostname checks it (net/cert/x509_certificate.cc).
+// (net/cert/cert_verify_proc_builtin.cc: VerifyInternal, TryBuildPath), and the host checked the
+// way Chromium's X509Certificate::VerifyHostname checks it (net/cert/x509_certificate.cc).
 //
-// Implements core/native/certbench_verifier.h. Built by core/build/chrome.rs from the BoringSSL
-// tree that the crates.io crate boring-sys ships, with every symbol hidden but the table's.
+// Implements core/native/certbench_verifier.h (ABI v2). Built by core/build/chrome.rs from the
+// BoringSSL tree that the crates.io crate boring-sys ships, with every symbol hidden but the
+// table's.
+//
+// The EV attempt (VerifyEv), as CertVerifyProcBuiltin::VerifyInternal makes it before its DV
+// attempt: only for a leaf that IsEVCandidate (a certificatePolicies OID that the EV table lists
+// for some root); TryBuildPath with VerificationType::kEV, whose user_initial_policy_set is the
+// leaf's EV OIDs (GetEVPolicyOids) with InitialExplicitPolicy::kFalse and no policy-mapping or
+// anyPolicy inhibition, the same delegate limits as DV (RSA >= 1024, strong digests, 20
+// iterations); and PathBuilderDelegateImpl::CheckPathAfterVerification's ConformsToEVPolicy on
+// every valid path: the SHA-256 of the path's trust anchor must be listed in the table for one
+// of the OIDs of the path's user_constrained_policy_set, else the path gets kPathLacksEVPolicy.
+// A valid path is CERT_STATUS_IS_EV (AssignVerifyResult) and Chrome stops there; otherwise it
+// goes on to the DV attempt. The table (ev_roots.inc) is the Chrome Root Store's ev_policy_oids,
+// which is what current Chromium compiles into its EVRootCAMetadata. Unlike the Chrome Root
+// Store, where only the roots it ships are EV roots, here a root of the store is an EV root when
+// its SHA-256 is in the table (the store's roots play Chrome's own).
+//
+// Revocation and EV: the Chromium read (cert_verify_proc_builtin.cc at commit 28f5cfad...)
+// requires nothing more of an EV path than of a DV one: ChooseRevocationPolicy has no EV case
+// (the old "EV requires revocation checking" branch is gone), so an EV path gets the CRLSet check
+// and, only under VERIFY_REV_CHECKING_ENABLED (off by default), soft-fail online revocation, as a
+// DV path; CertVerifyProc::Verify has no EV step either. certbench leaves out, for EV as for DV:
+// the CRLSet, OCSP/CRL fetching, the CT verification and policy, and the Chrome Root Store's
+// per-root constraints that CheckPathAfterVerification applies to a path before the EV check.
 //
 // What Chromium does that this leaves out (docs/verifiers.md lists it for users):
 //  - CheckPathAfterVerification: CRLSet and OCSP/CRL revocation, the CT policy, the Chrome Root
-//    Store's per-root constraints, EV and QWAC policies;
+//    Store's per-root constraints, QWAC policies;
 //  - AIA fetching of missing intermediates (CertIssuerSourceAia);
-//  - the retries: with SHA-1 allowed for locally trusted anchors, with the system time when
-//    network time was used;
+//  - the retries: with SHA-1 allowed (DigestPolicy::kWeakAllowSha1, queued after a failed EV or
+//    DV attempt whose paths had a weak signature algorithm), with the system time when network
+//    time was used;
 //  - CertVerifyProc::Verify's checks after path building (validity too long for a known root,
 //    the legacy name constraints for some known roots, weak keys in the whole chain);
 //  - the public suffix list in the wildcard rule (see CheckName).
 
 #include <openssl/pki/verify_error.h>
 #include <openssl/pool.h>
+#include <openssl/sha.h>
 
 #include <arpa/inet.h>
 
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <map>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -32,6 +59,7 @@
 #include <vector>
 
 #include "../certbench_verifier.h"
+#include "pki/cert_error_id.h"
 #include "pki/cert_errors.h"
 #include "pki/cert_issuer_source_static.h"
 #include "pki/encode_values.h"
@@ -110,6 +138,179 @@ struct Store {
 struct Chain {
   std::shared_ptr<const bssl::ParsedCertificate> target;
   bssl::CertIssuerSourceStatic intermediates;
+  // The last rejection by Verify, kept raw for Explain: the path builder's result, or the text
+  // of an exception (an error path) when `error` is not empty.
+  bssl::CertPathBuilder::Result rejected;
+  std::string error;
+};
+
+// Chrome's EV table (ev_roots.inc: the Chrome Root Store's ev_policy_oids), as
+// EVRootCAMetadata holds it: root SHA-256 -> EV policy OIDs (DER contents), and the set of every
+// EV policy OID. Built once, before any timed call (Init and StoreNew build it).
+using Sha256 = std::array<uint8_t, SHA256_DIGEST_LENGTH>;
+
+struct EvEntry {
+  const char *sha256_hex;
+  const char *policy_oid;
+};
+
+constexpr EvEntry kEvRoots[] = {
+#include "ev_roots.inc"
+};
+
+// A dotted OID ("2.23.140.1.1") as the contents of its DER encoding; empty if malformed.
+std::string OidToDer(std::string_view dotted) {
+  std::vector<uint64_t> arcs;
+  uint64_t arc = 0;
+  bool digit = false;
+  for (char c : dotted) {
+    if (c >= '0' && c <= '9') {
+      arc = arc * 10 + static_cast<uint64_t>(c - '0');
+      digit = true;
+    } else if (c == '.' && digit) {
+      arcs.push_back(arc);
+      arc = 0;
+      digit = false;
+    } else {
+      return std::string();
+    }
+  }
+  if (!digit) {
+    return std::string();
+  }
+  arcs.push_back(arc);
+  if (arcs.size() < 2 || arcs[0] > 2 || (arcs[0] < 2 && arcs[1] > 39)) {
+    return std::string();
+  }
+  std::string out;
+  auto put = [&out](uint64_t v) {
+    char base128[10];
+    size_t n = 0;
+    do {
+      base128[n++] = static_cast<char>(v & 0x7f);
+      v >>= 7;
+    } while (v != 0);
+    while (n > 1) {
+      out.push_back(static_cast<char>(base128[--n] | 0x80));
+    }
+    out.push_back(base128[0]);
+  };
+  put(arcs[0] * 40 + arcs[1]);
+  for (size_t i = 2; i < arcs.size(); i++) {
+    put(arcs[i]);
+  }
+  return out;
+}
+
+bool HexToSha256(std::string_view hex, Sha256 *out) {
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  if (hex.size() != 2 * out->size()) {
+    return false;
+  }
+  for (size_t i = 0; i < out->size(); i++) {
+    int hi = nibble(hex[2 * i]), lo = nibble(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) {
+      return false;
+    }
+    (*out)[i] = static_cast<uint8_t>(hi << 4 | lo);
+  }
+  return true;
+}
+
+std::string Bytes(bssl::der::Input in) {
+  return std::string(reinterpret_cast<const char *>(in.data()), in.size());
+}
+
+struct EvTable {
+  std::map<Sha256, std::set<std::string>> policies_by_root;
+  std::set<std::string> policies;
+
+  EvTable() {
+    for (const EvEntry &entry : kEvRoots) {
+      Sha256 root;
+      std::string oid = OidToDer(entry.policy_oid);
+      if (HexToSha256(entry.sha256_hex, &root) && !oid.empty()) {
+        policies_by_root[root].insert(oid);
+        policies.insert(std::move(oid));
+      }
+    }
+  }
+
+  // EVRootCAMetadata::IsEVPolicyOID.
+  bool IsEvPolicy(bssl::der::Input oid) const {
+    return policies.count(Bytes(oid)) != 0;
+  }
+
+  // EVRootCAMetadata::HasEVPolicyOID.
+  bool HasEvPolicy(const Sha256 &root, bssl::der::Input oid) const {
+    auto it = policies_by_root.find(root);
+    return it != policies_by_root.end() && it->second.count(Bytes(oid)) != 0;
+  }
+};
+
+const EvTable &Ev() {
+  static const EvTable table;  // thread-safe initialisation
+  return table;
+}
+
+// GetEVPolicyOids: the leaf's policy OIDs that the table lists for some root.
+std::set<bssl::der::Input> EvPolicyOids(const bssl::ParsedCertificate &cert) {
+  std::set<bssl::der::Input> oids;
+  if (cert.has_policy_oids()) {
+    for (const bssl::der::Input &oid : cert.policy_oids()) {
+      if (Ev().IsEvPolicy(oid)) {
+        oids.insert(oid);
+      }
+    }
+  }
+  return oids;
+}
+
+using bssl::CertErrorId;
+DEFINE_CERT_ERROR_ID(kPathLacksEVPolicy, "Path does not have an EV policy");
+
+// PathBuilderDelegateImpl for VerificationType::kEV, reduced to what certbench keeps of it: the
+// SimplePathBuilderDelegate limits, then ConformsToEVPolicy on each valid path (the CT, CRLSet,
+// Chrome Root Store constraints and revocation steps around it are left out, as for DV).
+class EvDelegate final : public bssl::SimplePathBuilderDelegate {
+ public:
+  EvDelegate(size_t min_rsa_modulus_length_bits, DigestPolicy digest_policy)
+      : bssl::SimplePathBuilderDelegate(min_rsa_modulus_length_bits, digest_policy) {}
+
+  void CheckPathAfterVerification(const bssl::CertPathBuilder &path_builder,
+                                  bssl::CertPathBuilderResultPath *path) override {
+    bssl::SimplePathBuilderDelegate::CheckPathAfterVerification(path_builder, path);
+    if (!path->IsValid()) {
+      return;
+    }
+    if (!ConformsToEvPolicy(*path)) {
+      path->errors.GetErrorsForCert(0)->AddError(kPathLacksEVPolicy);
+    }
+  }
+
+ private:
+  // The path's anchor must be an EV root for one of the policies the path is valid for (the
+  // requested EV OIDs that survived policy processing).
+  static bool ConformsToEvPolicy(const bssl::CertPathBuilderResultPath &path) {
+    const bssl::ParsedCertificate *root = path.GetTrustedCert();
+    if (root == nullptr) {
+      return false;
+    }
+    Sha256 fingerprint;
+    bssl::der::Input der = root->der_cert();
+    SHA256(der.data(), der.size(), fingerprint.data());
+    for (const bssl::der::Input &oid : path.user_constrained_policy_set) {
+      if (Ev().HasEvPolicy(fingerprint, oid)) {
+        return true;
+      }
+    }
+    return false;
+  }
 };
 
 // The best path's error in one line: its status code's name, then the first error the path
@@ -156,6 +357,7 @@ void *StoreNew(const certbench_der *roots, size_t n, size_t *used, char *reason,
                size_t cap) {
   try {
     MaybeThrow("store");
+    Ev();  // built once, outside the timed EV attempt (Init builds it too)
     auto store = std::make_unique<Store>();
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
@@ -217,36 +419,111 @@ void *ChainNew(const certbench_der *certs, size_t n, char *reason, size_t cap) {
 
 void ChainFree(void *chain) { delete static_cast<Chain *>(chain); }
 
-int Verify(const void *store_ptr, void *chain_ptr, int64_t time, char *reason, size_t cap) {
+// The DER time of a validation time, or false (then the attempt is a rejection).
+bool EncodeTime(int64_t time, bssl::der::GeneralizedTime *at) {
+  return bssl::der::EncodePosixTimeAsGeneralizedTime(time, at);
+}
+
+// TryBuildPath: one path-building attempt, EV (the leaf's EV OIDs as the initial policy set, and
+// EvDelegate) or DV (anyPolicy, SimplePathBuilderDelegate), the strong digest policy, server auth.
+bssl::CertPathBuilder::Result TryBuildPath(Store *store, Chain *chain,
+                                           const bssl::der::GeneralizedTime &at,
+                                           const std::set<bssl::der::Input> &policies,
+                                           bssl::CertPathBuilderDelegate *delegate) {
+  bssl::CertPathBuilder builder(chain->target, &store->anchors, delegate, at,
+                                bssl::KeyPurpose::SERVER_AUTH, bssl::InitialExplicitPolicy::kFalse,
+                                policies, bssl::InitialPolicyMappingInhibit::kFalse,
+                                bssl::InitialAnyPolicyInhibit::kFalse);
+  builder.AddCertIssuerSource(&chain->intermediates);
+  builder.SetIterationLimit(kPathBuilderIterationLimit);
+  return builder.Run();
+}
+
+// The EV attempt of CertVerifyProcBuiltin::VerifyInternal (see the header comment).
+int VerifyEv(const void *store_ptr, void *chain_ptr, int64_t time) {
   try {
+    MaybeThrow("ev");
+    auto *store = const_cast<Store *>(static_cast<const Store *>(store_ptr));
+    auto *chain = static_cast<Chain *>(chain_ptr);
+    // IsEVCandidate / GetEVPolicyOids.
+    std::set<bssl::der::Input> ev_policies = EvPolicyOids(*chain->target);
+    if (ev_policies.empty()) {
+      return CERTBENCH_EV_NOT_CANDIDATE;
+    }
+    bssl::der::GeneralizedTime at;
+    if (!EncodeTime(time, &at)) {
+      return CERTBENCH_EV_FALLBACK;
+    }
+    EvDelegate delegate(kMinRsaModulusLengthBits,
+                        bssl::SimplePathBuilderDelegate::DigestPolicy::kStrong);
+    bssl::CertPathBuilder::Result result = TryBuildPath(store, chain, at, ev_policies, &delegate);
+    return result.HasValidPath() ? CERTBENCH_EV_GRANTED : CERTBENCH_EV_FALLBACK;
+  } catch (...) {
+    // Fail closed: an error is no EV path.
+  }
+  return CERTBENCH_EV_FALLBACK;
+}
+
+// The DV attempt. Nothing is rendered here: a rejection's result is kept for Explain.
+int Verify(const void *store_ptr, void *chain_ptr, int64_t time) {
+  auto *chain = static_cast<Chain *>(chain_ptr);
+  try {
+    chain->error.clear();
+    chain->rejected = bssl::CertPathBuilder::Result();
     MaybeThrow("verify");
     // The trust store is only read during path building (TrustStoreInMemory's lookups are
     // const in effect), so one store serves several threads.
     auto *store = const_cast<Store *>(static_cast<const Store *>(store_ptr));
-    auto *chain = static_cast<Chain *>(chain_ptr);
     bssl::der::GeneralizedTime at;
-    if (!bssl::der::EncodePosixTimeAsGeneralizedTime(time, &at)) {
-      Fail(reason, cap, "the validation time cannot be encoded");
+    if (!EncodeTime(time, &at)) {
+      chain->error = "the validation time cannot be encoded";
       return 0;
     }
     // TryBuildPath for a DV attempt: the strong digest policy first (SHA-1 only on a retry
     // for local anchors, left out), any policy, server auth.
     bssl::SimplePathBuilderDelegate delegate(
         kMinRsaModulusLengthBits, bssl::SimplePathBuilderDelegate::DigestPolicy::kStrong);
-    std::set<bssl::der::Input> any_policy = {bssl::der::Input(bssl::kAnyPolicyOid)};
-    bssl::CertPathBuilder builder(chain->target, &store->anchors, &delegate, at,
-                                  bssl::KeyPurpose::SERVER_AUTH,
-                                  bssl::InitialExplicitPolicy::kFalse, any_policy,
-                                  bssl::InitialPolicyMappingInhibit::kFalse,
-                                  bssl::InitialAnyPolicyInhibit::kFalse);
-    builder.AddCertIssuerSource(&chain->intermediates);
-    builder.SetIterationLimit(kPathBuilderIterationLimit);
-    bssl::CertPathBuilder::Result result = builder.Run();
+    const std::set<bssl::der::Input> any_policy = {bssl::der::Input(bssl::kAnyPolicyOid)};
+    bssl::CertPathBuilder::Result result = TryBuildPath(store, chain, at, any_policy, &delegate);
     if (result.HasValidPath()) {
       return 1;
     }
-    Fail(reason, cap, Describe(result.GetBestPathVerifyError()));
+    chain->rejected = std::move(result);
     return 0;
+  } catch (const std::exception &e) {
+    chain->error = e.what();
+  } catch (...) {
+    chain->error = "an unknown C++ exception";
+  }
+  if (chain->error.empty()) {
+    chain->error = "an internal error";
+  }
+  return 0;
+}
+
+// The last rejection by Verify, rendered now (untimed).
+void Explain(void *chain_ptr, char *reason, size_t cap) {
+  try {
+    const auto *chain = static_cast<const Chain *>(chain_ptr);
+    if (!chain->error.empty()) {
+      Fail(reason, cap, chain->error);
+    } else if (chain->rejected.paths.empty()) {
+      Fail(reason, cap, "PATH_NOT_FOUND: no path was built");
+    } else {
+      Fail(reason, cap, Describe(chain->rejected.GetBestPathVerifyError()));
+    }
+  } catch (const std::exception &e) {
+    Fail(reason, cap, e.what());
+  } catch (...) {
+    Fail(reason, cap, "an unknown C++ exception");
+  }
+}
+
+// Nothing to start for BoringSSL; the EV table is built here, before anything is timed.
+int Init(char *reason, size_t cap) {
+  try {
+    Ev();
+    return 1;
   } catch (const std::exception &e) {
     Fail(reason, cap, e.what());
   } catch (...) {
@@ -392,24 +669,29 @@ int CheckName(void *chain_ptr, int kind, const uint8_t *name, size_t len, char *
 #define CERTBENCH_CHROME_VERSION "unknown"
 #endif
 
-const certbench_verifier_v1 kTable = {
+const certbench_verifier_v2 kTable = {
     CERTBENCH_VERIFIER_ABI,
     "BoringSSL pki",
     CERTBENCH_CHROME_VERSION,
-    "CertPathBuilder as CertVerifyProcBuiltin: server auth, any policy, RSA >= 1024, "
-    "SHA-256+, 20 iterations; roots as local anchors (constraints, expiry); SAN-only host check; no revocation, CT, "
-    "AIA",
+    "CertPathBuilder as CertVerifyProcBuiltin: an EV attempt first for a leaf with an EV OID of "
+    "the Chrome Root Store's table (its EV OIDs as the initial policy set, the anchor's SHA-256 "
+    "listed for a surviving OID), then DV: server auth, any policy, RSA >= 1024, SHA-256+, 20 "
+    "iterations; roots as local anchors (constraints, expiry); SAN-only host check; no "
+    "revocation, CT, AIA",
+    Init,
     StoreNew,
     StoreFree,
     ChainNew,
     ChainFree,
+    VerifyEv,
     Verify,
+    Explain,
     CheckName,
 };
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const certbench_verifier_v1 *
-certbench_verifier_v1_table(void) {
+extern "C" __attribute__((visibility("default"))) const certbench_verifier_v2 *
+certbench_verifier_v2_table(void) {
   return &kTable;
 }

@@ -1,17 +1,55 @@
 // certbench's `firefox` method: Firefox's certificate verifier, mozilla::pkix, with a trust
 // domain of certbench's own that makes Firefox's choices for a TLS server certificate
-// (security/certverifier/CertVerifier.cpp: CertVerifier::VerifyCert, VerifyUsage::TLSServer,
-// non-EV; NSSCertDBTrustDomain.cpp), and the host checked as CertVerifier::VerifySSLServerCert
-// checks it (CheckCertHostnameHelper). The store plays Firefox's built-in roots module.
+// (security/certverifier/CertVerifier.cpp: CertVerifier::VerifyCert, VerifyUsage::TLSServer;
+// NSSCertDBTrustDomain.cpp), and the host checked as CertVerifier::VerifySSLServerCert checks it
+// (CheckCertHostnameHelper). The store plays Firefox's built-in roots module.
 //
-// Implements core/native/certbench_verifier.h. Built by core/build/firefox.rs from Debian's
-// `nss` source package (nss/lib/mozpkix) over the system NSS (libnss3), with every symbol
-// hidden but the table's.
+// Implements core/native/certbench_verifier.h (ABI v2). Built by core/build/firefox.rs from NSS's
+// source (nss/lib/mozpkix) and NSS, with every symbol hidden but the table's.
+//
+// The EV attempt (VerifyEv), as VerifyCert makes it for VerifyUsage::TLSServer before its DV
+// attempt (ExtendedValidation.cpp, CertVerifier.cpp): GetKnownEVPolicies lists the leaf's
+// certificatePolicies OIDs that are EV OIDs (the CA/Browser Forum OID 2.23.140.1.1, or an OID of
+// a kEVInfos row: FindMatchingEVPolicy); for each in turn, a trust domain for that policy with
+// the strong RSA minimum (MIN_RSA_BITS, 2048; no weak retry) and BuildCertChainForOneKeyUsage
+// (digitalSignature, keyEncipherment, keyAgreement) with the policy as the required policy, so
+// that mozilla::pkix requires it (or anyPolicy in a CA) in every certificate below the anchor; in
+// that trust domain a root is a trust anchor only if CertIsAuthoritativeForEVPolicy (its SHA-256
+// is a kEVInfos row's, and the policy is that row's OID or the CA/Browser Forum OID), as
+// NSSCertDBTrustDomain::GetCertTrust decides for a non-anyPolicy policy; any other root only
+// inherits trust, so no path ends there. The first policy with a chain is EV (EVStatus::EV) and
+// VerifyCert stops; otherwise it goes on to DV. The table (ev_roots.inc) is kEVInfos'.
+//
+// What VerifyCert's EV attempt does that this leaves out: the CT policy after a chain is built
+// (VerifyCertificateTransparencyPolicy), and the EV revocation requirements. In the Gecko read,
+// the EV trust domain checks the leaf's revocation with the EV mode (NSSCertDBTrustDomain at
+// bolucat/Firefox 0d36d1c7: OCSPFetching FetchOCSPForEV, or LocalOnlyOCSPForEV with OCSP off or
+// FLAG_LOCAL_ONLY): a good stapled or cached OCSP response, a short-lived certificate, or CRLite
+// in enforce mode covering the leaf answer it; otherwise a synchronous OCSP fetch with the hard
+// timeout, whose failure, or a leaf without an OCSP URI, fails the EV attempt (hard fail, unlike
+// DV's soft fail). In the newer CertVerifier.cpp also read (RevocationCheckMode), the EV trust
+// domain may fetch OCSP (RevocationCheckMayFetch, soft fail unless security.OCSP.require) even
+// when the DV one is local-only (security.OCSP.enabled = EV only). certbench has no revocation
+// data (no stapled response, no OCSP cache, no CRLite filter, no network), so CheckRevocation
+// accepts here as for DV: the EV outcome is Firefox's when revocation checking succeeds (or
+// soft-fails), and an OCSP fetch's time is not counted.
+//
+// The "one stated root model": every root of the store plays a built-in root (CKA_NSS_MOZILLA_
+// CA_POLICY, trusted for TLS: CERTDB_TRUSTED_CA). Of what a built-in root brings in Gecko, this
+// implements: its trust anchor status; the 2048-bit RSA floor with the 1024-bit retry refused
+// (VerifyCert: ERROR_INADEQUATE_KEY_SIZE when the built chain's root is built in); strict name
+// matching (SkipInvalidSANsForNonBuiltInRootsPolicy is strict for a built-in root); EV
+// eligibility (when its SHA-256 is in kEVInfos). Left out: the distrust-after dates
+// (IsChainValid: IsDistrustedCertificateChain, CKA_NSS_SERVER_DISTRUST_AFTER, which fails a chain
+// whose leaf's notBefore is after the root's date with ERROR_ISSUER_NO_LONGER_TRUSTED), key
+// pinning (ChainHasValidPins, for a built-in root too), the CT policy (enforced for chains to
+// built-in roots), CRLite (which covers chains to built-in roots, and in enforce mode spares an
+// OCSP fetch); Gecko has no Symantec check left (none in IsChainValid).
 //
 // What Firefox does that this leaves out (docs/verifiers.md lists it for users): revocation
 // (OneCRL in GetCertTrust, CRLite and OCSP in CheckRevocation, OCSP stapling); key pinning and
 // the distrust-after dates of some roots (IsChainValid); the CT policy
-// (VerifyCertificateTransparencyPolicy); EV; third-party (enterprise) roots and
+// (VerifyCertificateTransparencyPolicy); third-party (enterprise) roots and
 // intermediates, the preloaded intermediates and the NSS database as issuer sources; imposed
 // name constraints on some roots (CERT_GetImposedNameConstraints); the signature and trust
 // caches beyond one verification (see SignatureCache); VerifySSLServerCert's error
@@ -20,9 +58,11 @@
 
 #include <arpa/inet.h>
 
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -34,6 +74,7 @@
 
 #include "../certbench_verifier.h"
 #include "mozpkix/pkix.h"
+#include "mozpkix/pkixder.h"
 #include "mozpkix/pkixnss.h"
 #include "mozpkix/pkixutil.h"
 #include "nss.h"
@@ -101,11 +142,189 @@ std::string_view View(Input in) {
   return {reinterpret_cast<const char *>(in.UnsafeGetData()), in.GetLength()};
 }
 
-// A chain as sent: the end entity, then the other certificates.
+// A chain as sent: the end entity, then the other certificates; and the last rejection by
+// Verify, kept raw for Explain: mozilla::pkix's result, or a text (an exception's, an error path)
+// when `error` is not empty.
 struct Chain {
   Der leaf;
   std::vector<Der> intermediates;
+  Result rejected = Result::FATAL_ERROR_LIBRARY_FAILURE;
+  std::string error;
 };
+
+// Firefox's EV table (ev_roots.inc: kEVInfos), as ExtendedValidation.cpp holds it after
+// LoadExtendedValidationInfo: each row's root SHA-256 and policy OID (DER contents, as
+// SEC_StringToOID makes a CertPolicyId), and the CA/Browser Forum EV OID. Built once, before any
+// timed call (Init and StoreNew build it).
+using Sha256 = std::array<uint8_t, 32>;
+
+struct EvEntry {
+  const char *sha256_hex;
+  const char *policy_oid;
+};
+
+constexpr EvEntry kEvInfos[] = {
+#include "ev_roots.inc"
+};
+
+// A dotted OID ("2.23.140.1.1") as a CertPolicyId (the contents of its DER encoding); false if
+// malformed or too long.
+bool OidToPolicy(std::string_view dotted, CertPolicyId *out) {
+  std::vector<uint64_t> arcs;
+  uint64_t arc = 0;
+  bool digit = false;
+  for (char c : dotted) {
+    if (c >= '0' && c <= '9') {
+      arc = arc * 10 + static_cast<uint64_t>(c - '0');
+      digit = true;
+    } else if (c == '.' && digit) {
+      arcs.push_back(arc);
+      arc = 0;
+      digit = false;
+    } else {
+      return false;
+    }
+  }
+  if (!digit) {
+    return false;
+  }
+  arcs.push_back(arc);
+  if (arcs.size() < 2 || arcs[0] > 2 || (arcs[0] < 2 && arcs[1] > 39)) {
+    return false;
+  }
+  std::vector<uint8_t> der;
+  auto put = [&der](uint64_t v) {
+    uint8_t base128[10];
+    size_t n = 0;
+    do {
+      base128[n++] = static_cast<uint8_t>(v & 0x7f);
+      v >>= 7;
+    } while (v != 0);
+    while (n > 1) {
+      der.push_back(static_cast<uint8_t>(base128[--n] | 0x80));
+    }
+    der.push_back(base128[0]);
+  };
+  put(arcs[0] * 40 + arcs[1]);
+  for (size_t i = 2; i < arcs.size(); i++) {
+    put(arcs[i]);
+  }
+  if (der.size() > CertPolicyId::MAX_BYTES) {
+    return false;
+  }
+  out->numBytes = static_cast<uint16_t>(der.size());
+  std::memcpy(out->bytes, der.data(), der.size());
+  return true;
+}
+
+bool HexToSha256(std::string_view hex, Sha256 *out) {
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  if (hex.size() != 2 * out->size()) {
+    return false;
+  }
+  for (size_t i = 0; i < out->size(); i++) {
+    int hi = nibble(hex[2 * i]), lo = nibble(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) {
+      return false;
+    }
+    (*out)[i] = static_cast<uint8_t>(hi << 4 | lo);
+  }
+  return true;
+}
+
+struct EvTable {
+  struct Row {
+    Sha256 root;
+    CertPolicyId policy;
+  };
+  std::vector<Row> rows;  // kEVInfos' order
+  CertPolicyId cabforum{};
+
+  EvTable() {
+    OidToPolicy("2.23.140.1.1", &cabforum);
+    for (const EvEntry &entry : kEvInfos) {
+      Row row{};
+      if (HexToSha256(entry.sha256_hex, &row.root) && OidToPolicy(entry.policy_oid, &row.policy)) {
+        rows.push_back(row);
+      }
+    }
+  }
+
+  // FindMatchingEVPolicy: the CA/Browser Forum OID, else the first row's OID that matches.
+  const CertPolicyId *Match(Input oid) const {
+    auto equal = [&oid](const CertPolicyId &id) {
+      return oid.GetLength() == id.numBytes &&
+             std::memcmp(oid.UnsafeGetData(), id.bytes, id.numBytes) == 0;
+    };
+    if (equal(cabforum)) {
+      return &cabforum;
+    }
+    for (const Row &row : rows) {
+      if (equal(row.policy)) {
+        return &row.policy;
+      }
+    }
+    return nullptr;
+  }
+
+  // CertIsAuthoritativeForEVPolicy: the certificate's SHA-256 is a row's, and the policy is the
+  // CA/Browser Forum OID or that row's.
+  bool Authoritative(Input cert, const CertPolicyId &policy) const {
+    Sha256 fingerprint;
+    if (DigestBufNSS(cert, DigestAlgorithm::sha256, fingerprint.data(), fingerprint.size()) !=
+        Success) {
+      return false;
+    }
+    for (const Row &row : rows) {
+      if (row.root == fingerprint && (policy == cabforum || policy == row.policy)) {
+        return true;
+      }
+    }
+    return false;
+  }
+};
+
+const EvTable &Ev() {
+  static const EvTable table;  // thread-safe initialisation
+  return table;
+}
+
+// GetKnownEVPolicies: the leaf's certificatePolicies OIDs that are EV policies, in the leaf's
+// order (the policy qualifiers are not checked, as there). Nothing when the extension is absent
+// or malformed.
+std::vector<CertPolicyId> KnownEvPolicies(Input leaf) {
+  std::vector<CertPolicyId> policies;
+  BackCert cert(leaf, EndEntityOrCA::MustBeEndEntity, nullptr);
+  if (cert.Init() != Success || cert.GetCertificatePolicies() == nullptr) {
+    return policies;
+  }
+  Reader extension(*cert.GetCertificatePolicies());
+  Reader certificate_policies;
+  if (der::ExpectTagAndGetValue(extension, der::SEQUENCE, certificate_policies) != Success ||
+      !extension.AtEnd()) {
+    return policies;
+  }
+  do {
+    Reader policy_information;
+    if (der::ExpectTagAndGetValue(certificate_policies, der::SEQUENCE, policy_information) !=
+        Success) {
+      return policies;
+    }
+    Input policy_oid;
+    if (der::ExpectTagAndGetValue(policy_information, der::OIDTag, policy_oid) != Success) {
+      return policies;
+    }
+    if (const CertPolicyId *ev = Ev().Match(policy_oid)) {
+      policies.push_back(*ev);
+    }
+  } while (!certificate_policies.AtEnd());
+  return policies;
+}
 
 // Signature checks already made in this verification, keyed by the tuple that defines a
 // signature, as Firefox's SignatureCache (CertVerifier.cpp: VerifySignedDataWithCache). Firefox's
@@ -114,19 +333,24 @@ struct Chain {
 // too (the pathological chains of one subject and many keys: minutes without).
 using SignatureCache = std::unordered_map<std::string, Result>;
 
-// The trust domain of one verification: NSSCertDBTrustDomain's choices for trustSSL, non-EV.
+// The trust domain of one attempt: NSSCertDBTrustDomain's choices for trustSSL, DV or EV (the
+// policy given to GetCertTrust is the attempt's required policy).
 class TrustDomainImpl final : public TrustDomain {
  public:
   TrustDomainImpl(const Store &store, const Chain &chain, unsigned int min_rsa_bits,
                   SignatureCache &cache)
       : store_(store), chain_(chain), min_rsa_bits_(min_rsa_bits), cache_(cache) {}
 
-  // GetCertTrust: a candidate equal to a root is a trust anchor, anything else inherits
-  // trust (OneCRL, NSS's distrust records and the trust cache left out).
-  Result GetCertTrust(EndEntityOrCA, const CertPolicyId &, Input candidate,
+  // GetCertTrust: a candidate equal to a root (a built-in root, CERTDB_TRUSTED_CA) is a trust
+  // anchor for anyPolicy, and for an EV policy only if CertIsAuthoritativeForEVPolicy; anything
+  // else inherits trust (OneCRL, NSS's distrust records and the trust cache left out).
+  Result GetCertTrust(EndEntityOrCA, const CertPolicyId &policy, Input candidate,
                       TrustLevel &trust) override {
-    trust = store_.ders.count(View(candidate)) != 0 ? TrustLevel::TrustAnchor
-                                                    : TrustLevel::InheritsTrust;
+    trust = TrustLevel::InheritsTrust;
+    if (store_.ders.count(View(candidate)) != 0 &&
+        (policy.IsAnyPolicy() || Ev().Authoritative(candidate, policy))) {
+      trust = TrustLevel::TrustAnchor;
+    }
     return Success;
   }
 
@@ -277,13 +501,12 @@ class TrustDomainImpl final : public TrustDomain {
 // CertVerifier.cpp's BuildCertChainForOneKeyUsage: digitalSignature ((EC)DHE), then
 // keyEncipherment (RSA), then keyAgreement ((EC)DH), each tried only when the one before
 // failed for an inadequate key usage; any failure of the last is an inadequate key usage.
-Result BuildForServer(TrustDomain &domain, Input leaf, Time time) {
+Result BuildForServer(TrustDomain &domain, Input leaf, Time time, const CertPolicyId &policy) {
   const KeyUsage usages[] = {KeyUsage::digitalSignature, KeyUsage::keyEncipherment,
                              KeyUsage::keyAgreement};
   for (KeyUsage ku : usages) {
     Result rv = BuildCertChain(domain, leaf, time, EndEntityOrCA::MustBeEndEntity, ku,
-                               KeyPurposeId::id_kp_serverAuth, CertPolicyId::anyPolicy,
-                               nullptr);
+                               KeyPurposeId::id_kp_serverAuth, policy, nullptr);
     if (rv != Result::ERROR_INADEQUATE_KEY_USAGE) {
       return rv == Success || ku != KeyUsage::keyAgreement ? rv
                                                            : Result::ERROR_INADEQUATE_KEY_USAGE;
@@ -311,10 +534,11 @@ void *StoreNew(const certbench_der *roots, size_t n, size_t *used, char *reason,
   return Guarded<void *>(reason, cap, nullptr, [&]() -> void * {
     MaybeThrow("store");
     std::string why;
-    if (!NssReady(&why)) {
+    if (!NssReady(&why)) {  // when Init was not called
       Fail(reason, cap, why);
       return nullptr;
     }
+    Ev();  // built once, outside the timed EV attempt (Init builds it too)
     auto store = std::make_unique<Store>();
     store->roots.reserve(n);  // never moves: the index holds views into it
     for (size_t i = 0; i < n; i++) {
@@ -371,14 +595,52 @@ void *ChainNew(const certbench_der *certs, size_t n, char *reason, size_t cap) {
 
 void ChainFree(void *chain) { delete static_cast<Chain *>(chain); }
 
-int Verify(const void *store_ptr, void *chain_ptr, int64_t time, char *reason, size_t cap) {
-  return Guarded(reason, cap, 0, [&]() -> int {
-    MaybeThrow("verify");
+// The EV attempt of CertVerifier::VerifyCert (see the header comment).
+int VerifyEv(const void *store_ptr, void *chain_ptr, int64_t time) {
+  try {
+    MaybeThrow("ev");
     const auto &store = *static_cast<const Store *>(store_ptr);
     const auto &chain = *static_cast<const Chain *>(chain_ptr);
     Input leaf;
-    if (time < 0 || !ToInput(chain.leaf, &leaf)) {
-      Fail(reason, cap, time < 0 ? "a validation time before 1970" : Name(Result::ERROR_BAD_DER));
+    if (!ToInput(chain.leaf, &leaf)) {
+      return CERTBENCH_EV_FALLBACK;
+    }
+    std::vector<CertPolicyId> ev_policies = KnownEvPolicies(leaf);
+    if (ev_policies.empty()) {
+      return CERTBENCH_EV_NOT_CANDIDATE;
+    }
+    if (time < 0) {
+      return CERTBENCH_EV_FALLBACK;
+    }
+    Time at = TimeFromEpochInSeconds(static_cast<uint64_t>(time));
+    SignatureCache cache;
+    for (const CertPolicyId &policy : ev_policies) {
+      TrustDomainImpl domain(store, chain, kMinRsaBits, cache);
+      if (BuildForServer(domain, leaf, at, policy) == Success) {
+        return CERTBENCH_EV_GRANTED;
+      }
+    }
+  } catch (...) {
+    // Fail closed: an error is no EV chain.
+  }
+  return CERTBENCH_EV_FALLBACK;
+}
+
+// The DV attempt. Nothing is rendered here: a rejection's result is kept for Explain.
+int Verify(const void *store_ptr, void *chain_ptr, int64_t time) {
+  auto &chain = *static_cast<Chain *>(chain_ptr);
+  try {
+    chain.error.clear();
+    chain.rejected = Result::FATAL_ERROR_LIBRARY_FAILURE;
+    MaybeThrow("verify");
+    const auto &store = *static_cast<const Store *>(store_ptr);
+    Input leaf;
+    if (time < 0) {
+      chain.error = "a validation time before 1970";
+      return 0;
+    }
+    if (!ToInput(chain.leaf, &leaf)) {
+      chain.rejected = Result::ERROR_BAD_DER;
       return 0;
     }
     Time at = TimeFromEpochInSeconds(static_cast<uint64_t>(time));
@@ -389,7 +651,7 @@ int Verify(const void *store_ptr, void *chain_ptr, int64_t time, char *reason, s
     SignatureCache cache;
     for (unsigned int bits : {kMinRsaBits, kMinRsaBitsWeak}) {
       TrustDomainImpl domain(store, chain, bits, cache);
-      rv = BuildForServer(domain, leaf, at);
+      rv = BuildForServer(domain, leaf, at, CertPolicyId::anyPolicy);
       if (rv == Success) {
         if (bits == kMinRsaBits) {
           return 1;
@@ -397,8 +659,39 @@ int Verify(const void *store_ptr, void *chain_ptr, int64_t time, char *reason, s
         rv = Result::ERROR_INADEQUATE_KEY_SIZE;
       }
     }
-    Fail(reason, cap, Name(rv));
+    chain.rejected = rv;
     return 0;
+  } catch (const std::exception &e) {
+    chain.error = e.what();
+  } catch (...) {
+    chain.error = "an unknown C++ exception";
+  }
+  if (chain.error.empty()) {
+    chain.error = "an internal error";
+  }
+  return 0;
+}
+
+// The last rejection by Verify, rendered now (untimed).
+void Explain(void *chain_ptr, char *reason, size_t cap) {
+  Guarded(reason, cap, 0, [&]() -> int {
+    const auto &chain = *static_cast<const Chain *>(chain_ptr);
+    Fail(reason, cap, chain.error.empty() ? Name(chain.rejected) : chain.error);
+    return 0;
+  });
+}
+
+// NSS's start-up (NSS_NoDB_Init, once per process) and the EV table, before anything is timed
+// apart.
+int Init(char *reason, size_t cap) {
+  return Guarded(reason, cap, 0, [&]() -> int {
+    std::string why;
+    if (!NssReady(&why)) {
+      Fail(reason, cap, why);
+      return 0;
+    }
+    Ev();
+    return 1;
   });
 }
 
@@ -445,25 +738,29 @@ int CheckName(void *chain_ptr, int kind, const uint8_t *name, size_t len, char *
 #define CERTBENCH_FIREFOX_VERSION "NSS " NSS_VERSION
 #endif
 
-const certbench_verifier_v1 kTable = {
+const certbench_verifier_v2 kTable = {
     CERTBENCH_VERIFIER_ABI,
     "mozilla::pkix",
     CERTBENCH_FIREFOX_VERSION,
-    "BuildCertChain as CertVerifier (TLS server, non-EV): serverAuth, digitalSignature then "
-    "keyEncipherment then keyAgreement, RSA >= 2048 (roots as built-in: the 1024 retry refused), "
-    "no SHA-1, P-256/384/521; roots then sent certs as issuers; CheckCertHostname without CN; "
-    "no revocation, CT, pinning",
+    "BuildCertChain as CertVerifier (TLS server): an EV attempt first for each EV OID of the leaf "
+    "(kEVInfos; the OID required, roots anchors only if listed for it, RSA >= 2048), then DV: "
+    "serverAuth, digitalSignature then keyEncipherment then keyAgreement, RSA >= 2048 (roots as "
+    "built-in: the 1024 retry refused), no SHA-1, P-256/384/521; roots then sent certs as issuers; "
+    "CheckCertHostname without CN; no revocation, CT, pinning, distrust-after",
+    Init,
     StoreNew,
     StoreFree,
     ChainNew,
     ChainFree,
+    VerifyEv,
     Verify,
+    Explain,
     CheckName,
 };
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const certbench_verifier_v1 *
-certbench_verifier_v1_table(void) {
+extern "C" __attribute__((visibility("default"))) const certbench_verifier_v2 *
+certbench_verifier_v2_table(void) {
   return &kTable;
 }
