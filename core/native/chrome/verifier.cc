@@ -91,8 +91,12 @@ void Fail(char *reason, size_t cap, std::string_view why) {
 // The fail-closed test hook (tests/it/browsers.rs): throws where the test asks, so that the test
 // sees the exception caught and turned into a failure.
 void MaybeThrow(const char *where) {
-  const char *at = std::getenv("CERTBENCH_NATIVE_THROW");
-  if (at != nullptr && std::strcmp(at, where) == 0) {
+  // Read once per process (the tests set it per process): no getenv inside the timed calls.
+  static const std::string at = [] {
+    const char *value = std::getenv("CERTBENCH_NATIVE_THROW");
+    return std::string(value != nullptr ? value : "");
+  }();
+  if (!at.empty() && at == where) {
     throw std::runtime_error(std::string("CERTBENCH_NATIVE_THROW=") + where);
   }
 }
@@ -442,7 +446,10 @@ bssl::CertPathBuilder::Result TryBuildPath(Store *store, Chain *chain,
 // The EV attempt of CertVerifyProcBuiltin::VerifyInternal (see the header comment).
 int VerifyEv(const void *store_ptr, void *chain_ptr, int64_t time) {
   try {
+    // The test hook: "ev" throws here only; "verify" throws in both path-building calls, so
+    // that an EV grant cannot step around it (this one falls back, then `verify` rejects).
     MaybeThrow("ev");
+    MaybeThrow("verify");
     auto *store = const_cast<Store *>(static_cast<const Store *>(store_ptr));
     auto *chain = static_cast<Chain *>(chain_ptr);
     // IsEVCandidate / GetEVPolicyOids.

@@ -100,8 +100,12 @@ void Fail(char *reason, size_t cap, std::string_view why) {
 
 // The fail-closed test hook (tests/it/browsers.rs): throws where the test asks.
 void MaybeThrow(const char *where) {
-  const char *at = std::getenv("CERTBENCH_NATIVE_THROW");
-  if (at != nullptr && std::strcmp(at, where) == 0) {
+  // Read once per process (the tests set it per process): no getenv inside the timed calls.
+  static const std::string at = [] {
+    const char *value = std::getenv("CERTBENCH_NATIVE_THROW");
+    return std::string(value != nullptr ? value : "");
+  }();
+  if (!at.empty() && at == where) {
     throw std::runtime_error(std::string("CERTBENCH_NATIVE_THROW=") + where);
   }
 }
@@ -598,7 +602,10 @@ void ChainFree(void *chain) { delete static_cast<Chain *>(chain); }
 // The EV attempt of CertVerifier::VerifyCert (see the header comment).
 int VerifyEv(const void *store_ptr, void *chain_ptr, int64_t time) {
   try {
+    // The test hook: "ev" throws here only; "verify" throws in both path-building calls, so
+    // that an EV grant cannot step around it (this one falls back, then `verify` rejects).
     MaybeThrow("ev");
+    MaybeThrow("verify");
     const auto &store = *static_cast<const Store *>(store_ptr);
     const auto &chain = *static_cast<const Chain *>(chain_ptr);
     Input leaf;
