@@ -26,6 +26,16 @@ const CHAINS: &[(&str, &str)] = &[
     ("p384", "www.washingtonpost.com__rustls-bench"),
 ];
 
+/// A method's name in criterion's ids; `CERTBENCH_BENCH_FIREFOX_ID` renames `firefox` for a run
+/// on another NSS (`benches/benchmarks-md` loads the shim over the system's NSS through
+/// `CERTBENCH_FIREFOX_SO`, in a process of its own: two NSS cannot share one).
+fn bench_name(m: Method) -> String {
+    match std::env::var("CERTBENCH_BENCH_FIREFOX_ID") {
+        Ok(id) if m == Method::Firefox && !id.is_empty() => id,
+        _ => m.name().to_owned(),
+    }
+}
+
 fn verify(c: &mut Criterion) {
     let corpus = Corpus::bundled().unwrap();
     let mut roots = RootSet::load(&RootsSpec::Mozilla).unwrap();
@@ -57,7 +67,7 @@ fn verify(c: &mut Criterion) {
         for m in Method::available() {
             let v = m.verifier();
             let store = v.build_roots(roots.certs()).unwrap();
-            g.bench_function(BenchmarkId::new(m.name(), label), |b| {
+            g.bench_function(BenchmarkId::new(bench_name(m), label), |b| {
                 b.iter(|| {
                     let mut rec = Recorder::new();
                     black_box(v.verify(&store, &item.chain, target, &mut rec)).unwrap()

@@ -64,6 +64,10 @@ fn main() {
     }
     println!("cargo:rustc-env=CERTBENCH_LOCKED_VERSIONS={out}");
 
-    native::build_if_enabled("chrome", "CHROME", chrome::build);
-    native::build_if_enabled("firefox", "FIREFOX", firefox::build);
+    // Side by side: BoringSSL's build (ninja, two jobs) and NSS's (make, serial) are each the
+    // longest step of a cold build.
+    std::thread::scope(|s| {
+        s.spawn(|| native::build_if_enabled("firefox", "FIREFOX", firefox::build));
+        native::build_if_enabled("chrome", "CHROME", chrome::build);
+    });
 }

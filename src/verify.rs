@@ -96,6 +96,8 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
         verifiers
             .iter()
             .map(|(m, v)| {
+                // The library's start-up is its own stage, in the method's first sample.
+                v.start_up();
                 let mut rec = Recorder::new();
                 let span = rec.start();
                 let built = v.build_roots(roots.certs());
@@ -202,6 +204,7 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
                             validation_time: Some(item.validation_time),
                             chain_bytes: o.wire.map(|(chain, _)| chain),
                             cert_message_bytes: o.wire.map(|(_, message)| message),
+                            ev: rec.ev(),
                             ..SampleMeta::default()
                         },
                     });
@@ -233,6 +236,11 @@ pub fn measure(
     item: &CorpusChain,
 ) -> (Recorder, Verdict) {
     let mut rec = Recorder::new();
+    // The library's start-up (once per process), apart from `roots-creation` and `total`.
+    verifier.start_up();
+    if let Some(ns) = verifier.take_start_up_ns() {
+        rec.add(Stage::LibraryInit, ns);
+    }
     let total = rec.start();
     let built;
     let store = match cached {

@@ -40,6 +40,10 @@ macro_rules! stages {
 }
 
 stages! {
+    /// A native library's start-up, once per process, in the sample that first needed it
+    /// (`firefox`: NSS's `NSS_NoDB_Init`): kept out of `roots-creation`, which it would
+    /// otherwise inflate in that one sample. Not part of `total-verification`.
+    LibraryInit => "library-init",
     /// Building the verifier's trust store from root certificates (cold), or `0` when cached.
     RootsCreation => "roots-creation",
     /// Building the HTTP client/connector (driver only).
@@ -51,6 +55,12 @@ stages! {
     /// Converting the chain into the verifier's own form (DER → X509 for OpenSSL; X509 → DER, or
     /// parsing the end-entity DER, for webpki).
     ChainCreation => "chain-creation",
+    /// The browser's EV attempt (`chrome`, `firefox`), for a leaf that asserts a policy of the
+    /// browser's EV table: a path built under that policy to a root the table lists for it.
+    /// When it finds one the chain is accepted as EV and no `verify` follows; otherwise
+    /// `verify` is the browser's DV fallback (the sample's `ev` says which). For a leaf with no
+    /// EV policy the browser's check of its policies is counted in `verify`.
+    EvAttempt => "ev-attempt",
     /// The verify call itself (path building, signatures, validity, usage).
     Verify => "verify",
     /// The hostname check, where the method does it apart from `verify`.
@@ -59,7 +69,8 @@ stages! {
     Connection => "connection",
     /// TCP connect + TLS handshake, as a connector sees it (a patched Servo's connector).
     Handshake => "handshake",
-    /// Everything the verifier does for one chain: chain-creation + verify + verify-hostname.
+    /// Everything the verifier does for one chain: chain-creation + ev-attempt + verify +
+    /// verify-hostname.
     TotalVerification => "total-verification",
     /// The whole sample.
     Total => "total",
@@ -202,6 +213,17 @@ impl fmt::Display for ErrorKind {
     }
 }
 
+/// The outcome of a browser's EV attempt (the `ev-attempt` stage).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EvOutcome {
+    /// An EV path was found: accepted as EV, without the DV attempt.
+    Granted,
+    /// No EV path (a root the browser's table does not list for the policy, or a failed
+    /// build): the browser fell back to its DV attempt (`verify`).
+    Fallback,
+}
+
 /// Facts about the sample that are not timings.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SampleMeta {
@@ -249,6 +271,10 @@ pub struct SampleMeta {
     /// the server's first flight, ServerHello to Finished, record headers included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_flight_bytes: Option<u64>,
+    /// The browser's EV attempt, for a leaf that asserts an EV policy of its table (`chrome`,
+    /// `firefox`); absent when no attempt was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ev: Option<EvOutcome>,
     /// A patched Servo's sample: its process, order, connection and page load.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub servo: Option<crate::servo::ServoMeta>,

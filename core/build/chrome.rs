@@ -27,6 +27,10 @@ pub fn build(out: &Path) -> Result<PathBuf, String> {
     println!("cargo:rerun-if-changed={}", shim.display());
     println!(
         "cargo:rerun-if-changed={}",
+        manifest.join("native/chrome/ev_roots.inc").display()
+    );
+    println!(
+        "cargo:rerun-if-changed={}",
         manifest.join("native/certbench_verifier.h").display()
     );
     for tool in ["cmake", "ninja"] {
@@ -56,7 +60,7 @@ pub fn build(out: &Path) -> Result<PathBuf, String> {
     let script = out.join("exports.map");
     std::fs::write(
         &script,
-        "{ global: certbench_verifier_v1_table; local: *; };\n",
+        "{ global: certbench_verifier_v2_table; local: *; };\n",
     )
     .map_err(|e| e.to_string())?;
     let so = out.join("libcertbench_chrome.so");

@@ -1,7 +1,7 @@
 /*
  * The C ABI of certbench's native verifiers: a browser's own certificate verifier (Chrome's
  * BoringSSL libpki, Firefox's mozilla::pkix), built by core/build.rs into a shared object that
- * exports exactly one symbol, `certbench_verifier_v1`, and hides every other one (so that, say,
+ * exports exactly one symbol, `certbench_verifier_v2_table`, and hides every other one (so that, say,
  * BoringSSL's libcrypto loads beside the system OpenSSL without a clash). certbench loads it
  * with dlopen(RTLD_NOW | RTLD_LOCAL) and calls it only through the table below
  * (core/src/ffi/native.rs).
@@ -11,7 +11,10 @@
  *  - a failure or a refusal writes a NUL-terminated reason (truncated to `cap` bytes, `cap` > 0)
  *    into `reason`, and the function returns NULL / 0; it never aborts the process;
  *  - `verify` and `check_name` return 1 only when the library itself accepted; every other
- *    outcome (including an internal error) is 0, a rejection (fail closed);
+ *    outcome (including an internal error) is 0, a rejection (fail closed); `verify_ev`
+ *    returns CERTBENCH_EV_GRANTED only when the library found an EV path, never on an error;
+ *  - nothing is rendered into text inside `verify` or `verify_ev` (timed spans): a rejection's
+ *    reason is kept in the chain and written by `explain`, which certbench calls untimed;
  *  - a store is never changed after `store_new` returns: `verify` may be called on one store
  *    from several threads at once; a chain is used by one thread at a time;
  *  - DER inputs are borrowed for the duration of the call only (copy what you keep).
@@ -38,9 +41,20 @@ enum certbench_name_kind {
   CERTBENCH_NAME_IP = 1,  /* `name` is an IPv4 (4 bytes) or IPv6 (16 bytes) address */
 };
 
-#define CERTBENCH_VERIFIER_ABI 1
+#define CERTBENCH_VERIFIER_ABI 2
 
-typedef struct certbench_verifier_v1 {
+/* What `verify_ev` found. */
+enum certbench_ev {
+  /* The end-entity certificate asserts no policy of the browser's EV table: nothing tried. */
+  CERTBENCH_EV_NOT_CANDIDATE = -1,
+  /* An EV candidate without an EV path (a root the table does not list for the policy, a
+   * failed build, an internal error): the browser falls back to its DV attempt (`verify`). */
+  CERTBENCH_EV_FALLBACK = 0,
+  /* An EV path was found: the chain is accepted as EV, and no DV attempt follows. */
+  CERTBENCH_EV_GRANTED = 1,
+};
+
+typedef struct certbench_verifier_v2 {
   /* CERTBENCH_VERIFIER_ABI. */
   uint32_t abi;
   /* The library that verifies, e.g. "BoringSSL pki", and its version, e.g. "0.20250818.0";
@@ -49,6 +63,11 @@ typedef struct certbench_verifier_v1 {
   const char *version;
   /* The verification policy in one line, as samples record it; a static string. */
   const char *policy;
+
+  /* The library's start-up, once per process (NSS_NoDB_Init for mozilla::pkix's NSS; nothing
+   * for BoringSSL): certbench calls it before the first `store_new` and times it as
+   * `library-init`, apart from `roots-creation`. Idempotent. 1: ready; 0 with a reason. */
+  int (*init)(char *reason, size_t cap);
 
   /* Builds a trust store from `n` DER roots (timed by certbench as `roots-creation`). A root
    * the library cannot use is skipped; `*used` (if not NULL) receives how many were kept.
@@ -63,21 +82,30 @@ typedef struct certbench_verifier_v1 {
   void *(*chain_new)(const certbench_der *certs, size_t n, char *reason, size_t cap);
   void (*chain_free)(void *chain);
 
+  /* The browser's EV attempt (timed as `ev-attempt`): whether the end-entity certificate
+   * asserts a policy the browser's EV table lists and, if so, a path built as the browser
+   * builds an EV path, to a root the table lists for that policy (see `enum certbench_ev`).
+   * certbench calls `verify` after it unless it returned CERTBENCH_EV_GRANTED. */
+  int (*verify_ev)(const void *store, void *chain, int64_t time);
+
   /* Builds and verifies a path from the chain's end-entity certificate to an anchor of `store`
-   * at `time` (seconds since the Unix epoch) for TLS server authentication, as the browser
-   * does, without checking any name (timed as `verify`). 1: accepted; 0: rejected, with the
-   * reason. */
-  int (*verify)(const void *store, void *chain, int64_t time, char *reason, size_t cap);
+   * at `time` (seconds since the Unix epoch) for TLS server authentication, as the browser's
+   * DV attempt does, without checking any name (timed as `verify`). 1: accepted; 0: rejected,
+   * the reason kept in `chain` for `explain`. */
+  int (*verify)(const void *store, void *chain, int64_t time);
+
+  /* Writes the reason of the chain's last rejection by `verify` (rendered now, untimed). */
+  void (*explain)(void *chain, char *reason, size_t cap);
 
   /* Checks the end-entity certificate for `name` as the browser does (timed as
    * `verify-hostname`). 1: the name matches; 0: it does not, or it cannot be checked, with
    * the reason. */
   int (*check_name)(void *chain, int kind, const uint8_t *name, size_t len, char *reason,
                     size_t cap);
-} certbench_verifier_v1;
+} certbench_verifier_v2;
 
 /* The one exported symbol: the verifier's table (a static object, never freed). */
-const certbench_verifier_v1 *certbench_verifier_v1_table(void);
+const certbench_verifier_v2 *certbench_verifier_v2_table(void);
 
 #ifdef __cplusplus
 }

@@ -296,6 +296,14 @@ impl DynVerifier for CachingVerifier {
         self.inner.handshake_started()
     }
 
+    fn start_up(&self) {
+        self.inner.start_up()
+    }
+
+    fn take_start_up_ns(&self) -> Option<u64> {
+        self.inner.take_start_up_ns()
+    }
+
     /// Always `None`: a transport must call [`DynVerifier::verify`], through the cache.
     fn rustls_verifier(&self, _roots: &AnyRoots) -> Option<Arc<dyn ServerCertVerifier>> {
         None

@@ -20,9 +20,10 @@ use crate::ffi::native::{Build, LoadError, Loaded, NativeError, Store};
 use crate::stages::Recorder;
 use crate::verifier::{Capabilities, Library, PeerName, Rejection, Target, Verifier};
 
-/// A native verifier as a [`Verifier`]: `chain-creation` is the library's parse of the chain
-/// as sent, `verify` its path building and verification for TLS server authentication at the
-/// target's time, and `verify-hostname` its own name check.
+/// A native verifier as a [`Verifier`]: `library-init` its start-up (once per process),
+/// `chain-creation` the library's parse of the chain as sent, `ev-attempt` the browser's EV
+/// attempt for a leaf with an EV policy, `verify` its (DV) path building and verification for
+/// TLS server authentication at the target's time, and `verify-hostname` its own name check.
 pub struct NativeVerifier {
     build: &'static Build,
     cell: &'static OnceLock<Result<Loaded, LoadError>>,
@@ -77,6 +78,16 @@ impl Verifier for NativeVerifier {
                 limbo_harness: None,
             },
         }
+    }
+
+    fn start_up(&self) {
+        // Loading runs the library's start-up once (see `Loaded`); a failure is reported by
+        // `build_roots`.
+        let _ = self.loaded();
+    }
+
+    fn take_start_up_ns(&self) -> Option<u64> {
+        self.loaded().ok()?.take_start_up_ns()
     }
 
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<Store, Error> {

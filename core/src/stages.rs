@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use certbench_analysis::Stage;
+use certbench_analysis::schema::EvOutcome;
 
 /// A started stage; hand it back to [`Recorder::stop`].
 #[derive(Clone, Copy, Debug)]
@@ -24,11 +25,13 @@ impl Span {
     }
 }
 
-/// Nanoseconds per stage for one sample.
+/// Nanoseconds per stage for one sample, and what a stage found that the sample reports
+/// beside its times (the EV attempt's outcome).
 #[derive(Clone, Debug, Default)]
 pub struct Recorder {
     ns: [u64; Stage::COUNT],
     recorded: u32,
+    ev: Option<EvOutcome>,
 }
 
 const _: () = assert!(Stage::COUNT <= 32, "`recorded` is a 32-bit set");
@@ -74,6 +77,17 @@ impl Recorder {
     pub fn get(&self, stage: Stage) -> Option<u64> {
         let i = stage.index();
         (self.recorded & (1 << i) != 0).then_some(self.ns[i])
+    }
+
+    /// Notes the outcome of the browser's EV attempt (`ev-attempt`), for the sample's `ev`.
+    #[inline]
+    pub fn note_ev(&mut self, outcome: EvOutcome) {
+        self.ev = Some(outcome);
+    }
+
+    /// The EV attempt's outcome, if one was made.
+    pub fn ev(&self) -> Option<EvOutcome> {
+        self.ev
     }
 
     /// The recorded stages, for a [`certbench_analysis::Sample`] (allocates: call after timing).

@@ -270,6 +270,17 @@ pub trait Verifier: Send + Sync + 'static {
     /// ClientHello on the way), so that a method may prepare while the server answers
     /// (`rustlsparallel` can wake a pool worker). Never changes a verdict. Default: nothing.
     fn handshake_started(&self) {}
+
+    /// Loads and starts the method's library if this process has not yet (NSS's start-up for
+    /// `firefox`), so that a runner keeps it out of `roots-creation`. A library that cannot
+    /// start is reported by [`Verifier::build_roots`]. Default: nothing to start.
+    fn start_up(&self) {}
+
+    /// What the library's start-up took (`library-init`), the first time a runner asks in
+    /// this process, after [`Verifier::start_up`]; `None` after, and for methods without one.
+    fn take_start_up_ns(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// Parses every root with `parse`, keeping those it accepts, as rustls'

@@ -51,6 +51,11 @@ pub(super) async fn measure<T: Transport>(
         return sample;
     }
     let mut rec = Recorder::new();
+    // The library's start-up (once per process), apart from `roots-creation` and `total`.
+    entry.verifier.start_up();
+    if let Some(ns) = entry.verifier.take_start_up_ns() {
+        rec.add(Stage::LibraryInit, ns);
+    }
     let total = rec.start();
 
     // roots-creation: built now, or 0 when built once for the run or kept by the transport.
@@ -107,6 +112,7 @@ pub(super) async fn measure<T: Transport>(
     for (stage, ns) in verification.stages.to_map() {
         rec.add(stage, ns);
     }
+    sample.meta.ev = verification.stages.ev();
     match result {
         Ok((open, info)) => {
             // Closing is not part of the sample; it is bounded like the connection.

@@ -5,7 +5,7 @@
 //! [`Verifier`]: crate::verifier::Verifier
 //!
 //! `core/build.rs` builds each into a shared object that exports one symbol,
-//! `certbench_verifier_v1_table`, and hides the rest (BoringSSL's libcrypto would clash with
+//! `certbench_verifier_v2_table`, and hides the rest (BoringSSL's libcrypto would clash with
 //! the system OpenSSL's otherwise); its path is baked in at build time
 //! (`CERTBENCH_<NAME>_SO`, overridable at run time by the environment variable of the same
 //! name). It is loaded once per process with `dlopen(RTLD_NOW | RTLD_LOCAL)` and never
@@ -18,14 +18,21 @@
 
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use certbench_analysis::Stage;
+use certbench_analysis::schema::EvOutcome;
 use rustls_pki_types::CertificateDer;
 
 use crate::stages::Recorder;
 
 /// The ABI version this module speaks (`CERTBENCH_VERIFIER_ABI`).
-const ABI: u32 = 1;
+const ABI: u32 = 2;
+
+/// `enum certbench_ev`.
+const EV_NOT_CANDIDATE: c_int = -1;
+const EV_GRANTED: c_int = 1;
 
 /// One borrowed DER certificate (`certbench_der`).
 #[repr(C)]
@@ -43,19 +50,22 @@ impl Der {
     }
 }
 
-/// `certbench_verifier_v1`, field for field.
+/// `certbench_verifier_v2`, field for field.
 #[repr(C)]
 struct Table {
     abi: u32,
     library: *const c_char,
     version: *const c_char,
     policy: *const c_char,
+    init: unsafe extern "C" fn(*mut c_char, usize) -> c_int,
     store_new:
         unsafe extern "C" fn(*const Der, usize, *mut usize, *mut c_char, usize) -> *mut c_void,
     store_free: unsafe extern "C" fn(*mut c_void),
     chain_new: unsafe extern "C" fn(*const Der, usize, *mut c_char, usize) -> *mut c_void,
     chain_free: unsafe extern "C" fn(*mut c_void),
-    verify: unsafe extern "C" fn(*const c_void, *mut c_void, i64, *mut c_char, usize) -> c_int,
+    verify_ev: unsafe extern "C" fn(*const c_void, *mut c_void, i64) -> c_int,
+    verify: unsafe extern "C" fn(*const c_void, *mut c_void, i64) -> c_int,
+    explain: unsafe extern "C" fn(*mut c_void, *mut c_char, usize),
     check_name:
         unsafe extern "C" fn(*mut c_void, c_int, *const u8, usize, *mut c_char, usize) -> c_int,
 }
@@ -106,7 +116,7 @@ pub enum LoadError {
         reason: String,
     },
     /// The shared object does not export the table's function.
-    #[error("{path} has no certbench_verifier_v1_table: {reason}")]
+    #[error("{path} has no certbench_verifier_v2_table: {reason}")]
     NoTable {
         /// The shared object.
         path: String,
@@ -118,6 +128,14 @@ pub enum LoadError {
     NullTable {
         /// The shared object.
         path: String,
+    },
+    /// The library's start-up (`init`) failed.
+    #[error("{path}: the library did not start: {reason}")]
+    Init {
+        /// The shared object.
+        path: String,
+        /// The library's reason.
+        reason: String,
     },
     /// The table speaks another ABI version.
     #[error("{path}: ABI {found} where {ABI} is expected")]
@@ -153,12 +171,16 @@ pub struct Build {
     pub library: &'static str,
 }
 
-/// A loaded native verifier: its table, valid for the rest of the process.
+/// A loaded and started native verifier: its table, valid for the rest of the process.
 pub struct Loaded {
     table: &'static Table,
     library: &'static str,
     version: &'static str,
     policy: &'static str,
+    /// What the library's start-up (`init`) took, once in this process.
+    start_up_ns: u64,
+    /// Whether a sample has reported `start_up_ns` (`library-init`).
+    start_up_reported: AtomicBool,
 }
 
 impl Build {
@@ -200,19 +222,19 @@ impl Build {
             });
         }
         // SAFETY: `handle` is a live handle (never closed) and the name is NUL-terminated.
-        let sym = unsafe { libc::dlsym(handle, c"certbench_verifier_v1_table".as_ptr()) };
+        let sym = unsafe { libc::dlsym(handle, c"certbench_verifier_v2_table".as_ptr()) };
         if sym.is_null() {
             return Err(LoadError::NoTable {
                 path,
                 reason: dl_error(),
             });
         }
-        // SAFETY: the symbol is the function `const certbench_verifier_v1 *(void)` of the
+        // SAFETY: the symbol is the function `const certbench_verifier_v2 *(void)` of the
         // header this module mirrors.
         let get: unsafe extern "C" fn() -> *const Table = unsafe { std::mem::transmute(sym) };
         // SAFETY: it takes nothing and returns a pointer to a static table (or NULL).
         let table = unsafe { get() };
-        // SAFETY: a non-NULL result points at a static `certbench_verifier_v1`, which lives as
+        // SAFETY: a non-NULL result points at a static `certbench_verifier_v2`, which lives as
         // long as the object, which is never unloaded.
         let table: &'static Table =
             unsafe { table.as_ref() }.ok_or_else(|| LoadError::NullTable { path: path.clone() })?;
@@ -222,11 +244,26 @@ impl Build {
                 found: table.abi,
             });
         }
+        // The library's start-up, once per process (this runs once per method, in the
+        // OnceLock of `load`), timed on its own.
+        let mut reason = Reason::new();
+        let started = Instant::now();
+        // SAFETY: the table's `init` with a writable reason buffer of 512 bytes; idempotent.
+        let ok = unsafe { (table.init)(reason.ptr(), 512) };
+        let start_up_ns = started.elapsed().as_nanos() as u64;
+        if ok != 1 {
+            return Err(LoadError::Init {
+                path,
+                reason: reason.text("(no reason given)"),
+            });
+        }
         Ok(Loaded {
             table,
             library: static_str(table.library),
             version: static_str(table.version),
             policy: static_str(table.policy),
+            start_up_ns,
+            start_up_reported: AtomicBool::new(false),
         })
     }
 }
@@ -357,13 +394,22 @@ impl Loaded {
         Ok(ParsedChain { ptr, loaded: self })
     }
 
+    /// The library's start-up time (`library-init`), the first time a sample asks in this
+    /// process; `None` after.
+    pub fn take_start_up_ns(&self) -> Option<u64> {
+        (!self.start_up_reported.swap(true, Ordering::Relaxed)).then_some(self.start_up_ns)
+    }
+
     /// The library's name and version, and its policy in one line.
     pub fn library(&self) -> (&'static str, &'static str, &'static str) {
         (self.library, self.version, self.policy)
     }
 
-    /// The library's path building and verification of `parsed` against `roots` at `time`
-    /// (seconds since the Unix epoch), timed as `verify`.
+    /// The browser's EV attempt on `parsed` against `roots` at `time`, then (unless it found
+    /// an EV path) its DV verification: `ev-attempt` and `verify`, the EV outcome noted in
+    /// `rec`. For a leaf with no EV policy the check's time is counted in `verify` (the
+    /// browser's verification makes it before its DV attempt). A rejection's reason is
+    /// rendered after the timed spans.
     pub fn verify(
         &self,
         roots: &Store,
@@ -371,13 +417,33 @@ impl Loaded {
         time: i64,
         rec: &mut Recorder,
     ) -> Result<(), Refusal> {
-        let mut reason = Reason::new();
         let span = rec.start();
         // SAFETY: `roots.ptr` is a live store of this table (shareable, see `Store`), `parsed`
-        // a live chain of it used by this thread only, the buffer writable for 512 bytes.
-        let ok = unsafe { (self.table.verify)(roots.ptr, parsed.ptr, time, reason.ptr(), 512) };
-        rec.stop(Stage::Verify, span);
+        // a live chain of it used by this thread only.
+        let ev = unsafe { (self.table.verify_ev)(roots.ptr, parsed.ptr, time) };
+        let ev_ns = span.elapsed_ns();
+        if ev == EV_GRANTED {
+            rec.add(Stage::EvAttempt, ev_ns);
+            rec.note_ev(EvOutcome::Granted);
+            return Ok(());
+        }
+        let span = rec.start();
+        // SAFETY: as above.
+        let ok = unsafe { (self.table.verify)(roots.ptr, parsed.ptr, time) };
+        let verify_ns = span.elapsed_ns();
+        if ev == EV_NOT_CANDIDATE {
+            rec.add(Stage::Verify, ev_ns + verify_ns);
+        } else {
+            // Any other value is the fallback (fail closed: only EV_GRANTED grants).
+            rec.add(Stage::EvAttempt, ev_ns);
+            rec.add(Stage::Verify, verify_ns);
+            rec.note_ev(EvOutcome::Fallback);
+        }
         if ok != 1 {
+            let mut reason = Reason::new();
+            // SAFETY: `parsed` is a live chain of this table, used by this thread only; the
+            // buffer is writable for 512 bytes.
+            unsafe { (self.table.explain)(parsed.ptr, reason.ptr(), 512) };
             return Err(Refusal(reason.text("rejected (no reason given)")));
         }
         Ok(())

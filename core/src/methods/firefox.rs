@@ -5,13 +5,17 @@
 //! `docs/verifiers.md` what Firefox does that this leaves out (CRLite and OCSP, intermediate
 //! preloading, CT, …).
 //!
-//! Built by `core/build/firefox.rs` from Debian's `nss` source package (fetched into the cache
-//! by `scripts/fetch-nss-source`) against the system NSS, into a shared object
-//! (`crate::ffi::native`). Roots: the anchors' DER, each parsed once, indexed by subject. Chain
-//! creation: the end entity parsed (mozilla::pkix's `BackCert`), the certificates kept as sent
-//! for the path builder. Verify: `BuildCertChain` at the target's time, as Firefox retries it
-//! (key usages, then the weak RSA minimum, whose success is refused under a built-in root, as
-//! every given root is here). Verify-hostname: `CheckCertHostname`.
+//! Built by `core/build/firefox.rs` on an NSS of Firefox's era: NSS and NSPR from their upstream
+//! sources (fetched into the cache by `scripts/fetch-nss-source`: NSS 3.110 here), built once per
+//! machine, mozilla::pkix from the same tree, into a shared object (`crate::ffi::native`) whose
+//! version string names that NSS. `library-init`: NSS's start-up (`NSS_NoDB_Init`), once per
+//! process. Roots: the anchors' DER, each parsed once, indexed by subject; every root plays one
+//! of Firefox's built-in roots (docs/verifiers.md: the root model). Chain creation: the end
+//! entity parsed (mozilla::pkix's `BackCert`), the certificates kept as sent for the path
+//! builder. EV attempt: for a leaf with a policy of Firefox's EV table, `BuildCertChain` under
+//! that policy first. Verify: `BuildCertChain` at the target's time, as Firefox retries it (key
+//! usages, then the weak RSA minimum, whose success is refused under a built-in root).
+//! Verify-hostname: `CheckCertHostname`.
 
 use std::sync::OnceLock;
 
@@ -24,7 +28,7 @@ static BUILD: Build = Build {
     env: "CERTBENCH_FIREFOX_SO",
     path: env!("CERTBENCH_FIREFOX_SO"),
     missing: env!("CERTBENCH_FIREFOX_MISSING"),
-    how: "run scripts/fetch-nss-source (Debian's nss source package, for mozilla::pkix) with Debian's libnss3-dev installed, then build certbench again",
+    how: "run scripts/fetch-nss-source (NSS's and NSPR's upstream sources, from Debian's source packages), then build certbench again (core/build/firefox.rs builds NSS once into the cache)",
     library: "mozilla::pkix",
 };
 

@@ -75,6 +75,12 @@ pub trait DynVerifier: Send + Sync {
     ) -> Result<(), Rejection>;
     /// See [`Verifier::handshake_started`]. Default: nothing.
     fn handshake_started(&self) {}
+    /// See [`Verifier::start_up`]. Default: nothing to start.
+    fn start_up(&self) {}
+    /// See [`Verifier::take_start_up_ns`]. Default: none.
+    fn take_start_up_ns(&self) -> Option<u64> {
+        None
+    }
 }
 
 struct Erased<V> {
@@ -93,6 +99,14 @@ impl<V: Verifier> DynVerifier for Erased<V> {
 
     fn handshake_started(&self) {
         self.verifier.handshake_started()
+    }
+
+    fn start_up(&self) {
+        self.verifier.start_up()
+    }
+
+    fn take_start_up_ns(&self) -> Option<u64> {
+        self.verifier.take_start_up_ns()
     }
 
     fn rustls_verifier(&self, roots: &AnyRoots) -> Option<Arc<dyn ServerCertVerifier>> {

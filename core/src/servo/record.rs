@@ -124,6 +124,7 @@ pub(super) fn sample(
         stages: stages.to_map(),
         verdict,
         meta: SampleMeta {
+            ev: stages.ev(),
             servo: Some(ServoMeta {
                 pid: std::process::id(),
                 seq,

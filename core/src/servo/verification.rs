@@ -78,6 +78,11 @@ pub(super) fn method(
     let (certs, described) = trust::for_method(method, choice, trust, overrides)?;
     let verifier: Arc<dyn crate::methods::DynVerifier> = Arc::from(method.verifier());
     let mut rec = Recorder::new();
+    // The library's start-up (once per process), apart from `roots-creation`.
+    verifier.start_up();
+    if let Some(ns) = verifier.take_start_up_ns() {
+        rec.add(Stage::LibraryInit, ns);
+    }
     let roots = rec.time(Stage::RootsCreation, || verifier.build_roots(&certs))?;
     let sink = ServoSink {
         config: config(Some(described.clone())),
