@@ -316,7 +316,10 @@ pub fn answer(cmp: &Comparison, other_hook: Option<&str>) -> Vec<String> {
             percent(hi)
         ));
     }
-    lines.extend(servo_against_browsers(cmp));
+    if let Some(line) = servo_against_browsers(cmp) {
+        lines.push(line);
+        lines.push(WHAT_BROWSERS_COMPARE.to_owned());
+    }
     if let Some(cmd) = other_hook {
         lines.push(format!("The other hook: `{cmd}`."));
     }
@@ -343,6 +346,10 @@ const BROWSERS: [&str; 3] = ["chrome", "firefox", "gnutls"];
 fn is_method(column: &str, method: &str) -> bool {
     column == method || column.starts_with(&format!("{method} "))
 }
+
+/// The line under the browsers' comparison: what its figures hold and what they leave out,
+/// until the methods check what the browsers check beyond the path.
+const WHAT_BROWSERS_COMPARE: &str = "That compares path building alone (chains, signatures, validity, names, and Chrome's and Firefox's EV attempt): no method here checks Certificate Transparency or revocation (CRLSets, CRLite, OCSP), which Chrome and Firefox do on every connection (docs/verifiers.md).";
 
 /// One line: each of Servo's verifiers against each other browser's by own cost, as the
 /// median over sites of the per-site ratio of medians (below ×1: Servo's is cheaper); `None`
@@ -502,6 +509,20 @@ mod tests {
             "{line}"
         );
         assert!(!line.contains("openssl"), "{line}");
+        // Its own line says what it compares, and what it leaves out.
+        let next = text
+            .lines()
+            .skip_while(|l| !l.starts_with("Servo's verifiers"))
+            .nth(1)
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(
+            next.starts_with("That compares path building alone"),
+            "{next}"
+        );
+        assert!(
+            next.contains("Certificate Transparency or revocation"),
+            "{next}"
+        );
         // Without a browser's verifier, no such line.
         let only: Vec<Sample> = v
             .into_iter()
@@ -509,6 +530,7 @@ mod tests {
             .collect();
         let text = answer(&build_comparison(&build_seed_tables(&only)).unwrap(), None).join("\n");
         assert!(!text.contains("Servo's verifiers"), "{text}");
+        assert!(!text.contains("path building alone"), "{text}");
     }
 
     #[test]

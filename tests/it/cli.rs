@@ -6,6 +6,7 @@ use std::process::{Command, Output};
 
 use crate::common::{Fault, browser_reason};
 use certbench_analysis::io::read_jsonl;
+use certbench_analysis::schema::EvOutcome;
 use certbench_analysis::{Sample, Stage, Verdict};
 
 fn certbench(args: &[&str]) -> Output {
@@ -54,6 +55,7 @@ fn verify_all_methods_five_runs_records_consistent_nonzero_stages() {
     let samples = read_samples(&raw);
     let n = crate::common::all_methods().len();
     assert_eq!(samples.len(), 34 * n * 6);
+    let mut started: std::collections::BTreeMap<String, usize> = Default::default();
     for s in samples.iter() {
         assert!(!matches!(s.verdict, Verdict::Error(_)), "{s:?}");
         let claimed: &[Stage] = match s.method.as_str() {
@@ -82,6 +84,35 @@ fn verify_all_methods_five_runs_records_consistent_nonzero_stages() {
             ],
         };
         let mut keys: Vec<Stage> = s.stages.keys().copied().collect();
+        // A native library's start-up: once per process, in the method's first sample (a
+        // warm-up), counted below.
+        if keys.contains(&Stage::LibraryInit) {
+            assert!(s.warmup, "{s:?}");
+            *started.entry(s.method.clone()).or_insert(0) += 1;
+            keys.retain(|&k| k != Stage::LibraryInit);
+        }
+        // The browsers' EV attempt: alone when it found an EV path (no DV attempt follows),
+        // before the DV `verify` when it fell back; only chrome's and firefox's.
+        match s.meta.ev {
+            Some(EvOutcome::Granted) => {
+                assert!(!keys.contains(&Stage::Verify), "{s:?}");
+                let at = keys.iter().position(|&k| k == Stage::EvAttempt).unwrap();
+                keys[at] = Stage::Verify;
+            }
+            Some(EvOutcome::Fallback) => {
+                assert!(keys.contains(&Stage::Verify), "{s:?}");
+                keys.retain(|&k| k != Stage::EvAttempt);
+            }
+            None => assert!(!keys.contains(&Stage::EvAttempt), "{s:?}"),
+        }
+        if s.meta.ev.is_some() {
+            assert!(matches!(s.method.as_str(), "chrome" | "firefox"), "{s:?}");
+        }
+        if s.chain.as_deref() == Some("apple.com__limbo-online")
+            && matches!(s.method.as_str(), "chrome" | "firefox")
+        {
+            assert_eq!(s.meta.ev, Some(EvOutcome::Granted), "{s:?}");
+        }
         let host_apart = !matches!(
             s.method.as_str(),
             "openssl" | "awslc" | "webpki" | "platform"
@@ -96,12 +127,27 @@ fn verify_all_methods_five_runs_records_consistent_nonzero_stages() {
         assert!(s.stages.values().all(|&ns| ns > 0), "{s:?}");
         let st = |x| s.stage(x).unwrap_or(0);
         assert!(
-            st(Stage::ChainCreation) + st(Stage::Verify) + st(Stage::VerifyHostname)
+            st(Stage::ChainCreation)
+                + st(Stage::EvAttempt)
+                + st(Stage::Verify)
+                + st(Stage::VerifyHostname)
                 <= st(Stage::TotalVerification),
             "{s:?}"
         );
         assert!(st(Stage::RootsCreation) + st(Stage::TotalVerification) <= st(Stage::Total));
     }
+    // NSS's start-up for firefox (BoringSSL has none to speak of, but the call is made and
+    // timed the same way), once per process each.
+    let natives: Vec<&str> = crate::common::all_methods()
+        .iter()
+        .map(|m| m.name())
+        .filter(|m| matches!(*m, "chrome" | "firefox"))
+        .collect();
+    assert_eq!(
+        started.keys().map(String::as_str).collect::<Vec<_>>(),
+        natives
+    );
+    assert!(started.values().all(|&n| n == 1), "{started:?}");
     // Interleaved: within one run and chain, the three methods are back to back.
     let measured: Vec<&Sample> = samples.iter().filter(|s| !s.warmup).collect();
     for w in measured.chunks(n) {

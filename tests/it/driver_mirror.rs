@@ -111,6 +111,7 @@ fn stages_are_recorded_where_they_happen_in_both_hooks() {
             );
             let inner = st(Stage::OpenSslVerify)
                 + st(Stage::ChainCreation)
+                + st(Stage::EvAttempt)
                 + st(Stage::Verify)
                 + st(Stage::VerifyHostname);
             assert!(inner <= st(Stage::TotalVerification), "{s:?}");
@@ -395,7 +396,10 @@ fn rustls_transport_records_timed_verifier_stages_for_every_method() {
             "{}",
             s.method
         );
-        let inner = st(Stage::ChainCreation) + st(Stage::Verify) + st(Stage::VerifyHostname);
+        let inner = st(Stage::ChainCreation)
+            + st(Stage::EvAttempt)
+            + st(Stage::Verify)
+            + st(Stage::VerifyHostname);
         assert!(inner <= st(Stage::TotalVerification), "{s:?}");
         assert!(
             st(Stage::TotalVerification) <= st(Stage::Connection),
