@@ -12,6 +12,7 @@ mod cli;
 mod docs;
 mod driver_cli;
 mod driver_mirror;
+mod ev;
 mod faults;
 mod fuzz_harness;
 mod handshake;
