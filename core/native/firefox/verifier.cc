@@ -152,7 +152,7 @@ std::string_view View(Input in) {
 struct Chain {
   Der leaf;
   std::vector<Der> intermediates;
-  Result rejected = Result::FATAL_ERROR_LIBRARY_FAILURE;
+  Result rejected = Success;  // Success: no rejection recorded
   std::string error;
 };
 
@@ -638,7 +638,7 @@ int Verify(const void *store_ptr, void *chain_ptr, int64_t time) {
   auto &chain = *static_cast<Chain *>(chain_ptr);
   try {
     chain.error.clear();
-    chain.rejected = Result::FATAL_ERROR_LIBRARY_FAILURE;
+    chain.rejected = Success;
     MaybeThrow("verify");
     const auto &store = *static_cast<const Store *>(store_ptr);
     Input leaf;
@@ -683,7 +683,12 @@ int Verify(const void *store_ptr, void *chain_ptr, int64_t time) {
 void Explain(void *chain_ptr, char *reason, size_t cap) {
   Guarded(reason, cap, 0, [&]() -> int {
     const auto &chain = *static_cast<const Chain *>(chain_ptr);
-    Fail(reason, cap, chain.error.empty() ? Name(chain.rejected) : chain.error);
+    if (!chain.error.empty()) {
+      Fail(reason, cap, chain.error);
+    } else {
+      Fail(reason, cap,
+           chain.rejected == Success ? std::string("no rejection recorded") : Name(chain.rejected));
+    }
     return 0;
   });
 }
