@@ -21,7 +21,8 @@
 // Store, where only the roots it ships are EV roots, here a root of the store is an EV root when
 // its SHA-256 is in the table (the store's roots play Chrome's own).
 //
-// Revocation and EV: the Chromium read (cert_verify_proc_builtin.cc at commit 28f5cfad...)
+// Revocation and EV: the Chromium read (github.com/chromium/chromium,
+// net/cert/cert_verify_proc_builtin.cc at 28f5cfad21431e71fd362206dd4e2c0600eb5365)
 // requires nothing more of an EV path than of a DV one: ChooseRevocationPolicy has no EV case
 // (the old "EV requires revocation checking" branch is gone), so an EV path gets the CRLSet check
 // and, only under VERIFY_REV_CHECKING_ENABLED (off by default), soft-fail online revocation, as a

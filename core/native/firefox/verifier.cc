@@ -23,11 +23,14 @@
 // What VerifyCert's EV attempt does that this leaves out: the CT policy after a chain is built
 // (VerifyCertificateTransparencyPolicy), and the EV revocation requirements. In the Gecko read,
 // the EV trust domain checks the leaf's revocation with the EV mode (NSSCertDBTrustDomain at
-// bolucat/Firefox 0d36d1c7: OCSPFetching FetchOCSPForEV, or LocalOnlyOCSPForEV with OCSP off or
+// bolucat/Firefox 0d36d1c7a0dc2b9c0bfdf54da347d34637a7fbe0: OCSPFetching FetchOCSPForEV, or LocalOnlyOCSPForEV with OCSP off or
 // FLAG_LOCAL_ONLY): a good stapled or cached OCSP response, a short-lived certificate, or CRLite
 // in enforce mode covering the leaf answer it; otherwise a synchronous OCSP fetch with the hard
 // timeout, whose failure, or a leaf without an OCSP URI, fails the EV attempt (hard fail, unlike
-// DV's soft fail). In the newer CertVerifier.cpp also read (RevocationCheckMode), the EV trust
+// DV's soft fail). In a newer CertVerifier.cpp also read (RevocationCheckMode; a
+// comment-stripped mirror of Gecko in the source index, beside bolucat/Firefox's
+// SSLServerCertVerification.cpp at 45ce84744dab06d51facf90a580da7da9cc753ed, whose
+// AuthCertificate still passes &evStatus to VerifySSLServerCert), the EV trust
 // domain may fetch OCSP (RevocationCheckMayFetch, soft fail unless security.OCSP.require) even
 // when the DV one is local-only (security.OCSP.enabled = EV only). certbench has no revocation
 // data (no stapled response, no OCSP cache, no CRLite filter, no network), so CheckRevocation
