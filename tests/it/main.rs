@@ -15,6 +15,7 @@ mod driver_mirror;
 mod ev;
 mod faults;
 mod fuzz_harness;
+mod gnutls;
 mod handshake;
 mod hostile;
 mod icount;

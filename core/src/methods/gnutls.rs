@@ -1,29 +1,47 @@
 //! `gnutls`: WebKitGTK's (and Epiphany's) certificate verifier, GnuTLS, called the way
-//! glib-networking calls it. glib-networking's `g_tls_database_gnutls_verify_chain`
-//! (`tls/gnutls/gtlsdatabase-gnutls.c`) verifies the chain with
-//! `gnutls_x509_trust_list_verify_crt(trust_list, chain, n, 0, &status, NULL)` (no flags, no
-//! purpose given to GnuTLS) and then checks the identity apart
-//! (`g_tls_certificate_gnutls_verify_identity`: `gnutls_x509_crt_check_hostname` for a host,
-//! `gnutls_x509_crt_check_ip` for an address).
+//! glib-networking (2.70 and later; Debian 12 ships 2.74) calls it. Since GNOME/glib-networking
+//! commit d94c3313 ("perform certificate verification in TLS session context") a connection
+//! whose database is GnuTLS's own verifies the peer in `verify_certificate_cb` →
+//! `g_tls_connection_gnutls_verify_chain` (`tls/gnutls/gtlsconnection-gnutls.c`) with one
+//! call, `gnutls_certificate_verify_peers3(session, hostname, &status)`; since commit ffb66818
+//! there is no identity check of its own (`g_tls_certificate_gnutls_verify_identity` is gone),
+//! for a host name or an IP address alike: `hostname` is the server identity's host as text
+//! (`g_network_address_get_hostname`, or `g_inet_address_to_string` for a socket address),
+//! and GnuTLS matches an IP literal against the leaf's iPAddress names itself.
+//!
+//! That call needs a handshake's session (it reads the peer's raw certificates from it), so
+//! certbench makes the calls it makes, in its order and with its flags and data
+//! (`crate::ffi::gnutls::verify_peers3`, after GnuTLS 3.7.9's `lib/cert-session.c`):
+//!
+//! - `chain-creation`: the raw peer list as sent (leaf, then the rest in the order the server
+//!   sent them), each certificate `gnutls_x509_crt_init` + `gnutls_x509_crt_import(DER)` as
+//!   `_gnutls_x509_cert_verify_peers` imports it; none dropped or reordered (GnuTLS sorts
+//!   inside the verification). More than 16 certificates (the credentials' verify depth) is
+//!   GnuTLS's `GNUTLS_E_CONSTRAINT_ERROR`: a rejection.
+//! - `verify`, one stage with the host inside: the must-staple rule for every peer certificate
+//!   (no OCSP response was stapled, the client asked for one, so a certificate with the TLS
+//!   feature `status_request` sets `GNUTLS_CERT_MISSING_OCSP_STATUS`), then
+//!   `gnutls_x509_trust_list_verify_crt2(list, peers, n, {GNUTLS_DT_DNS_HOSTNAME, host}, 1,
+//!   GNUTLS_PROFILE_TO_VFLAGS(GNUTLS_PROFILE_LOW), &status, NULL)` at the target's time
+//!   (GnuTLS's clock, see `crate::ffi::gnutls`). The flags are the session's: none from the
+//!   credentials, the LOW profile from the priority string (`NORMAL` with `%COMPAT`). Inside,
+//!   GnuTLS sorts and completes the list, verifies it, and checks the host
+//!   (`gnutls_x509_crt_check_hostname2`; `GNUTLS_CERT_UNEXPECTED_OWNER` on a mismatch). No
+//!   key purpose is given (`verify_peers3` passes none), as before. There is no
+//!   `verify-hostname` stage: the host is checked in the same call.
 //!
 //! Roots: a `gnutls_x509_trust_list_t` of the given roots (`gnutls_x509_trust_list_add_cas`;
 //! glib-networking fills it from the system trust, `gnutls_x509_trust_list_add_system_trust`).
-//! Chain creation: DER → `gnutls_x509_crt_t` per certificate sent, then the chain linked as
-//! glib-networking links the peer's certificates (`g_tls_certificate_gnutls_build_chain`:
-//! from the leaf, each certificate's issuer among those sent, by
-//! `gnutls_x509_crt_check_issuer`, up to a self-issued one; certificates off that path are not
-//! given to GnuTLS). Verify: the trust-list
-//! verification at the target's validation time (GnuTLS's clock, see `crate::ffi::gnutls`).
-//! Verify-hostname: the identity check. Like glib-networking, no EKU is asked of GnuTLS.
-
-use std::net::IpAddr;
+//! Left out: checking a stapled OCSP response (`check_ocsp_response`), since a certbench
+//! target never carries one; the verdict is the one GnuTLS gives when none was stapled.
 
 use certbench_analysis::Stage;
 use rustls_pki_types::CertificateDer;
+use std::ffi::{CString, c_uint};
 
 use crate::chain::Chain;
 use crate::error::Error;
-use crate::ffi::gnutls::{self, Cert, Trust};
+use crate::ffi::gnutls::{self, Cert, GNUTLS_CERT_INVALID, GNUTLS_CERT_UNEXPECTED_OWNER, Trust};
 use crate::stages::Recorder;
 use crate::verifier::{Capabilities, Library, PeerName, Rejection, Target, Verifier};
 
@@ -37,7 +55,12 @@ pub struct GnutlsRoots(pub Trust);
 impl GnutlsVerifier {
     /// The verification policy, as samples record it (see the module docs).
     pub fn policy(&self) -> String {
-        "gnutls_x509_trust_list_verify_crt flags 0, then gnutls_x509_crt_check_hostname (glib-networking)".to_owned()
+        "gnutls_certificate_verify_peers3(session, host) as glib-networking >= 2.70 calls it: \
+         the raw peer list imported as sent, must-staple (TLS feature status_request, no \
+         stapled response), gnutls_x509_trust_list_verify_crt2 with GNUTLS_DT_DNS_HOSTNAME \
+         host and flags GNUTLS_PROFILE_TO_VFLAGS(GNUTLS_PROFILE_LOW) (priority NORMAL:%COMPAT), \
+         host (and IP literal) checked inside, no key purpose"
+            .to_owned()
     }
 }
 
@@ -79,61 +102,59 @@ impl Verifier for GnutlsVerifier {
     ) -> Result<(), Rejection> {
         let time = i64::try_from(target.time_or_now())
             .map_err(|_| Rejection::new("validation time out of range"))?;
-        let span = rec.start();
-        let parsed = std::iter::once(&chain.leaf)
-            .chain(&chain.intermediates)
-            .map(|der| Cert::from_der(der))
-            .collect::<Result<Vec<_>, _>>()
-            .map(linked);
-        rec.stop(Stage::ChainCreation, span);
-        let mut parsed = parsed.map_err(|e| Rejection::new(format!("bad chain: {e}")))?;
+        // The `hostname` glib-networking passes: the identity's host as text (an IP address
+        // in its canonical text form, IPv6 without brackets), or NULL without one.
+        let hostname = match target.peer {
+            None => None,
+            Some(PeerName::Dns(host)) => Some(
+                CString::new(host)
+                    .map_err(|_| Rejection::new("host name with a NUL byte: no name matches"))?,
+            ),
+            Some(PeerName::Ip(ip)) => {
+                Some(CString::new(ip.to_string()).expect("an IP address's text has no NUL"))
+            }
+            Some(PeerName::Email(_)) => {
+                return Err(Rejection::new(
+                    "glib-networking gives GnuTLS no e-mail name to check",
+                ));
+            }
+        };
 
         let span = rec.start();
-        let status = gnutls::with_time(time, || roots.0.verify(&mut parsed));
+        let raw: Vec<&[u8]> = chain.iter().map(|der| der.as_ref()).collect();
+        let peers = gnutls::import_peers(&raw);
+        rec.stop(Stage::ChainCreation, span);
+        let peers = peers.map_err(|e| Rejection::new(format!("bad chain: {e}")))?;
+
+        let span = rec.start();
+        let status = gnutls::with_time(time, || {
+            gnutls::verify_peers3(&roots.0, &peers, hostname.as_deref())
+        });
         rec.stop(Stage::Verify, span);
         match status {
-            Ok(0) => {}
-            Ok(bits) => return Err(Rejection::new(gnutls::status_text(bits))),
-            Err(e) => return Err(Rejection::new(format!("GnuTLS error: {e}"))),
-        }
-
-        let Some(peer) = target.peer else {
-            return Ok(());
-        };
-        let leaf = &parsed[0];
-        let span = rec.start();
-        let matches = match peer {
-            PeerName::Dns(host) => leaf.matches_host(host),
-            PeerName::Ip(IpAddr::V4(a)) => leaf.matches_ip(&a.octets()),
-            PeerName::Ip(IpAddr::V6(a)) => leaf.matches_ip(&a.octets()),
-            PeerName::Email(_) => false,
-        };
-        rec.stop(Stage::VerifyHostname, span);
-        if matches {
-            Ok(())
-        } else {
-            Err(Rejection::new(format!(
-                "The certificate's owner does not match the name {peer}"
-            )))
+            Ok(0) => Ok(()),
+            Ok(bits) => Err(Rejection::new(refusal(bits, target.peer))),
+            Err(e) => Err(Rejection::new(format!("GnuTLS error: {e}"))),
         }
     }
 }
 
-/// The peer's certificates as glib-networking links them: the leaf, then its issuer among the
-/// others, that one's issuer, and so on, until a self-issued certificate or one whose issuer
-/// was not sent (each certificate used once, so the walk ends).
-fn linked(mut sent: Vec<Cert>) -> Vec<Cert> {
-    let mut rest = sent.split_off(1);
-    let mut path = sent;
-    loop {
-        let last = path.last().expect("the leaf is there");
-        if last.issued_by(last) {
-            break;
-        }
-        match rest.iter().position(|c| last.issued_by(c)) {
-            Some(i) => path.push(rest.swap_remove(i)),
-            None => break,
-        }
+/// The reason for refusal bits `bits`: GnuTLS's own words
+/// (`gnutls_certificate_verification_status_print`), led by the name when the host is the only
+/// fault (`GNUTLS_CERT_UNEXPECTED_OWNER` alone), and naming the bit and the name besides
+/// GnuTLS's words when the host is one fault among others.
+fn refusal(bits: c_uint, peer: Option<PeerName<'_>>) -> String {
+    let text = gnutls::status_text(bits);
+    if bits & GNUTLS_CERT_UNEXPECTED_OWNER == 0 {
+        return text;
     }
-    path
+    let name = peer.map(|p| p.to_string()).unwrap_or_default();
+    if bits & !(GNUTLS_CERT_UNEXPECTED_OWNER | GNUTLS_CERT_INVALID) == 0 {
+        format!(
+            "The certificate's owner does not match the name {name} \
+             (GNUTLS_CERT_UNEXPECTED_OWNER): {text}"
+        )
+    } else {
+        format!("{text} (GNUTLS_CERT_UNEXPECTED_OWNER: the name {name} is not the certificate's)")
+    }
 }
