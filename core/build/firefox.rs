@@ -136,11 +136,16 @@ fn nss_built(source: &Path, cache: &Path, version: &str) -> Result<Dist, String>
         let make = |args: &[&str]| {
             run(Command::new("make")
                 .current_dir(&nss)
-                // NSS's make build is serial (see the module docs): no jobserver from cargo.
-                .env_remove("MAKEFLAGS")
-                .env_remove("MFLAGS")
-                .env_remove("MAKELEVEL")
-                .env_remove("CARGO_MAKEFLAGS")
+                // Only what a shell would give it: cargo's variables for build scripts (its
+                // jobserver's MAKEFLAGS: NSS's make build is serial, see the module docs; and
+                // DEBUG, TARGET, HOST, OPT_LEVEL, which make would read as its own variables)
+                // are not NSS's.
+                .env_clear()
+                .envs(
+                    ["PATH", "HOME", "LANG", "TMPDIR", "CC", "CXX"]
+                        .iter()
+                        .filter_map(|k| std::env::var_os(k).map(|v| (k, v))),
+                )
                 .args(args)
                 .args([
                     "USE_64=1",

@@ -145,7 +145,10 @@ fn stages_are_recorded_where_they_happen_in_both_hooks() {
 /// Whether a method checks the host name apart from `verify` (rustls' own verifiers check it
 /// inside their one call; OpenSSL inside `X509_verify_cert`).
 fn checks_host_apart(method: &str) -> bool {
-    !matches!(method, "openssl" | "awslc" | "webpki" | "platform")
+    !matches!(
+        method,
+        "openssl" | "awslc" | "webpki" | "platform" | "gnutls"
+    )
 }
 
 /// What each method says about each fault host, in its own words.

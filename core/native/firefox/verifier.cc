@@ -114,13 +114,27 @@ void MaybeThrow(const char *where) {
 }
 
 // NSS initialised once per process, without a database (NSS_NoDB_Init), for its signature
-// checks and digests.
+// checks and digests; and only the NSS this shim was compiled against: the version string the
+// samples record names it, so another one loaded in its place (the system's libnss3 found
+// before the build's) is a failure, never a figure under the wrong name.
 bool NssReady(std::string *why) {
   static std::once_flag once;
   static bool ok = false;
-  std::call_once(once, [] { ok = NSS_IsInitialized() || NSS_NoDB_Init(nullptr) == SECSuccess; });
+  static std::string failed;
+  std::call_once(once, [] {
+    const char *loaded = NSS_GetVersion();
+    if (loaded == nullptr || std::strcmp(loaded, NSS_VERSION) != 0) {
+      failed = std::string("NSS ") + (loaded != nullptr ? loaded : "?") +
+               " is loaded where this shim was built for NSS " NSS_VERSION;
+      return;
+    }
+    ok = NSS_IsInitialized() || NSS_NoDB_Init(nullptr) == SECSuccess;
+    if (!ok) {
+      failed = "NSS_NoDB_Init failed";
+    }
+  });
   if (!ok) {
-    *why = "NSS_NoDB_Init failed";
+    *why = failed;
   }
   return ok;
 }

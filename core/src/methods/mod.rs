@@ -193,11 +193,11 @@ methods! {
     [all()] Webpki => "webpki", webpki_server::WebpkiServer;
     /// rustls-platform-verifier (Servo's default): system roots plus the given ones.
     [feature = "platform"] Platform => "platform", platform::Platform;
-    /// Chrome's verifier: BoringSSL's libpki `CertPathBuilder` as Chromium's `CertVerifyProcBuiltin` sets it up, then Chrome's host check.
+    /// Chrome's verifier: BoringSSL's libpki `CertPathBuilder` as Chromium's `CertVerifyProcBuiltin` sets it up (its EV attempt, then DV), then Chrome's host check.
     [feature = "chrome"] Chrome => "chrome", chrome::Chrome::verifier();
-    /// Firefox's verifier: mozilla::pkix `BuildCertChain` over NSS's signature checks, then `CheckCertHostname`.
+    /// Firefox's verifier: mozilla::pkix `BuildCertChain` (its EV attempt, then DV) over the signature checks of an NSS of Firefox's era (built from source), then `CheckCertHostname`.
     [feature = "firefox"] Firefox => "firefox", firefox::Firefox::verifier();
-    /// WebKitGTK's verifier: GnuTLS's `gnutls_x509_trust_list_verify_crt` as glib-networking calls it.
+    /// WebKitGTK's verifier: GnuTLS as glib-networking >= 2.70 calls it (what `gnutls_certificate_verify_peers3` calls, the host inside).
     [feature = "gnutls"] Gnutls => "gnutls", gnutls::GnutlsVerifier;
 }
 
