@@ -37,8 +37,9 @@
 //  - the retries: with SHA-1 allowed (DigestPolicy::kWeakAllowSha1, queued after a failed EV or
 //    DV attempt whose paths had a weak signature algorithm), with the system time when network
 //    time was used;
-//  - CertVerifyProc::Verify's checks after path building (validity too long for a known root,
-//    the legacy name constraints for some known roots, weak keys in the whole chain);
+//  - CertVerifyProc::Verify's checks after path building: for a known root only, validity too
+//    long and a non-unique host name; for every chain, the hash-pinned legacy name constraints,
+//    weak (under 1024-bit) keys, SHA-1, the legacy Symantec roots, CRLSet interception keys;
 //  - the public suffix list in the wildcard rule (see CheckName).
 
 #include <openssl/pki/verify_error.h>
@@ -491,8 +492,9 @@ int Verify(const void *store_ptr, void *chain_ptr, int64_t time) {
       chain->error = "the validation time cannot be encoded";
       return 0;
     }
-    // TryBuildPath for a DV attempt: the strong digest policy first (SHA-1 only on a retry
-    // for local anchors, left out), any policy, server auth.
+    // TryBuildPath for a DV attempt: the strong digest policy (the SHA-1 retry, made after an
+    // attempt failed on a weak signature algorithm whatever the anchor, left out), any
+    // policy, server auth.
     bssl::SimplePathBuilderDelegate delegate(
         kMinRsaModulusLengthBits, bssl::SimplePathBuilderDelegate::DigestPolicy::kStrong);
     const std::set<bssl::der::Input> any_policy = {bssl::der::Input(bssl::kAnyPolicyOid)};
