@@ -31,6 +31,10 @@ pub fn build(out: &Path) -> Result<PathBuf, String> {
     );
     println!(
         "cargo:rerun-if-changed={}",
+        manifest.join("native/ev_table.h").display()
+    );
+    println!(
+        "cargo:rerun-if-changed={}",
         manifest.join("native/certbench_verifier.h").display()
     );
     for tool in ["cmake", "ninja"] {

@@ -31,6 +31,7 @@ pub fn build(out: &Path) -> Result<PathBuf, String> {
     for file in [
         "firefox/verifier.cc",
         "firefox/ev_roots.inc",
+        "ev_table.h",
         "certbench_verifier.h",
     ] {
         println!("cargo:rerun-if-changed={}", native.join(file).display());

@@ -252,3 +252,24 @@ fn a_missing_native_verifier_is_named_with_how_to_get_it_and_the_others_run() {
         "{methods:?}"
     );
 }
+
+/// `firefox` runs on an NSS of Firefox's era (3.110 or newer, built from its upstream source:
+/// scripts/fetch-nss-source, core/build/firefox.rs), which its samples name; the shim refuses
+/// to start on any other NSS than the one it was built against.
+#[test]
+fn firefox_names_the_nss_it_runs_on_and_it_is_of_firefoxs_era() {
+    if !browsers().contains(&Method::Firefox) {
+        return; // not built here: a_missing_native_verifier… covers that case
+    }
+    let version = Method::Firefox.verifier().library().version;
+    let (major, minor) = version
+        .strip_prefix("NSS ")
+        .and_then(|v| v.split([' ', '-']).next())
+        .and_then(|v| {
+            let mut parts = v.split('.').map(str::parse::<u32>);
+            Some((parts.next()?.ok()?, parts.next()?.ok()?))
+        })
+        .unwrap_or_else(|| panic!("no NSS version in {version:?}"));
+    assert!((major, minor) >= (3, 110), "{version}");
+    assert!(version.contains("upstream source"), "{version}");
+}

@@ -26,22 +26,29 @@ fn ev_browsers() -> Vec<Method> {
 
 const APPLE: &str = "apple.com__limbo-online";
 
+/// `m` on corpus chain `id` under its own root, at its validation time, for its host: the
+/// stages and outcome it recorded (a rejection fails the test).
+fn verified(m: Method, id: &str) -> Recorder {
+    let corpus = corpus();
+    let c = chain(&corpus, id);
+    let v = m.verifier();
+    let store = v.build_roots(&c.roots).expect("roots");
+    let mut rec = Recorder::new();
+    v.verify(
+        &store,
+        &c.chain,
+        Target::server(&c.host, c.validation_time),
+        &mut rec,
+    )
+    .unwrap_or_else(|e| panic!("{m} on {id}: {e}"));
+    rec
+}
+
 #[test]
 fn apple_coms_chain_is_granted_ev_by_both_browsers_at_its_validation_time() {
-    let corpus = corpus();
-    let c = chain(&corpus, APPLE);
     for m in ev_browsers() {
-        let v = m.verifier();
         // Its own root only (DigiCert Global Root G3): the grant comes from the EV table.
-        let store = v.build_roots(&c.roots).expect("roots");
-        let mut rec = Recorder::new();
-        v.verify(
-            &store,
-            &c.chain,
-            Target::server(&c.host, c.validation_time),
-            &mut rec,
-        )
-        .unwrap_or_else(|e| panic!("{m}: {e}"));
+        let rec = verified(m, APPLE);
         assert_eq!(rec.ev(), Some(EvOutcome::Granted), "{m}");
         assert!(rec.get(Stage::EvAttempt).is_some(), "{m}: ev-attempt");
         // Accepted as EV: no DV attempt follows.
@@ -58,20 +65,9 @@ fn apple_coms_chain_is_granted_ev_by_both_browsers_at_its_validation_time() {
 
 #[test]
 fn a_leaf_without_an_ev_policy_makes_no_ev_attempt() {
-    let corpus = corpus();
-    // reddit.com's leaf asserts only the OV policy 2.23.140.1.2.2.
-    let c = chain(&corpus, "reddit.com__rustls-bench");
     for m in ev_browsers() {
-        let v = m.verifier();
-        let store = v.build_roots(&c.roots).expect("roots");
-        let mut rec = Recorder::new();
-        v.verify(
-            &store,
-            &c.chain,
-            Target::server(&c.host, c.validation_time),
-            &mut rec,
-        )
-        .unwrap_or_else(|e| panic!("{m}: {e}"));
+        // reddit.com's leaf asserts only the OV policy 2.23.140.1.2.2.
+        let rec = verified(m, "reddit.com__rustls-bench");
         assert_eq!(rec.ev(), None, "{m}");
         assert!(rec.get(Stage::EvAttempt).is_none(), "{m}: ev-attempt");
         assert!(rec.get(Stage::Verify).is_some(), "{m}: verify");

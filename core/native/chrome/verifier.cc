@@ -58,6 +58,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "../certbench_verifier.h"
@@ -154,80 +155,13 @@ struct Chain {
 // Chrome's EV table (ev_roots.inc: the Chrome Root Store's ev_policy_oids), as
 // EVRootCAMetadata holds it: root SHA-256 -> EV policy OIDs (DER contents), and the set of every
 // EV policy OID. Built once, before any timed call (Init and StoreNew build it).
-using Sha256 = std::array<uint8_t, SHA256_DIGEST_LENGTH>;
+#include "../ev_table.h"
 
-struct EvEntry {
-  const char *sha256_hex;
-  const char *policy_oid;
-};
+static_assert(SHA256_DIGEST_LENGTH == std::tuple_size<Sha256>::value, "a SHA-256 is 32 bytes");
 
 constexpr EvEntry kEvRoots[] = {
 #include "ev_roots.inc"
 };
-
-// A dotted OID ("2.23.140.1.1") as the contents of its DER encoding; empty if malformed.
-std::string OidToDer(std::string_view dotted) {
-  std::vector<uint64_t> arcs;
-  uint64_t arc = 0;
-  bool digit = false;
-  for (char c : dotted) {
-    if (c >= '0' && c <= '9') {
-      arc = arc * 10 + static_cast<uint64_t>(c - '0');
-      digit = true;
-    } else if (c == '.' && digit) {
-      arcs.push_back(arc);
-      arc = 0;
-      digit = false;
-    } else {
-      return std::string();
-    }
-  }
-  if (!digit) {
-    return std::string();
-  }
-  arcs.push_back(arc);
-  if (arcs.size() < 2 || arcs[0] > 2 || (arcs[0] < 2 && arcs[1] > 39)) {
-    return std::string();
-  }
-  std::string out;
-  auto put = [&out](uint64_t v) {
-    char base128[10];
-    size_t n = 0;
-    do {
-      base128[n++] = static_cast<char>(v & 0x7f);
-      v >>= 7;
-    } while (v != 0);
-    while (n > 1) {
-      out.push_back(static_cast<char>(base128[--n] | 0x80));
-    }
-    out.push_back(base128[0]);
-  };
-  put(arcs[0] * 40 + arcs[1]);
-  for (size_t i = 2; i < arcs.size(); i++) {
-    put(arcs[i]);
-  }
-  return out;
-}
-
-bool HexToSha256(std::string_view hex, Sha256 *out) {
-  auto nibble = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  if (hex.size() != 2 * out->size()) {
-    return false;
-  }
-  for (size_t i = 0; i < out->size(); i++) {
-    int hi = nibble(hex[2 * i]), lo = nibble(hex[2 * i + 1]);
-    if (hi < 0 || lo < 0) {
-      return false;
-    }
-    (*out)[i] = static_cast<uint8_t>(hi << 4 | lo);
-  }
-  return true;
-}
 
 std::string Bytes(bssl::der::Input in) {
   return std::string(reinterpret_cast<const char *>(in.data()), in.size());

@@ -177,12 +177,7 @@ struct Chain {
 // LoadExtendedValidationInfo: each row's root SHA-256 and policy OID (DER contents, as
 // SEC_StringToOID makes a CertPolicyId), and the CA/Browser Forum EV OID. Built once, before any
 // timed call (Init and StoreNew build it).
-using Sha256 = std::array<uint8_t, 32>;
-
-struct EvEntry {
-  const char *sha256_hex;
-  const char *policy_oid;
-};
+#include "../ev_table.h"
 
 constexpr EvEntry kEvInfos[] = {
 #include "ev_roots.inc"
@@ -191,70 +186,12 @@ constexpr EvEntry kEvInfos[] = {
 // A dotted OID ("2.23.140.1.1") as a CertPolicyId (the contents of its DER encoding); false if
 // malformed or too long.
 bool OidToPolicy(std::string_view dotted, CertPolicyId *out) {
-  std::vector<uint64_t> arcs;
-  uint64_t arc = 0;
-  bool digit = false;
-  for (char c : dotted) {
-    if (c >= '0' && c <= '9') {
-      arc = arc * 10 + static_cast<uint64_t>(c - '0');
-      digit = true;
-    } else if (c == '.' && digit) {
-      arcs.push_back(arc);
-      arc = 0;
-      digit = false;
-    } else {
-      return false;
-    }
-  }
-  if (!digit) {
-    return false;
-  }
-  arcs.push_back(arc);
-  if (arcs.size() < 2 || arcs[0] > 2 || (arcs[0] < 2 && arcs[1] > 39)) {
-    return false;
-  }
-  std::vector<uint8_t> der;
-  auto put = [&der](uint64_t v) {
-    uint8_t base128[10];
-    size_t n = 0;
-    do {
-      base128[n++] = static_cast<uint8_t>(v & 0x7f);
-      v >>= 7;
-    } while (v != 0);
-    while (n > 1) {
-      der.push_back(static_cast<uint8_t>(base128[--n] | 0x80));
-    }
-    der.push_back(base128[0]);
-  };
-  put(arcs[0] * 40 + arcs[1]);
-  for (size_t i = 2; i < arcs.size(); i++) {
-    put(arcs[i]);
-  }
-  if (der.size() > CertPolicyId::MAX_BYTES) {
+  std::string der = OidToDer(dotted);
+  if (der.empty() || der.size() > CertPolicyId::MAX_BYTES) {
     return false;
   }
   out->numBytes = static_cast<uint16_t>(der.size());
   std::memcpy(out->bytes, der.data(), der.size());
-  return true;
-}
-
-bool HexToSha256(std::string_view hex, Sha256 *out) {
-  auto nibble = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
-  if (hex.size() != 2 * out->size()) {
-    return false;
-  }
-  for (size_t i = 0; i < out->size(); i++) {
-    int hi = nibble(hex[2 * i]), lo = nibble(hex[2 * i + 1]);
-    if (hi < 0 || lo < 0) {
-      return false;
-    }
-    (*out)[i] = static_cast<uint8_t>(hi << 4 | lo);
-  }
   return true;
 }
 
