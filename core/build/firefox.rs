@@ -8,8 +8,9 @@
 //! verifier's table (a version script hides the rest, so libstdc++'s symbols stay out of the
 //! process's namespace).
 //!
-//! Beside it, where the system NSS's headers are (Debian's `libnss3-dev`, the README's
-//! prerequisite), the same shim over the system NSS (Debian 12's 3.87):
+//! Beside it, in a release build and where the system NSS's headers are (Debian's
+//! `libnss3-dev`, the README's prerequisite), the same shim over the system NSS (Debian 12's
+//! 3.87):
 //! `libcertbench_firefox_system_nss.so`, which no method loads by default; `benches/benchmarks-md`
 //! and `docs/regenerate` load it through `CERTBENCH_FIREFOX_SO` to show the old NSS's figures
 //! beside the new one's. The two cannot share a process (both are `libnss3.so`).
@@ -60,7 +61,12 @@ pub fn build(out: &Path) -> Result<PathBuf, String> {
     let so = out.join("libcertbench_firefox.so");
     objects.link(&so, &dist.libs())?;
 
-    // The same shim over the system's NSS, for the figures of the old NSS beside the new one's.
+    // The same shim over the system's NSS, for the figures of the old NSS beside the new one's:
+    // only in a release build (the benches' and docs' figures come from one); the tests and
+    // the fuzz target have no use for it.
+    if std::env::var("PROFILE").as_deref() != Ok("release") {
+        return Ok(so);
+    }
     let system = out.join("system-nss");
     let flags = |what: &str| {
         run(Command::new("pkg-config").args([what, "nss"]))
