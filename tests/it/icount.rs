@@ -73,8 +73,8 @@ fn two_runs_count_the_same_instructions() {
     assert!((p - s).abs() / s <= 0.02, "{parallel:?} vs {serial:?}");
 }
 
-/// The TLS scenarios (in memory, a fixed chain): a full handshake and 1 MiB of bulk data per
-/// stack count the same instructions in two runs, within 0.1 %.
+/// The TLS scenarios (in memory, a fixed chain): 1 MiB of bulk data per stack counts the same
+/// instructions in two runs within 0.1 %, a full handshake (fresh key shares) within 0.5 %.
 #[test]
 fn handshake_and_bulk_scenarios_count_the_same_instructions_twice() {
     if !valgrind() {
@@ -87,6 +87,11 @@ fn handshake_and_bulk_scenarios_count_the_same_instructions_twice() {
         .args(["--stack", "openssl,rustls-aws-lc-rs"])
         .args(["--iterations", "10", "--repeat", "2", "--json"])
         .arg(&json)
+        // A handshake draws fresh key shares and an ECDSA nonce: X25519MLKEM768 first
+        // (`tls::hybrid_first`), whose ML-KEM matrix and noise come from rejection
+        // sampling over random seeds, so its count varies by a few thousand instructions in
+        // millions (0.11 % seen once between two runs); 1 MiB of bulk data does not vary.
+        .args(["--tolerance", "0.5"])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -109,7 +114,12 @@ fn handshake_and_bulk_scenarios_count_the_same_instructions_twice() {
             .collect();
         assert_eq!(v.len(), 2);
         let (lo, hi) = (v[0].min(v[1]) as f64, v[0].max(v[1]) as f64);
-        assert!(hi / lo - 1.0 <= 0.001, "{runs:?}");
+        let tolerance = if runs[0]["key"] == "bulk-1MiB" {
+            0.001
+        } else {
+            0.005
+        };
+        assert!(hi / lo - 1.0 <= tolerance, "{runs:?}");
         // A handshake is millions of instructions, 1 MiB of AES-GCM more.
         assert!(lo > 1e6, "{runs:?}");
     }
