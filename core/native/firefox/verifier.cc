@@ -163,6 +163,13 @@ std::string_view View(Input in) {
   return {reinterpret_cast<const char *>(in.UnsafeGetData()), in.GetLength()};
 }
 
+// Signature checks already made in this verification, keyed by the tuple that defines a
+// signature, as Firefox's SignatureCache (CertVerifier.cpp: VerifySignedDataWithCache). Firefox's
+// lives as long as the process and keeps successes; this one lives for one verification (all
+// its attempts), so that each verification of a chain is priced in full, and keeps failures
+// too (the pathological chains of one subject and many keys: minutes without).
+using SignatureCache = std::unordered_map<std::string, Result>;
+
 // A chain as sent: the end entity, then the other certificates; and the last rejection by
 // Verify, kept raw for Explain: mozilla::pkix's result, or a text (an exception's, an error path)
 // when `error` is not empty.
@@ -170,6 +177,9 @@ struct Chain {
   Der leaf;
   std::vector<Der> intermediates;
   Result rejected = Success;  // Success: no rejection recorded
+  // The signatures checked by this verification's attempts, EV and DV alike (VerifyEv starts
+  // a verification and empties it; Verify goes on with it).
+  SignatureCache signatures;
   std::string error;
 };
 
@@ -284,12 +294,6 @@ std::vector<CertPolicyId> KnownEvPolicies(Input leaf) {
   return policies;
 }
 
-// Signature checks already made in this verification, keyed by the tuple that defines a
-// signature, as Firefox's SignatureCache (CertVerifier.cpp: VerifySignedDataWithCache). Firefox's
-// lives as long as the process and keeps successes; this one lives for one verification (all
-// its attempts), so that each verification of a chain is priced in full, and keeps failures
-// too (the pathological chains of one subject and many keys: minutes without).
-using SignatureCache = std::unordered_map<std::string, Result>;
 
 // The trust domain of one attempt: NSSCertDBTrustDomain's choices for trustSSL, DV or EV (the
 // policy given to GetCertTrust is the attempt's required policy).
@@ -561,7 +565,8 @@ int VerifyEv(const void *store_ptr, void *chain_ptr, int64_t time) {
     MaybeThrow("ev");
     MaybeThrow("verify");
     const auto &store = *static_cast<const Store *>(store_ptr);
-    const auto &chain = *static_cast<const Chain *>(chain_ptr);
+    auto &chain = *static_cast<Chain *>(chain_ptr);
+    chain.signatures.clear();
     Input leaf;
     if (!ToInput(chain.leaf, &leaf)) {
       return CERTBENCH_EV_FALLBACK;
@@ -574,9 +579,8 @@ int VerifyEv(const void *store_ptr, void *chain_ptr, int64_t time) {
       return CERTBENCH_EV_FALLBACK;
     }
     Time at = TimeFromEpochInSeconds(static_cast<uint64_t>(time));
-    SignatureCache cache;
     for (const CertPolicyId &policy : ev_policies) {
-      TrustDomainImpl domain(store, chain, kMinRsaBits, cache);
+      TrustDomainImpl domain(store, chain, kMinRsaBits, chain.signatures);
       if (BuildForServer(domain, leaf, at, policy) == Success) {
         return CERTBENCH_EV_GRANTED;
       }
@@ -609,9 +613,8 @@ int Verify(const void *store_ptr, void *chain_ptr, int64_t time) {
     // is ERROR_INADEQUATE_KEY_SIZE ("Enforce the minimum (non-weak) RSA key size for
     // certificates issued from built-in roots"): every root here plays a built-in one.
     Result rv = Result::FATAL_ERROR_LIBRARY_FAILURE;
-    SignatureCache cache;
     for (unsigned int bits : {kMinRsaBits, kMinRsaBitsWeak}) {
-      TrustDomainImpl domain(store, chain, bits, cache);
+      TrustDomainImpl domain(store, chain, bits, chain.signatures);
       rv = BuildForServer(domain, leaf, at, CertPolicyId::anyPolicy);
       if (rv == Success) {
         if (bits == kMinRsaBits) {

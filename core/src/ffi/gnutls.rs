@@ -301,15 +301,31 @@ impl Drop for Cert {
 /// the server sent: first the verify-depth limit (more than [`MAX_VERIFY_DEPTH`]:
 /// `GNUTLS_E_CONSTRAINT_ERROR`), then each DER certificate parsed, in the order sent, none
 /// dropped or reordered (GnuTLS sorts inside the verification, [`verify_peers3`]).
-pub fn import_peers(raw: &[&[u8]]) -> Result<Vec<Cert>, GnutlsError> {
+pub fn import_peers(raw: &[&[u8]]) -> Result<Peers, GnutlsError> {
+    if raw.is_empty() {
+        return Err(GnutlsError::code(
+            "no peer certificate",
+            GNUTLS_E_NO_CERTIFICATE_FOUND,
+        ));
+    }
     if raw.len() > MAX_VERIFY_DEPTH {
         return Err(GnutlsError::code(
             "more peer certificates than the verify depth",
             GNUTLS_E_CONSTRAINT_ERROR,
         ));
     }
-    raw.iter().map(|der| Cert::from_der(der)).collect()
+    raw.iter()
+        .map(|der| Cert::from_der(der))
+        .collect::<Result<_, _>>()
+        .map(Peers)
 }
+
+/// The peer's certificates as [`import_peers`] made them: 1 to [`MAX_VERIFY_DEPTH`] of them.
+/// The bound is a safety invariant of [`verify_peers3`]: GnuTLS 3.7.9's
+/// `gnutls_x509_trust_list_verify_crt2` copies the list into a stack array of
+/// DEFAULT_MAX_VERIFY_DEPTH entries before any length check (lifted in 3.8.4, commit e369e67a,
+/// CVE-2024-0567); `_gnutls_x509_cert_verify_peers` never gives it more, and neither does this.
+pub struct Peers(Vec<Cert>);
 
 /// A trust list (`gnutls_x509_trust_list_t`) that owns its anchors, freed on drop.
 pub struct Trust(TrustList);
@@ -375,32 +391,16 @@ impl Drop for Trust {
 ///    `GNUTLS_CERT_UNEXPECTED_OWNER` when nothing matches). No key purpose is given.
 /// 3. `status |= ocsp_status`.
 ///
-/// `Ok(0)`: trusted; `Ok(bits)`: GnuTLS's refusal bits; `Err`: a call failed, or `peers` is
-/// empty or longer than [`MAX_VERIFY_DEPTH`] (a rejection).
+/// `Ok(0)`: trusted; `Ok(bits)`: GnuTLS's refusal bits; `Err`: a call failed (a rejection).
 /// What needs the session and is not here: a stapled response (`check_ocsp_response`:
 /// parse, match, signature, revoked, freshness), which certbench's targets never carry.
 pub fn verify_peers3(
     trust: &Trust,
-    peers: &[Cert],
+    peers: &Peers,
     hostname: Option<&CStr>,
 ) -> Result<c_uint, GnutlsError> {
-    // GnuTLS 3.7.9's `gnutls_x509_trust_list_verify_crt2` copies the list into a stack array
-    // of DEFAULT_MAX_VERIFY_DEPTH entries before any length check (lifted in 3.8.4, commit
-    // e369e67a, CVE-2024-0567); `_gnutls_x509_cert_verify_peers` never gives it more, and
-    // neither does this.
-    if peers.is_empty() {
-        return Err(GnutlsError::code(
-            "no peer certificate",
-            GNUTLS_E_NO_CERTIFICATE_FOUND,
-        ));
-    }
-    if peers.len() > MAX_VERIFY_DEPTH {
-        return Err(GnutlsError::code(
-            "more peer certificates than the verify depth",
-            GNUTLS_E_CONSTRAINT_ERROR,
-        ));
-    }
-    let n = peers.len() as c_uint; // 1..=16
+    let peers = &peers.0;
+    let n = peers.len() as c_uint; // 1..=16: Peers' invariant
     let mut ocsp_status: c_uint = 0;
     for cert in peers {
         if cert.requires_stapling()? {
@@ -414,8 +414,8 @@ pub fn verify_peers3(
         size: 0,
     };
     let mut status: c_uint = 0;
-    // SAFETY: a live list (only read); `n` live certificates owned by `peers`, which outlives
-    // the call (GnuTLS copies the array of pointers before sorting it and frees only the
+    // SAFETY: a live list (only read); `n` (1 to 16: `Peers`' invariant) live certificates
+    // owned by `peers`, which outlives the call (GnuTLS copies the array of pointers before sorting it and frees only the
     // issuers it added itself); one typed datum whose `data` is NULL or `hostname`'s
     // NUL-terminated bytes, which GnuTLS only reads, `size` 0 (GnuTLS then takes `strlen`);
     // `status` is writable; no callback.
