@@ -1,7 +1,7 @@
 /*
  * The C ABI of certbench's native verifiers: a browser's own certificate verifier (Chrome's
  * BoringSSL libpki, Firefox's mozilla::pkix), built by core/build.rs into a shared object that
- * exports exactly one symbol, `certbench_verifier_v2_table`, and hides every other one (so that, say,
+ * exports exactly one symbol, `certbench_verifier_v3_table`, and hides every other one (so that, say,
  * BoringSSL's libcrypto loads beside the system OpenSSL without a clash). certbench loads it
  * with dlopen(RTLD_NOW | RTLD_LOCAL) and calls it only through the table below
  * (core/src/ffi/native.rs).
@@ -10,13 +10,15 @@
  *  - nothing is thrown across it: every C++ exception is caught inside and is a failure;
  *  - a failure or a refusal writes a NUL-terminated reason (truncated to `cap` bytes, `cap` > 0)
  *    into `reason`, and the function returns NULL / 0; it never aborts the process;
- *  - `verify` and `check_name` return 1 only when the library itself accepted; every other
+ *  - `verify`, `verify_ct` and `check_name` return 1 only when the library itself accepted
+ *    (for `verify_ct`: the browser's CT policy was met); every other
  *    outcome (including an internal error) is 0, a rejection (fail closed); `verify_ev`
  *    returns CERTBENCH_EV_GRANTED only when the library found an EV path, never on an error;
- *  - nothing is rendered into text inside `verify` or `verify_ev` (timed spans): a rejection's
+ *  - nothing is rendered into text inside `verify`, `verify_ev` or `verify_ct` (timed spans): a rejection's
  *    reason is kept in the chain and written by `explain`, which certbench calls untimed;
  *  - a store is never changed after `store_new` returns: `verify` may be called on one store
- *    from several threads at once; a chain is used by one thread at a time;
+ *    from several threads at once; a chain is used by one thread at a time; a CT log set is
+ *    shared like a store (its signature cache, when it keeps one, is internally locked);
  *  - DER inputs are borrowed for the duration of the call only (copy what you keep).
  */
 #ifndef CERTBENCH_VERIFIER_H
@@ -41,7 +43,7 @@ enum certbench_name_kind {
   CERTBENCH_NAME_IP = 1,  /* `name` is an IPv4 (4 bytes) or IPv6 (16 bytes) address */
 };
 
-#define CERTBENCH_VERIFIER_ABI 2
+#define CERTBENCH_VERIFIER_ABI 3
 
 /* What `verify_ev` found. */
 enum certbench_ev {
@@ -54,7 +56,39 @@ enum certbench_ev {
   CERTBENCH_EV_GRANTED = 1,
 };
 
-typedef struct certbench_verifier_v2 {
+
+/* A CT log's standing in the browser's log list, as both browsers reduce it
+ * (Chromium: the list's qualified/usable/readonly logs vs its disqualified ones; Gecko:
+ * CTLogState Admissible vs Retired). */
+enum certbench_ct_log_state {
+  /* Qualified, usable or read-only: its SCTs count. */
+  CERTBENCH_CT_LOG_ADMISSIBLE = 0,
+  /* Retired (disqualified) at `retired_at`: only its SCTs timestamped before that count. */
+  CERTBENCH_CT_LOG_RETIRED = 1,
+};
+
+/* One CT log the browser knows, borrowed for `ct_logs_new` (copy what you keep). A log not in
+ * the set is an unknown log, treated as the browser treats one. */
+typedef struct certbench_ct_log {
+  const uint8_t *log_id;       /* 32 bytes: SHA-256 of `key` (RFC 6962 §3.2 LogID) */
+  const uint8_t *key;          /* the log's public key, DER SubjectPublicKeyInfo */
+  size_t key_len;
+  const char *operator_name;   /* NUL-terminated; logs of one operator share it */
+  const char *description;     /* NUL-terminated, e.g. "Google 'Argon2026h1' log" */
+  int state;                   /* enum certbench_ct_log_state */
+  int64_t retired_at;          /* seconds since the Unix epoch; for RETIRED only */
+} certbench_ct_log;
+
+/* What `verify_ct` found, counted over every SCT it was given (embedded and from TLS). */
+typedef struct certbench_ct_counts {
+  uint32_t scts;        /* SCTs found */
+  uint32_t checked;     /* signatures verified by this call (a cache hit is not counted) */
+  uint32_t valid;       /* from a known log, its signature good */
+  uint32_t unknown_log; /* from a log not in the set */
+  uint32_t invalid;     /* a bad signature, or an SCT that does not parse */
+} certbench_ct_counts;
+
+typedef struct certbench_verifier_v3 {
   /* CERTBENCH_VERIFIER_ABI. */
   uint32_t abi;
   /* The library that verifies, e.g. "BoringSSL pki", and its version, e.g. "0.20250818.0";
@@ -102,10 +136,32 @@ typedef struct certbench_verifier_v2 {
    * the reason. */
   int (*check_name)(void *chain, int kind, const uint8_t *name, size_t len, char *reason,
                     size_t cap);
-} certbench_verifier_v2;
+
+  /* The CT logs the browser knows: `n` logs, parsed and their keys imported once, as the
+   * browser does when it loads its log list (certbench builds it before any timed stage).
+   * With `cache_signatures` 1 the set keeps the browser's cache of SCT signature results
+   * across chains, where the browser keeps one (Firefox); 0: none, every check is cold. A log
+   * whose key the library cannot use is skipped (its SCTs are then from an unknown log).
+   * NULL with a reason on failure. */
+  void *(*ct_logs_new)(const certbench_ct_log *logs, size_t n, int cache_signatures,
+                       char *reason, size_t cap);
+  void (*ct_logs_free)(void *logs);
+
+  /* The browser's Certificate Transparency check of the path the last `verify_ev` or `verify`
+   * accepted for `chain` (certbench calls it only then; otherwise 0), timed as `ct`: the SCT
+   * list embedded in the end-entity certificate and `tls_scts` (the TLS extension's
+   * SignedCertificateTimestampList as received, or NULL), each SCT's signature checked against
+   * its log's key over the entry the browser rebuilds (the precertificate entry with the
+   * path's issuer key hash for an embedded SCT, the X.509 entry for one from TLS), then the
+   * browser's CT policy at `time` for the end-entity certificate. 1: the policy is met; 0: it
+   * is not, or the check failed, the reason kept in `chain` for `explain`. `*out` receives the
+   * counts in both cases. */
+  int (*verify_ct)(const void *logs, void *chain, const uint8_t *tls_scts, size_t tls_len,
+                   int64_t time, certbench_ct_counts *out);
+} certbench_verifier_v3;
 
 /* The one exported symbol: the verifier's table (a static object, never freed). */
-const certbench_verifier_v2 *certbench_verifier_v2_table(void);
+const certbench_verifier_v3 *certbench_verifier_v3_table(void);
 
 #ifdef __cplusplus
 }
