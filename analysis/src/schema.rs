@@ -63,13 +63,19 @@ stages! {
     EvAttempt => "ev-attempt",
     /// The verify call itself (path building, signatures, validity, usage).
     Verify => "verify",
+    /// Certificate Transparency (`--ct`): the SCTs embedded in the end-entity certificate (and
+    /// any from TLS) parsed, each signature checked against its log's key over the entry
+    /// rebuilt, and the CT policy applied (`chrome`, `firefox`: the browser's own code; the
+    /// rustls methods: certbench's on rustls' crypto provider, Chrome's policy). The sample's
+    /// `ct` counts the SCTs.
+    Ct => "ct",
     /// The hostname check, where the method does it apart from `verify`.
     VerifyHostname => "verify-hostname",
     /// TCP connect + TLS handshake + request to the first byte of the response (driver only).
     Connection => "connection",
     /// TCP connect + TLS handshake, as a connector sees it (a patched Servo's connector).
     Handshake => "handshake",
-    /// Everything the verifier does for one chain: chain-creation + ev-attempt + verify +
+    /// Everything the verifier does for one chain: chain-creation + ev-attempt + verify + ct +
     /// verify-hostname.
     TotalVerification => "total-verification",
     /// The whole sample.
@@ -224,6 +230,25 @@ pub enum EvOutcome {
     Fallback,
 }
 
+/// What a Certificate Transparency check found (the `ct` stage), over every SCT it was given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CtOutcome {
+    /// SCTs found (embedded in the leaf, and from TLS).
+    pub scts: u32,
+    /// Signature verifications run (an SCT from an unknown log, or a cached result, is not).
+    pub checked: u32,
+    /// From a known log, the signature good.
+    pub valid: u32,
+    /// From a log the verifier does not know.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unknown_log: u32,
+    /// A bad signature, or bytes that are not an SCT.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub invalid: u32,
+    /// The CT policy was met.
+    pub compliant: bool,
+}
+
 /// Facts about the sample that are not timings.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SampleMeta {
@@ -275,6 +300,9 @@ pub struct SampleMeta {
     /// `firefox`); absent when no attempt was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ev: Option<EvOutcome>,
+    /// The Certificate Transparency check (`--ct`), where one was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ct: Option<CtOutcome>,
     /// A patched Servo's sample: its process, order, connection and page load.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub servo: Option<crate::servo::ServoMeta>,

@@ -103,6 +103,28 @@ pub fn validity(der: &[u8]) -> Option<(u64, u64)> {
     Some((not_before, time(tag, not_after)?))
 }
 
+/// An RFC 3339 UTC time (`2026-01-01T00:00:00Z`, fractional seconds allowed and dropped), as
+/// log lists write them, in Unix seconds; `None` for any other form.
+pub fn rfc3339(text: &str) -> Option<u64> {
+    let b = text.as_bytes();
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' {
+        return None;
+    }
+    if b[16] != b':' || *b.last()? != b'Z' {
+        return None;
+    }
+    let frac = &b[19..b.len() - 1];
+    if !frac.is_empty() && (frac[0] != b'.' || !frac[1..].iter().all(u8::is_ascii_digit)) {
+        return None;
+    }
+    let mut g = Vec::with_capacity(15);
+    for range in [0..4, 5..7, 8..10, 11..13, 14..16, 17..19] {
+        g.extend_from_slice(&b[range]);
+    }
+    g.push(b'Z');
+    time(0x18, &g)
+}
+
 /// A UTCTime (tag 0x17) or GeneralizedTime (0x18) in the RFC 5280 form, in Unix seconds.
 fn time(tag: u8, text: &[u8]) -> Option<u64> {
     let digits = |s: &[u8]| -> Option<u64> {
@@ -161,6 +183,119 @@ fn tbs_at_issuer(der: &[u8]) -> Option<Der<'_>> {
     t.expect(INTEGER).ok()?; // serialNumber
     t.expect(SEQUENCE).ok()?; // signature (inner)
     Some(t)
+}
+
+/// The SignedCertificateTimestampList extension's OID, 1.3.6.1.4.1.11129.2.4.2 (RFC 6962 §3.3),
+/// as DER contents.
+pub const SCT_LIST_OID: &[u8] = &[0x2b, 0x06, 0x01, 0x04, 0x01, 0xd6, 0x79, 0x02, 0x04, 0x02];
+
+/// A certificate's embedded SCTs and the precertificate entry they were signed over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmbeddedScts<'a> {
+    /// The TLS-encoded `SignedCertificateTimestampList` (the extension's OCTET STRING
+    /// contents), as received.
+    pub list: &'a [u8],
+    /// The tbsCertificate with the SCT list extension removed (RFC 6962 §3.2's
+    /// `PreCert.tbs_certificate`), re-encoded in DER: what each embedded SCT signs.
+    pub precert_tbs: Vec<u8>,
+}
+
+/// The SCT list embedded in a certificate and its precertificate tbsCertificate, or `None`
+/// when the certificate has no SCT list extension. The TBS is rebuilt as RFC 6962 §3.2 says
+/// (and as Chromium's `GetPrecertSignedEntry` and Gecko's `GetPrecertLogEntry` do): every field
+/// as encoded, the extensions without the SCT list one (the `[3]` wrapper dropped if it held
+/// nothing else), the lengths re-encoded.
+pub fn embedded_scts(der: &[u8]) -> Result<Option<EmbeddedScts<'_>>, DerError> {
+    let mut outer = Der::new(der);
+    let mut c = Der::new(outer.expect(SEQUENCE)?);
+    let tbs = c.expect(SEQUENCE)?;
+    let mut t = Der::new(tbs);
+    let mut before = Vec::with_capacity(tbs.len());
+    let mut found = None;
+    while t.peek().is_some() {
+        let (tag, contents, all) = t.next()?;
+        if tag != EXTENSIONS {
+            before.extend_from_slice(all);
+            continue;
+        }
+        let mut seq = Der::new(contents);
+        let exts = seq.expect(SEQUENCE)?;
+        seq.finish()?;
+        let mut e = Der::new(exts);
+        let mut kept = Vec::with_capacity(exts.len());
+        while e.peek().is_some() {
+            let (tag, ext, all) = e.next()?;
+            if tag != SEQUENCE {
+                return Err(DerError::UnexpectedTag {
+                    expected: SEQUENCE,
+                    found: tag,
+                });
+            }
+            let mut x = Der::new(ext);
+            let oid = x.expect(OID)?;
+            if oid != SCT_LIST_OID {
+                kept.extend_from_slice(all);
+                continue;
+            }
+            if found.is_some() {
+                return Err(DerError::DuplicateExtension);
+            }
+            if x.peek() == Some(BOOLEAN) {
+                x.next()?;
+            }
+            // extnValue: an OCTET STRING holding the DER of an OCTET STRING holding the list.
+            let mut value = Der::new(x.expect(OCTET_STRING)?);
+            x.finish()?;
+            let list = value.expect(OCTET_STRING)?;
+            value.finish()?;
+            found = Some(list);
+        }
+        if !kept.is_empty() {
+            let mut seq = Vec::with_capacity(kept.len() + 8);
+            push_tlv(&mut seq, SEQUENCE, &kept);
+            push_tlv(&mut before, EXTENSIONS, &seq);
+        }
+    }
+    let Some(list) = found else {
+        return Ok(None);
+    };
+    let mut precert_tbs = Vec::with_capacity(before.len() + 8);
+    push_tlv(&mut precert_tbs, SEQUENCE, &before);
+    Ok(Some(EmbeddedScts { list, precert_tbs }))
+}
+
+/// A certificate's whole subjectPublicKeyInfo TLV (what an SCT's `issuer_key_hash` hashes);
+/// `None` if the DER headers before it do not parse.
+pub fn spki_tlv(der: &[u8]) -> Option<&[u8]> {
+    let mut t = tbs_at_issuer(der)?;
+    t.expect(SEQUENCE).ok()?; // issuer
+    t.expect(SEQUENCE).ok()?; // validity
+    t.expect(SEQUENCE).ok()?; // subject
+    let (tag, _, all) = t.next().ok()?;
+    (tag == SEQUENCE).then_some(all)
+}
+
+/// The contents of a DER SEQUENCE that is the whole of `der`.
+pub fn sequence_contents(der: &[u8]) -> Result<&[u8], DerError> {
+    let mut d = Der::new(der);
+    let contents = d.expect(SEQUENCE)?;
+    d.finish()?;
+    Ok(contents)
+}
+
+/// Appends a DER TLV (definite, minimal length).
+pub(crate) fn push_tlv(out: &mut Vec<u8>, tag: u8, contents: &[u8]) {
+    out.push(tag);
+    let len = contents.len();
+    if len < 0x80 {
+        out.push(len as u8);
+    } else {
+        let bytes = len.to_be_bytes();
+        let skip = bytes.iter().take_while(|&&b| b == 0).count();
+        out.push(0x80 | (bytes.len() - skip) as u8);
+        out.extend_from_slice(&bytes[skip..]);
+    }
+    out.extend_from_slice(contents);
 }
 
 /// What made a certificate's signature — its issuer's key class — as its signature algorithm
@@ -313,6 +448,11 @@ const BIT_STRING: u8 = 0x03;
 const SEQUENCE: u8 = 0x30;
 /// `[0] EXPLICIT` (constructed, context-specific 0): tbsCertificate's version.
 const VERSION: u8 = 0xa0;
+/// `[3] EXPLICIT`: tbsCertificate's extensions.
+const EXTENSIONS: u8 = 0xa3;
+const BOOLEAN: u8 = 0x01;
+const OCTET_STRING: u8 = 0x04;
+const OID: u8 = 0x06;
 
 /// Why bytes are not the DER this module reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -340,6 +480,9 @@ pub enum DerError {
     /// A BIT STRING with unused bits (a key or signature never has any).
     #[error("BIT STRING with unused bits")]
     BitString,
+    /// An extension that occurs twice in one certificate (RFC 5280 §4.2).
+    #[error("an extension occurs twice")]
+    DuplicateExtension,
 }
 
 /// One level of DER TLVs, read front to back. Hand-written rather than the `der` crate: a

@@ -7,6 +7,7 @@
 //! - [`stages`]: the stage recorder (monotonic clock, no allocation while timing);
 //! - [`roots`]: trust roots from one source (Mozilla, system, PEM file);
 //! - [`chain`]: certificate chains as DER, and loading them from PEM;
+//! - [`ct`]: Certificate Transparency: log lists, SCTs, Chrome's policy, `--ct`'s check;
 //! - [`der`]: reading a certificate's DER (its signed parts, its key type);
 //! - [`pool`]: the persistent worker pool of `rustlsparallel`;
 //! - [`fail_closed`]: the one wrapper that turns a verifier's panic into a rejection;
@@ -27,6 +28,7 @@
 pub mod cache;
 pub mod chain;
 pub mod clock;
+pub mod ct;
 #[cfg(feature = "corpus")]
 pub mod corpus;
 pub mod der;

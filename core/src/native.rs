@@ -23,7 +23,9 @@ use crate::verifier::{Capabilities, Library, PeerName, Rejection, Target, Verifi
 /// A native verifier as a [`Verifier`]: `library-init` its start-up (once per process),
 /// `chain-creation` the library's parse of the chain as sent, `ev-attempt` the browser's EV
 /// attempt for a leaf with an EV policy, `verify` its (DV) path building and verification for
-/// TLS server authentication at the target's time, and `verify-hostname` its own name check.
+/// TLS server authentication at the target's time, `ct` (with the target's CT logs) the
+/// browser's Certificate Transparency check of that path, and `verify-hostname` its own name
+/// check.
 pub struct NativeVerifier {
     build: &'static Build,
     cell: &'static OnceLock<Result<Loaded, LoadError>>,
@@ -113,9 +115,23 @@ impl Verifier for NativeVerifier {
         rec.stop(Stage::ChainCreation, span);
         let parsed = parsed.map_err(|r| Rejection::new(format!("bad chain: {r}")))?;
 
+        // The browser's log set, made once per list before any timed stage.
+        let ct = match target.ct {
+            Some(logs) => Some(
+                loaded
+                    .ct_logs(logs)
+                    .map_err(|r| Rejection::new(format!("CT logs: {}", r.0)))?,
+            ),
+            None => None,
+        };
         loaded
             .verify(roots, &parsed, time, rec)
             .map_err(|r| Rejection::new(r.0))?;
+        if let Some(ct) = &ct {
+            loaded
+                .verify_ct(ct, &parsed, time, rec)
+                .map_err(|r| Rejection::new(r.0))?;
+        }
 
         let Some(peer) = target.peer else {
             return Ok(());

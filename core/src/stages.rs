@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use certbench_analysis::Stage;
-use certbench_analysis::schema::EvOutcome;
+use certbench_analysis::schema::{CtOutcome, EvOutcome};
 
 /// A started stage; hand it back to [`Recorder::stop`].
 #[derive(Clone, Copy, Debug)]
@@ -32,6 +32,7 @@ pub struct Recorder {
     ns: [u64; Stage::COUNT],
     recorded: u32,
     ev: Option<EvOutcome>,
+    ct: Option<CtOutcome>,
 }
 
 const _: () = assert!(Stage::COUNT <= 32, "`recorded` is a 32-bit set");
@@ -88,6 +89,17 @@ impl Recorder {
     /// The EV attempt's outcome, if one was made.
     pub fn ev(&self) -> Option<EvOutcome> {
         self.ev
+    }
+
+    /// Notes what the CT check (`ct`) found.
+    #[inline]
+    pub fn note_ct(&mut self, outcome: CtOutcome) {
+        self.ct = Some(outcome);
+    }
+
+    /// What the CT check found, if one was made.
+    pub fn ct(&self) -> Option<CtOutcome> {
+        self.ct
     }
 
     /// The recorded stages, for a [`certbench_analysis::Sample`] (allocates: call after timing).

@@ -104,6 +104,7 @@ impl MethodVerifier {
             eku: Some(Eku::ServerAuth),
             max_depth: None,
             crls: &[],
+            ct: None,
         };
         fail_closed::verify(|| self.verifier.verify(&self.roots, &chain, target, rec))
             .map(|()| ServerCertVerified::assertion())

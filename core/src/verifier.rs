@@ -21,6 +21,7 @@ use rustls::client::danger::ServerCertVerifier;
 use rustls_pki_types::{CertificateDer, CertificateRevocationListDer};
 
 use crate::chain::Chain;
+use crate::ct::CtLogs;
 use crate::error::Error;
 use crate::stages::Recorder;
 
@@ -84,6 +85,10 @@ pub struct Target<'a> {
     pub max_depth: Option<u32>,
     /// Certificate revocation lists to check every certificate of the path against.
     pub crls: &'a [CertificateRevocationListDer<'a>],
+    /// Certificate Transparency (`--ct`): the logs to check the leaf's SCTs against, after the
+    /// path is verified (the `ct` stage). `None`: no CT check. A method that has no CT check
+    /// ignores it (the sample then has no `ct`).
+    pub ct: Option<&'a CtLogs>,
 }
 
 impl<'a> Target<'a> {
@@ -96,7 +101,13 @@ impl<'a> Target<'a> {
             eku: Some(Eku::ServerAuth),
             max_depth: None,
             crls: &[],
+            ct: None,
         }
+    }
+
+    /// The same target, with the leaf's SCTs checked against `logs`.
+    pub fn with_ct(self, logs: Option<&'a CtLogs>) -> Target<'a> {
+        Target { ct: logs, ..self }
     }
 
     /// The validation time, or now when none was given.

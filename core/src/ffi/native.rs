@@ -5,7 +5,7 @@
 //! [`Verifier`]: crate::verifier::Verifier
 //!
 //! `core/build.rs` builds each into a shared object that exports one symbol,
-//! `certbench_verifier_v2_table`, and hides the rest (BoringSSL's libcrypto would clash with
+//! `certbench_verifier_v3_table`, and hides the rest (BoringSSL's libcrypto would clash with
 //! the system OpenSSL's otherwise); its path is baked in at build time
 //! (`CERTBENCH_<NAME>_SO`, overridable at run time by the environment variable of the same
 //! name). It is loaded once per process with `dlopen(RTLD_NOW | RTLD_LOCAL)` and never
@@ -22,13 +22,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use certbench_analysis::Stage;
-use certbench_analysis::schema::EvOutcome;
+use certbench_analysis::schema::{CtOutcome, EvOutcome};
 use rustls_pki_types::CertificateDer;
 
+use crate::ct::{CtLogs, LogState};
 use crate::stages::Recorder;
 
 /// The ABI version this module speaks (`CERTBENCH_VERIFIER_ABI`).
-const ABI: u32 = 2;
+const ABI: u32 = 3;
 
 /// `enum certbench_ev`.
 const EV_NOT_CANDIDATE: c_int = -1;
@@ -50,7 +51,34 @@ impl Der {
     }
 }
 
-/// `certbench_verifier_v2`, field for field.
+/// `certbench_ct_log`: one log, borrowed for `ct_logs_new`.
+#[repr(C)]
+struct CtLogDesc {
+    log_id: *const u8,
+    key: *const u8,
+    key_len: usize,
+    operator_name: *const c_char,
+    description: *const c_char,
+    state: c_int,
+    retired_at: i64,
+}
+
+/// `certbench_ct_counts`.
+#[repr(C)]
+#[derive(Default)]
+struct CtCounts {
+    scts: u32,
+    checked: u32,
+    valid: u32,
+    unknown_log: u32,
+    invalid: u32,
+}
+
+/// `enum certbench_ct_log_state`.
+const CT_LOG_ADMISSIBLE: c_int = 0;
+const CT_LOG_RETIRED: c_int = 1;
+
+/// `certbench_verifier_v3`, field for field.
 #[repr(C)]
 struct Table {
     abi: u32,
@@ -68,6 +96,22 @@ struct Table {
     explain: unsafe extern "C" fn(*mut c_void, *mut c_char, usize),
     check_name:
         unsafe extern "C" fn(*mut c_void, c_int, *const u8, usize, *mut c_char, usize) -> c_int,
+    ct_logs_new: unsafe extern "C" fn(
+        *const CtLogDesc,
+        usize,
+        c_int,
+        *mut c_char,
+        usize,
+    ) -> *mut c_void,
+    ct_logs_free: unsafe extern "C" fn(*mut c_void),
+    verify_ct: unsafe extern "C" fn(
+        *const c_void,
+        *mut c_void,
+        *const u8,
+        usize,
+        i64,
+        *mut CtCounts,
+    ) -> c_int,
 }
 
 // SAFETY: the table is a static object of a shared object never unloaded, never written after
@@ -116,7 +160,7 @@ pub enum LoadError {
         reason: String,
     },
     /// The shared object does not export the table's function.
-    #[error("{path} has no certbench_verifier_v2_table: {reason}")]
+    #[error("{path} has no certbench_verifier_v3_table: {reason}")]
     NoTable {
         /// The shared object.
         path: String,
@@ -222,19 +266,19 @@ impl Build {
             });
         }
         // SAFETY: `handle` is a live handle (never closed) and the name is NUL-terminated.
-        let sym = unsafe { libc::dlsym(handle, c"certbench_verifier_v2_table".as_ptr()) };
+        let sym = unsafe { libc::dlsym(handle, c"certbench_verifier_v3_table".as_ptr()) };
         if sym.is_null() {
             return Err(LoadError::NoTable {
                 path,
                 reason: dl_error(),
             });
         }
-        // SAFETY: the symbol is the function `const certbench_verifier_v2 *(void)` of the
+        // SAFETY: the symbol is the function `const certbench_verifier_v3 *(void)` of the
         // header this module mirrors.
         let get: unsafe extern "C" fn() -> *const Table = unsafe { std::mem::transmute(sym) };
         // SAFETY: it takes nothing and returns a pointer to a static table (or NULL).
         let table = unsafe { get() };
-        // SAFETY: a non-NULL result points at a static `certbench_verifier_v2`, which lives as
+        // SAFETY: a non-NULL result points at a static `certbench_verifier_v3`, which lives as
         // long as the object, which is never unloaded.
         let table: &'static Table =
             unsafe { table.as_ref() }.ok_or_else(|| LoadError::NullTable { path: path.clone() })?;
@@ -353,7 +397,116 @@ impl Drop for ParsedChain {
     }
 }
 
+/// A CT log set made by a native verifier from a [`CtLogs`] (its keys parsed once), freed on
+/// drop.
+pub struct NativeCtLogs {
+    ptr: *mut c_void,
+    loaded: &'static Loaded,
+}
+
+// SAFETY: the header's contract: a log set is shared like a store (read-only after
+// `ct_logs_new`, its signature cache internally locked); it is freed once, by drop.
+unsafe impl Send for NativeCtLogs {}
+unsafe impl Sync for NativeCtLogs {}
+
+impl Drop for NativeCtLogs {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` came from this table's `ct_logs_new` and is freed once, here.
+        unsafe { (self.loaded.table.ct_logs_free)(self.ptr) }
+    }
+}
+
 impl Loaded {
+    /// This library's set of `logs` (made once per [`CtLogs`] and library, untimed, as a
+    /// browser parses its log list once).
+    pub fn ct_logs(&'static self, logs: &CtLogs) -> Result<std::sync::Arc<NativeCtLogs>, Refusal> {
+        let key = self as *const Loaded as usize;
+        logs.prepared(key, |logs| {
+            let strings: Vec<(CString, CString)> = logs
+                .logs()
+                .iter()
+                .map(|l| {
+                    let c = |s: &str| CString::new(s.replace('\0', "")).unwrap_or_default();
+                    (c(&l.operator), c(&l.description))
+                })
+                .collect();
+            let descs: Vec<CtLogDesc> = logs
+                .logs()
+                .iter()
+                .zip(&strings)
+                .map(|(l, (op, desc))| {
+                    let (state, retired_at) = match l.state {
+                        LogState::Admissible => (CT_LOG_ADMISSIBLE, 0),
+                        LogState::Retired { at } => {
+                            (CT_LOG_RETIRED, i64::try_from(at).unwrap_or(i64::MAX))
+                        }
+                    };
+                    CtLogDesc {
+                        log_id: l.id.as_ptr(),
+                        key: l.key.as_ptr(),
+                        key_len: l.key.len(),
+                        operator_name: op.as_ptr(),
+                        description: desc.as_ptr(),
+                        state,
+                        retired_at,
+                    }
+                })
+                .collect();
+            let mut reason = Reason::new();
+            // SAFETY: `descs` holds `descs.len()` descriptors whose pointers (ids, keys, the
+            // NUL-terminated strings of `strings`) live for the call; the buffer is writable
+            // for 512 bytes; the library copies what it keeps.
+            let ptr = unsafe {
+                (self.table.ct_logs_new)(
+                    descs.as_ptr(),
+                    descs.len(),
+                    c_int::from(logs.cache_signatures),
+                    reason.ptr(),
+                    512,
+                )
+            };
+            if ptr.is_null() {
+                return Err(Refusal(reason.text("the CT logs could not be loaded")));
+            }
+            Ok(NativeCtLogs { ptr, loaded: self })
+        })
+    }
+
+    /// The browser's CT check of the path `verify` last accepted for `parsed` (timed as `ct`),
+    /// its counts noted in `rec`; a refusal is the browser's reason (its policy not met).
+    pub fn verify_ct(
+        &self,
+        logs: &NativeCtLogs,
+        parsed: &ParsedChain,
+        time: i64,
+        rec: &mut Recorder,
+    ) -> Result<(), Refusal> {
+        let mut counts = CtCounts::default();
+        let span = rec.start();
+        // SAFETY: `logs.ptr` is a live log set of this table (shareable), `parsed` a live chain
+        // of it used by this thread only, which `verify` accepted; `counts` is writable; no
+        // TLS SCT list is passed (NULL, 0).
+        let ok = unsafe {
+            (self.table.verify_ct)(logs.ptr, parsed.ptr, std::ptr::null(), 0, time, &mut counts)
+        };
+        rec.stop(Stage::Ct, span);
+        rec.note_ct(CtOutcome {
+            scts: counts.scts,
+            checked: counts.checked,
+            valid: counts.valid,
+            unknown_log: counts.unknown_log,
+            invalid: counts.invalid,
+            compliant: ok == 1,
+        });
+        if ok != 1 {
+            let mut reason = Reason::new();
+            // SAFETY: as for `verify`'s explain.
+            unsafe { (self.table.explain)(parsed.ptr, reason.ptr(), 512) };
+            return Err(Refusal(reason.text("CT policy not met (no reason given)")));
+        }
+        Ok(())
+    }
+
     /// Builds a store from DER roots.
     pub fn store(&'static self, roots: &[CertificateDer<'static>]) -> Result<Store, Refusal> {
         let ders: Vec<Der> = roots.iter().map(|r| Der::of(r)).collect();

@@ -115,7 +115,8 @@ impl Verifier for RustlsSerial {
                 None,
             )
             .map(|_| ())
-        })
+        })?;
+        crate::ct::check::rustls_stage(self.algs, chain, &roots.0, &target, &crate::ct::check::Serial, rec)
     }
 }
 

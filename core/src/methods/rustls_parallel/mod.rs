@@ -203,7 +203,10 @@ impl Verifier for RustlsParallel {
             });
             decision.learn(&jobs, seen, now_ns() - start, predicted);
             verdict
-        })
+        })?;
+        // The SCTs' signatures are independent checks: spread over the pool's workers and
+        // this thread (with one CPU, no workers: one after the other).
+        crate::ct::check::rustls_stage(algs, chain, &roots.anchors, &target, self.pool, rec)
     }
 
     /// A TLS handshake has just started (its ClientHello is on the

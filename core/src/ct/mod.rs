@@ -1,0 +1,21 @@
+//! Certificate Transparency as the browsers check it on every cold connection (RFC 6962): the
+//! logs a browser knows ([`list`]), SCTs and the data they sign ([`sct`]), Chrome's policy
+//! ([`policy`]), and the check `--ct` adds to the rustls methods ([`check`]). The browsers'
+//! own checks (`chrome`, `firefox`) run in their shims, with their own libraries; what both
+//! report per chain is a [`CtOutcome`], and the time is the `ct` stage.
+
+pub mod check;
+pub mod list;
+pub mod policy;
+pub mod sct;
+
+pub use certbench_analysis::schema::CtOutcome;
+pub use list::{CtLog, CtLogs, LogListError, LogState};
+
+/// SHA-256 (log ids, issuer key hashes), with the crypto library rustls links.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, bytes);
+    let mut out = [0u8; 32];
+    out.copy_from_slice(d.as_ref());
+    out
+}
