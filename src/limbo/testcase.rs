@@ -71,6 +71,7 @@ impl Case {
             eku: self.eku,
             max_depth: self.max_depth,
             crls: &self.crls,
+            ct: None,
         }
     }
 }
