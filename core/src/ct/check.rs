@@ -140,12 +140,15 @@ pub enum SctStatus<'l> {
 }
 
 /// Checks one encoded SCT of `origin` against `logs` over `entry`.
+/// An SCT from after `time_ms` is invalid (Chromium's `SCT_STATUS_INVALID_TIMESTAMP`), with
+/// no signature checked.
 pub fn check_one<'l>(
     algs: Algorithms,
     logs: &'l CtLogs,
     encoded: &[u8],
     entry: Option<Entry<'_>>,
     origin: Origin,
+    time_ms: u64,
     buf: &mut Vec<u8>,
 ) -> SctStatus<'l> {
     let Ok(sct) = sct::decode(encoded) else {
@@ -154,6 +157,9 @@ pub fn check_one<'l>(
     let Some(log) = logs.get(&sct.log_id) else {
         return SctStatus::UnknownLog;
     };
+    if sct.timestamp_ms > time_ms {
+        return SctStatus::Invalid { checked: false };
+    }
     let Some(entry) = entry else {
         // No issuer to rebuild the precertificate entry with.
         return SctStatus::Invalid { checked: false };
@@ -225,12 +231,14 @@ pub fn check<'l>(
             Err(_) => items.push((&[][..], None, Origin::Delivered)),
         }
     }
+    let time_ms = time.saturating_mul(1000);
     let results: Vec<std::sync::OnceLock<SctStatus<'l>>> =
         items.iter().map(|_| std::sync::OnceLock::new()).collect();
     runner.for_each(items.len(), &|i| {
         let (encoded, entry, origin) = items[i];
         let mut buf = Vec::with_capacity(leaf.len() + 64);
-        let _ = results[i].set(check_one(algs, logs, encoded, entry, origin, &mut buf));
+        let status = check_one(algs, logs, encoded, entry, origin, time_ms, &mut buf);
+        let _ = results[i].set(status);
     });
     let mut outcome = CtOutcome::default();
     let mut valid = Vec::with_capacity(items.len());

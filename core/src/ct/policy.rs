@@ -1,18 +1,22 @@
-//! Chrome's CT policy (`ChromeCTPolicyEnforcer::CheckCompliance`,
-//! components/certificate_transparency/chrome_ct_policy_enforcer.cc; the published policy at
+//! Chrome's CT policy, as `ChromeCTPolicyEnforcer::CheckCTPolicyCompliance` applies it
+//! (components/certificate_transparency/chrome_ct_policy_enforcer.cc, chromium/chromium
+//! 06cb01009b5e; the published policy at
 //! googlechrome.github.io/CertificateTransparency/ct_policy.html), over SCTs whose signatures
 //! were already checked: what `--ct` applies for the rustls methods ("CT as Chrome checks
 //! it"). The browsers' own shims apply their own policies in their own code.
 //!
-//! A certificate complies when either
-//! - its SCTs from TLS or OCSP come from at least 2 distinct logs of at least 2 distinct
-//!   operators, one of them a log not retired at the time of the check; or
-//! - its embedded SCTs come from at least N distinct logs (N = 2 for a certificate valid for
-//!   180 days or less, 3 beyond), of at least 2 distinct operators, one of them a log not
-//!   retired at the time of the check.
+//! A log is disqualified at the time of the check if it was retired at or before it. The
+//! issuance date is the earliest SCT from a log not disqualified. Then:
+//! - Option 1: an SCT from TLS or OCSP from a log not disqualified, and SCTs from two
+//!   operators among all counted (any origin): complies.
+//! - Option 2: an embedded SCT from a log not disqualified, SCTs from two operators, and
+//!   embedded SCTs from at least N distinct logs (N = 2 for a certificate valid 180 days or
+//!   less, 3 beyond), where a disqualified log's SCT counts only if both the issuance date and
+//!   the SCT precede the disqualification.
 //!
-//! An SCT from a log retired at the time of the check counts only if it was issued before the
-//! retirement; an SCT whose signature failed, or from an unknown log, never counts.
+//! An SCT whose signature failed, from the future, or from an unknown log is not given to the
+//! policy at all. Left out: a log's operator history (the list's current operator is used)
+//! and the log list's timeliness (certbench models a browser whose list is up to date).
 
 use std::collections::BTreeSet;
 
@@ -67,45 +71,60 @@ const SHORT_LIFETIME_SECS: u64 = 180 * 86_400;
 /// Chrome's verdict on a certificate valid from `not_before` to `not_after` (Unix seconds)
 /// with `scts`, checked at `time` (Unix seconds).
 pub fn chrome(not_before: u64, not_after: u64, scts: &[ValidSct<'_>], time: u64) -> Compliance {
-    let lifetime = not_after.saturating_sub(not_before);
-    let embedded_required = if lifetime > SHORT_LIFETIME_SECS { 3 } else { 2 };
-    let delivered = judge(scts, Origin::Delivered, 2, time);
-    if delivered == Compliance::Complies {
-        return delivered;
-    }
-    let embedded = judge(scts, Origin::Embedded, embedded_required, time);
-    if embedded == Compliance::Complies || scts.iter().all(|s| s.origin == Origin::Embedded) {
-        return embedded;
-    }
-    // Neither way complies: report the closer miss, as Chrome's enforcer reports one value.
-    if delivered == Compliance::NotDiverseScts || embedded == Compliance::NotDiverseScts {
-        Compliance::NotDiverseScts
-    } else {
-        Compliance::NotEnoughScts
-    }
-}
-
-fn judge(scts: &[ValidSct<'_>], origin: Origin, required: usize, time: u64) -> Compliance {
-    let mut logs = BTreeSet::new();
+    let disqualified = |s: &ValidSct<'_>| s.log.retired_at(time);
+    // Milliseconds, as SCT timestamps are.
+    let issuance_ms = scts
+        .iter()
+        .filter(|s| disqualified(s).is_none())
+        .map(|s| s.timestamp_ms)
+        .min()
+        .unwrap_or(u64::MAX);
+    let mut has_embedded = false;
+    let mut has_delivered = false;
+    let mut embedded_logs = BTreeSet::new();
     let mut operators = BTreeSet::new();
-    let mut admissible = false;
-    for s in scts.iter().filter(|s| s.origin == origin) {
-        if let Some(at) = s.log.retired_at(time) {
-            if s.timestamp_ms / 1000 >= at {
-                continue;
-            }
-        } else {
-            admissible = true;
+    for s in scts {
+        let disq_ms = disqualified(s).map(|at| at.saturating_mul(1000));
+        if disq_ms.is_some() && s.origin != Origin::Embedded {
+            continue; // only TLS/OCSP SCTs valid at the time of check are accepted
         }
-        logs.insert(s.log.id);
+        if s.origin != Origin::Embedded {
+            has_delivered = true;
+        } else {
+            has_embedded |= disq_ms.is_none();
+            match disq_ms {
+                None => {
+                    embedded_logs.insert(s.log.id);
+                }
+                Some(d) if issuance_ms < d && s.timestamp_ms < d => {
+                    embedded_logs.insert(s.log.id);
+                }
+                Some(_) => {}
+            }
+        }
         operators.insert(s.log.operator.as_str());
     }
-    if logs.len() < required {
-        Compliance::NotEnoughScts
-    } else if operators.len() < 2 || !admissible {
+    let diverse = operators.len() >= 2;
+    if has_delivered && diverse {
+        return Compliance::Complies;
+    }
+    let fail = if has_delivered {
         Compliance::NotDiverseScts
     } else {
+        Compliance::NotEnoughScts
+    };
+    if !has_embedded {
+        return fail;
+    }
+    if !diverse {
+        return Compliance::NotDiverseScts;
+    }
+    let lifetime = not_after.saturating_sub(not_before);
+    let required = if lifetime > SHORT_LIFETIME_SECS { 3 } else { 2 };
+    if embedded_logs.len() >= required {
         Compliance::Complies
+    } else {
+        fail
     }
 }
 
@@ -145,10 +164,15 @@ mod tests {
         assert_eq!(chrome(t, t + 180 * DAY, &two, t), Compliance::Complies);
         assert_eq!(chrome(t, t + 181 * DAY, &two, t), Compliance::NotEnoughScts);
         assert_eq!(chrome(t, t + 398 * DAY, &three, t), Compliance::Complies);
-        assert_eq!(chrome(t, t + 90 * DAY, &[sct(&a)], t), Compliance::NotEnoughScts);
-        // The same log twice is one log.
+        // One SCT, or one log twice: one operator, which Chrome reports first.
+        assert_eq!(chrome(t, t + 90 * DAY, &[sct(&a)], t), Compliance::NotDiverseScts);
         assert_eq!(
             chrome(t, t + 90 * DAY, &[sct(&a), sct(&a)], t),
+            Compliance::NotDiverseScts
+        );
+        // Two operators but one log short for a long-lived certificate.
+        assert_eq!(
+            chrome(t, t + 398 * DAY, &[sct(&a), sct(&b)], t),
             Compliance::NotEnoughScts
         );
         // Two logs of one operator.
@@ -177,11 +201,11 @@ mod tests {
             chrome(nb, nb + 90 * DAY, &[sct(&a, nb), sct(&r, t)], t),
             Compliance::NotEnoughScts
         );
-        // Retired logs only: not diverse (none admissible).
+        // Retired logs only: no embedded SCT from a log qualified at the time of check.
         let r2 = log(3, "C", LogState::Retired { at: t - DAY });
         assert_eq!(
             chrome(nb, nb + 90 * DAY, &[sct(&r2, nb), sct(&r, nb)], t),
-            Compliance::NotDiverseScts
+            Compliance::NotEnoughScts
         );
         // Checked before the retirement, the log was admissible then.
         assert_eq!(
@@ -203,6 +227,8 @@ mod tests {
             origin: Origin::Delivered,
         };
         assert_eq!(chrome(t, t + 398 * DAY, &[d(&a), d(&b)], t), Compliance::Complies);
-        assert_eq!(chrome(t, t + 398 * DAY, &[d(&a)], t), Compliance::NotEnoughScts);
+        assert_eq!(chrome(t, t + 398 * DAY, &[d(&a)], t), Compliance::NotDiverseScts);
+        // Nothing at all.
+        assert_eq!(chrome(t, t + 90 * DAY, &[], t), Compliance::NotEnoughScts);
     }
 }
