@@ -1391,6 +1391,10 @@ struct VerifiedSct {
   const CtLog *log;
   SctOrigin origin;
   uint64_t timestamp;
+  // The log's state at the time of the check: a log whose retirement certbench's list dates
+  // after the validation time was admissible then (Gecko's built-in list is the one of its
+  // build; certbench checks each chain at its own time, see corpus/ct-logs/PROVENANCE.md).
+  bool retired;
 };
 
 // One VerifyCt's work: MultiLogCTVerifier::Verify's, with CTVerifyResult's counters reduced to
@@ -1475,7 +1479,9 @@ class CtVerification {
       return Success;
     }
     counts.valid++;
-    verified.push_back(VerifiedSct{log, origin, sct.timestamp});
+    verified.push_back(VerifiedSct{
+        log, origin, sct.timestamp,
+        log->retired && log->retired_at_ms <= time_ * 1000});
     return Success;
   }
 
@@ -1542,7 +1548,7 @@ class CtVerification {
 uint64_t EffectiveIssuanceTime(const std::vector<VerifiedSct> &scts) {
   uint64_t earliest = UINT64_MAX;
   for (const VerifiedSct &sct : scts) {
-    if (!sct.log->retired) {
+    if (!sct.retired) {
       earliest = std::min(earliest, sct.timestamp);
     }
   }
@@ -1552,7 +1558,7 @@ uint64_t EffectiveIssuanceTime(const std::vector<VerifiedSct> &scts) {
 // LogWasQualifiedForSct: an admissible log's SCT, or a retired log's when both the effective
 // issuance time and the SCT are before the log's retirement.
 bool LogWasQualifiedForSct(const VerifiedSct &sct, uint64_t issuance_time) {
-  if (!sct.log->retired) {
+  if (!sct.retired) {
     return true;
   }
   return issuance_time < sct.log->retired_at_ms && sct.timestamp < sct.log->retired_at_ms;
@@ -1572,7 +1578,7 @@ CtCompliance EmbeddedSctsCompliant(const std::vector<VerifiedSct> &scts, uint64_
     if (sct.origin != SctOrigin::Embedded || !LogWasQualifiedForSct(sct, issuance_time)) {
       continue;
     }
-    if (!sct.log->retired) {
+    if (!sct.retired) {
       admissible++;
     }
     qualified++;
@@ -1597,7 +1603,7 @@ CtCompliance NonEmbeddedSctsCompliant(const std::vector<VerifiedSct> &scts) {
   std::set<const CtLog *> logs;
   std::set<uint16_t> operators;
   for (const VerifiedSct &sct : scts) {
-    if (sct.origin == SctOrigin::Embedded || sct.log->retired) {
+    if (sct.origin == SctOrigin::Embedded || sct.retired) {
       continue;
     }
     admissible++;
