@@ -34,6 +34,10 @@ pub struct ComparisonCell {
     pub openssl_verify: Option<Summary>,
     /// Median `total-verification` ÷ median `connection`, where the sample connected.
     pub share: Option<f64>,
+    /// The `ct` stage (`--ct`), where the method checked CT.
+    pub ct: Option<Summary>,
+    /// The own cost less the `ct` stage, sample by sample, where the method checked CT.
+    pub own_without_ct: Option<Summary>,
     /// Own-cost median ÷ the site's fastest own-cost median (1.0 for the fastest).
     pub own_ratio: f64,
     /// 2017-view median ÷ the site's fastest 2017-view median.
@@ -112,6 +116,8 @@ pub fn build_comparison(tables: &[SeedTable]) -> Option<Comparison> {
                         own,
                         paid,
                         share,
+                        ct: row.cells.get(&Stage::Ct).cloned(),
+                        own_without_ct: row.own_without_ct.clone(),
                         own_ratio: 0.0,
                         paid_ratio: 0.0,
                     })
@@ -316,9 +322,27 @@ pub fn answer(cmp: &Comparison, other_hook: Option<&str>) -> Vec<String> {
             percent(hi)
         ));
     }
+    let with_ct = cmp
+        .rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .any(|c| c.ct.is_some());
+    if with_ct && let Some(line) = what_browsers_pay(cmp) {
+        lines.push(line);
+    }
     if let Some(line) = servo_against_browsers(cmp) {
         lines.push(line);
-        lines.push(WHAT_BROWSERS_COMPARE.to_owned());
+        lines.push(
+            if with_ct {
+                WHAT_BROWSERS_COMPARE_WITH_CT
+            } else {
+                WHAT_BROWSERS_COMPARE
+            }
+            .to_owned(),
+        );
+    }
+    if with_ct && let Some(line) = what_ct_costs_servo(cmp) {
+        lines.push(line);
     }
     if let Some(cmd) = other_hook {
         lines.push(format!("The other hook: `{cmd}`."));
@@ -349,7 +373,74 @@ fn is_method(column: &str, method: &str) -> bool {
 
 /// The line under the browsers' comparison: what its figures hold and what they leave out,
 /// until the methods check what the browsers check beyond the path.
-const WHAT_BROWSERS_COMPARE: &str = "That compares path building alone (chains, signatures, validity, names, and Chrome's and Firefox's EV attempt): no method here checks Certificate Transparency or revocation (CRLSets, CRLite, OCSP), which Chrome and Firefox do on every connection (docs/verifiers.md).";
+const WHAT_BROWSERS_COMPARE: &str = "That compares path building alone (chains, signatures, validity, names, and Chrome's and Firefox's EV attempt): no method here checks Certificate Transparency (`--ct`) or revocation (CRLSets, CRLite, OCSP), which Chrome and Firefox do on every connection (docs/verifiers.md).";
+
+/// The same line for a `--ct` run, whose CT methods all checked CT.
+const WHAT_BROWSERS_COMPARE_WITH_CT: &str = "That compares path building and Certificate Transparency alike: Chrome and Firefox check their SCTs and apply their own CT policies, Servo's verifiers check theirs as a rustls user would add it (Chrome's policy); gnutls checks none, as WebKitGTK enforces none. No method here checks revocation (CRLSets, CRLite, OCSP), which Chrome and Firefox do on every connection (docs/verifiers.md).";
+
+/// The median over sites of a column's medians.
+fn median_over_sites(
+    cmp: &Comparison,
+    col: &str,
+    f: fn(&ComparisonCell) -> Option<f64>,
+) -> Option<(f64, usize)> {
+    let mut v: Vec<f64> = cmp
+        .rows
+        .iter()
+        .filter_map(|r| f(r.cells.iter().find(|c| c.method == col)?))
+        .collect();
+    (!v.is_empty()).then(|| (median_of(&mut v), v.len()))
+}
+
+/// In a `--ct` run: what each browser pays per cold connection (its own cost: path, CT and
+/// host), and how much of it is CT.
+fn what_browsers_pay(cmp: &Comparison) -> Option<String> {
+    let parts: Vec<String> = BROWSERS
+        .iter()
+        .filter_map(|b| cmp.methods.iter().find(|c| is_method(c, b)))
+        .filter_map(|col| {
+            let (own, n) = median_over_sites(cmp, col, |c| Some(c.own.median))?;
+            let ct = median_over_sites(cmp, col, |c| c.ct.as_ref().map(|s| s.median));
+            Some(match ct {
+                Some((ct, _)) => {
+                    format!("{col} {} (CT {} of it; {n} sites)", human(own), human(ct))
+                }
+                None => format!("{col} {} (no CT check; {n} sites)", human(own)),
+            })
+        })
+        .collect();
+    (!parts.is_empty()).then(|| {
+        format!(
+            "What each browser's verifier pays per cold connection, path, CT and host name (median over sites of the per-site median): {}.",
+            parts.join(", ")
+        )
+    })
+}
+
+/// In a `--ct` run: what checking CT as Chrome does would cost Servo's verifiers: per site the
+/// own cost with CT ÷ the same samples' own cost without the `ct` stage, and the `ct` stage.
+fn what_ct_costs_servo(cmp: &Comparison) -> Option<String> {
+    let parts: Vec<String> = SERVO
+        .iter()
+        .filter_map(|m| cmp.methods.iter().find(|c| is_method(c, m)))
+        .filter_map(|col| {
+            let (ratio, n) = median_over_sites(cmp, col, |c| {
+                Some(c.own.median / c.own_without_ct.as_ref()?.median.max(1.0))
+            })?;
+            let (ct, _) = median_over_sites(cmp, col, |c| c.ct.as_ref().map(|s| s.median))?;
+            Some(format!(
+                "{col} ×{ratio:.2} (+{} per cold connection; {n} sites)",
+                human(ct)
+            ))
+        })
+        .collect();
+    (!parts.is_empty()).then(|| {
+        format!(
+            "Checking CT as Chrome does would cost Servo {} (median over sites: own cost with the CT check ÷ the same samples without its `ct` stage, and the `ct` stage's median).",
+            parts.join("; ")
+        )
+    })
+}
 
 /// One line: each of Servo's verifiers against each other browser's by own cost, as the
 /// median over sites of the per-site ratio of medians (below ×1: Servo's is cheaper); `None`
@@ -520,7 +611,7 @@ mod tests {
             "{next}"
         );
         assert!(
-            next.contains("Certificate Transparency or revocation"),
+            next.contains("Certificate Transparency (`--ct`) or revocation"),
             "{next}"
         );
         // Without a browser's verifier, no such line.
@@ -556,5 +647,76 @@ mod tests {
         for r in &cmp.rows {
             assert_eq!(r.fastest_own, r.fastest_paid);
         }
+    }
+
+    /// A `--ct` run: each browser's price with its CT share, Servo's like for like (both with
+    /// CT), and what CT costs Servo, from the same samples with and without their `ct` stage.
+    #[test]
+    fn a_ct_run_says_what_each_browser_pays_and_what_ct_would_cost_servo() {
+        let with_ct = |mut x: Sample, ct: u64| {
+            x.stages.insert(Stage::Ct, ct);
+            x.config.ct = Some("3 logs of test".into());
+            x
+        };
+        let mut v = Vec::new();
+        for (site, base) in [
+            ("a.test", 100_000),
+            ("b.test", 200_000),
+            ("c.test", 300_000),
+        ] {
+            for k in 0..3 {
+                // platform: 100 µs of CT on top of its path; chrome: 50 µs of CT.
+                v.push(with_ct(
+                    s(
+                        "platform",
+                        "replace",
+                        site,
+                        None,
+                        base + 100_000 + k,
+                        4_000_000,
+                    ),
+                    100_000,
+                ));
+                v.push(with_ct(
+                    s(
+                        "chrome",
+                        "replace",
+                        site,
+                        None,
+                        2 * base + 50_000 + k,
+                        4_000_000,
+                    ),
+                    50_000,
+                ));
+                v.push(s("gnutls", "replace", site, None, 4 * base + k, 4_000_000));
+            }
+        }
+        let cmp = build_comparison(&build_seed_tables(&v)).unwrap();
+        let text = answer(&cmp, None).join("\n");
+        let pays = text
+            .lines()
+            .find(|l| l.starts_with("What each browser's verifier pays"))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(
+            pays.contains("chrome 450 µs (CT 50.0 µs of it; 3 sites)"),
+            "{pays}"
+        );
+        assert!(
+            pays.contains("gnutls 800 µs (no CT check; 3 sites)"),
+            "{pays}"
+        );
+        assert!(
+            text.contains("That compares path building and Certificate Transparency alike"),
+            "{text}"
+        );
+        let cost = text
+            .lines()
+            .find(|l| l.starts_with("Checking CT as Chrome does would cost Servo"))
+            .unwrap_or_else(|| panic!("{text}"));
+        // Per site 200/100, 300/200, 400/300: median ×1.50.
+        assert!(
+            cost.contains("platform ×1.50 (+100 µs per cold connection; 3 sites)"),
+            "{cost}"
+        );
     }
 }

@@ -12,7 +12,7 @@ struct Field {
     show: fn(&Config) -> String,
 }
 
-const FIELDS: [Field; 10] = [
+const FIELDS: [Field; 11] = [
     Field {
         of_run: true,
         show: |c| {
@@ -72,6 +72,14 @@ const FIELDS: [Field; 10] = [
             c.link
                 .as_ref()
                 .map_or(String::new(), |l| format!("link {l}"))
+        },
+    },
+    // `--ct`: per method, since a method without a CT check has none in a `--ct` run.
+    Field {
+        of_run: false,
+        show: |c| {
+            c.ct.as_ref()
+                .map_or(String::new(), |logs| format!("CT checked ({logs})"))
         },
     },
     // The chains' profile in a `--pq` run: shown with each table, since one run measures

@@ -348,6 +348,10 @@ pub struct Config {
     /// `RTT 40 ms, IW 10 × 1460 B`. `None`: loopback, or a real network.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
+    /// Certificate Transparency was checked (`--ct`), against this log list (its origin and
+    /// size); absent: no CT check (also for a method that has none, in a `--ct` run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ct: Option<String>,
 }
 
 impl Config {

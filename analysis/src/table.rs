@@ -35,6 +35,9 @@ pub struct SeedRow {
     /// Statistics of the verifier's own cost ([`Sample::own_cost`]), where the samples have
     /// `total-verification`.
     pub own_cost: Option<Summary>,
+    /// With `--ct`: the own cost less the `ct` stage, sample by sample (what the same
+    /// verification costs without its CT check), where the samples have a `ct` stage.
+    pub own_without_ct: Option<Summary>,
 }
 
 /// The seed's table for one method under one configuration: rows = sites, columns = stages.
@@ -145,8 +148,13 @@ fn seed_row(label: String, site: &str, chain: &Option<String>, group: &[&Sample]
         }
     }
     let own: Vec<u64> = measured.iter().filter_map(|s| s.own_cost()).collect();
+    let without_ct: Vec<u64> = measured
+        .iter()
+        .filter_map(|s| Some(s.own_cost()?.saturating_sub(s.stage(Stage::Ct)?)))
+        .collect();
     SeedRow {
         own_cost: Summary::of(&own),
+        own_without_ct: Summary::of(&without_ct),
         label,
         site: site.to_owned(),
         chain: chain.clone(),
