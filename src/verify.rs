@@ -2,7 +2,8 @@
 //!
 //! One sample = one method on one chain: `roots-creation` (cold: the method's store built from
 //! the DER roots; cached: 0), then the method's `chain-creation`, `verify` and
-//! `verify-hostname` inside `total-verification`, all inside `total`.
+//! `verify-hostname` inside `total-verification`, all inside `total`; with `--ct`, the `ct` stage
+//! of the methods that check Certificate Transparency, inside `total-verification` too.
 //!
 //! Honest timing: warm-up runs come first and are marked as such; inside every run each chain
 //! is measured by every method back to back (interleaved, never all of one method then the
@@ -26,6 +27,8 @@ use crate::roots::RootSet;
 use crate::run::schedule::{period, permutation_in_block};
 use crate::stages::Recorder;
 use crate::verifier::Target;
+use certbench_core::ct::CtLogs;
+use std::sync::Arc;
 
 pub mod plan;
 
@@ -45,6 +48,9 @@ pub struct VerifyOptions {
     /// Untrusted intermediates offered with every chain, after its leaf and before the
     /// certificates it sent (`--extra-intermediates`; see [`crate::extra`]).
     pub extra_intermediates: Vec<rustls_pki_types::CertificateDer<'static>>,
+    /// `--ct`: the CT logs the methods that have a CT check check the leaves' SCTs against
+    /// (the `ct` stage).
+    pub ct: Option<Arc<CtLogs>>,
 }
 
 /// A method's store built once, for `--cache-roots`, with what building it cost.
@@ -73,8 +79,20 @@ fn config(
         openssl_policy: openssl_policy(method),
         versions: [(library.name.to_owned(), library.version)].into(),
         profile: profile.map(|p| p.name().to_owned()),
+        ct: ct_for(method, opts.ct.as_deref()).map(ct_label),
         ..Config::default()
     }
+}
+
+/// The CT logs `method` checks against in a run with `ct` (`--ct`): none for a method
+/// without a CT check.
+pub fn ct_for(method: Method, ct: Option<&CtLogs>) -> Option<&CtLogs> {
+    ct.filter(|_| method.verifier().capabilities().ct)
+}
+
+/// How a sample's configuration names the CT logs it was checked against.
+pub fn ct_label(logs: &CtLogs) -> String {
+    format!("{} logs of {}", logs.logs().len(), logs.origin)
 }
 
 /// OpenSSL's policy, for the methods that are OpenSSL.
@@ -180,7 +198,13 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
                     let cache = cached.iter().find(|c| c.method == *method);
                     let (rec, verdict) = match &o.unsupported[k] {
                         Some(why) => (Recorder::new(), Verdict::Unsupported(why.clone())),
-                        None => measure(verifier.as_ref(), cache, roots, item),
+                        None => measure_ct(
+                            verifier.as_ref(),
+                            cache,
+                            roots,
+                            item,
+                            ct_for(*method, opts.ct.as_deref()),
+                        ),
                     };
                     sink(Sample {
                         schema: SCHEMA_VERSION,
@@ -205,6 +229,7 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
                             chain_bytes: o.wire.map(|(chain, _)| chain),
                             cert_message_bytes: o.wire.map(|(_, message)| message),
                             ev: rec.ev(),
+                            ct: rec.ct(),
                             ..SampleMeta::default()
                         },
                     });
@@ -235,9 +260,24 @@ pub fn measure(
     roots: &RootSet,
     item: &CorpusChain,
 ) -> (Recorder, Verdict) {
+    measure_ct(verifier, cached, roots, item, None)
+}
+
+/// One sample, with the leaf's SCTs checked against `ct` (the `ct` stage).
+pub fn measure_ct(
+    verifier: &dyn DynVerifier,
+    cached: Option<&CachedRoots>,
+    roots: &RootSet,
+    item: &CorpusChain,
+    ct: Option<&CtLogs>,
+) -> (Recorder, Verdict) {
     let mut rec = Recorder::new();
-    // The library's start-up (once per process), apart from `roots-creation` and `total`.
+    // The library's start-up (once per process), apart from `roots-creation` and `total`,
+    // and what it makes of the CT logs (once per list), apart from any stage.
     verifier.start_up();
+    if let Some(logs) = ct {
+        verifier.prepare_ct(logs);
+    }
     if let Some(ns) = verifier.take_start_up_ns() {
         rec.add(Stage::LibraryInit, ns);
     }
@@ -264,7 +304,7 @@ pub fn measure(
             }
         }
     };
-    let target = Target::server(&item.host, item.validation_time);
+    let target = Target::server(&item.host, item.validation_time).with_ct(ct);
     let span = rec.start();
     let result = verifier.verify(store, &item.chain, target, &mut rec);
     rec.stop(Stage::TotalVerification, span);

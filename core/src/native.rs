@@ -92,6 +92,13 @@ impl Verifier for NativeVerifier {
         self.loaded().ok()?.take_start_up_ns()
     }
 
+    fn prepare_ct(&self, logs: &crate::ct::CtLogs) {
+        // A failure is reported by `verify` (as a rejection), which asks again.
+        if let Ok(loaded) = self.loaded() {
+            let _ = loaded.ct_logs(logs);
+        }
+    }
+
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<Store, Error> {
         let loaded = self.loaded()?;
         loaded.store(roots).map_err(|refusal| Error::Roots {

@@ -20,6 +20,7 @@ use rustls::{
 use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 
 use crate::chain::Chain;
+use crate::ct::CtLogs;
 use crate::fail_closed;
 use crate::methods::{AnyRoots, DynVerifier};
 use crate::stages::Recorder;
@@ -33,6 +34,7 @@ pub struct MethodVerifier {
     verifier: Arc<dyn DynVerifier>,
     roots: Arc<AnyRoots>,
     provider: Arc<CryptoProvider>,
+    ct: Option<Arc<CtLogs>>,
 }
 
 impl fmt::Debug for MethodVerifier {
@@ -68,7 +70,20 @@ impl MethodVerifier {
             verifier,
             roots,
             provider: crate::methods::webpki_server::provider(),
+            ct: None,
         }
+    }
+
+    /// The same, checking Certificate Transparency against `logs` (`--ct`) where the method
+    /// can ([`crate::verifier::Capabilities::ct`]); the logs are prepared for the method now,
+    /// before any handshake.
+    pub fn with_ct(mut self, logs: Option<Arc<CtLogs>>) -> MethodVerifier {
+        let logs = logs.filter(|_| self.verifier.capabilities().ct);
+        if let Some(l) = &logs {
+            self.verifier.prepare_ct(l);
+        }
+        self.ct = logs;
+        self
     }
 
     /// `verify_server_cert`, recording the method's stages into `rec`.
@@ -104,7 +119,7 @@ impl MethodVerifier {
             eku: Some(Eku::ServerAuth),
             max_depth: None,
             crls: &[],
-            ct: None,
+            ct: self.ct.as_deref(),
         };
         fail_closed::verify(|| self.verifier.verify(&self.roots, &chain, target, rec))
             .map(|()| ServerCertVerified::assertion())

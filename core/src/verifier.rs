@@ -139,6 +139,9 @@ pub struct Capabilities {
     pub crls: bool,
     /// ML-DSA keys and signatures (FIPS 204, RFC 9881): the post-quantum chains of `--pq`.
     pub ml_dsa: bool,
+    /// A Certificate Transparency check (`--ct`, [`Target::ct`]): the browsers' own, or what a
+    /// rustls user adds. A method without one ignores the target's logs.
+    pub ct: bool,
 }
 
 impl Capabilities {
@@ -151,6 +154,7 @@ impl Capabilities {
         max_depth: true,
         crls: true,
         ml_dsa: true,
+        ct: false,
     };
 
     /// Why a method with these capabilities cannot verify `target`, or `None` if it can.
@@ -292,6 +296,11 @@ pub trait Verifier: Send + Sync + 'static {
     fn take_start_up_ns(&self) -> Option<u64> {
         None
     }
+
+    /// Makes what the method needs of `logs` before any timed stage (a native library parses
+    /// the logs' keys once, as a browser does when it loads its log list). Default: nothing
+    /// (the rustls methods' check reads the keys as it goes, as webpki reads a certificate's).
+    fn prepare_ct(&self, _logs: &CtLogs) {}
 }
 
 /// Parses every root with `parse`, keeping those it accepts, as rustls'

@@ -54,6 +54,8 @@ pub(super) struct VerifyArgs {
     /// mldsa44, mldsa65, mldsa87 or mixed; comma-separated).
     #[arg(long, value_name = "PROFILE", value_delimiter = ',')]
     pq: Vec<Profile>,
+    #[command(flatten)]
+    ct: super::ct::CtArgs,
     /// Append every sample (warm-up included) to FILE as JSON lines, flushed as taken.
     #[arg(long)]
     raw: Option<PathBuf>,
@@ -89,6 +91,7 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
         warmup: args.warmup,
         cache_roots: args.cache_roots,
         extra_intermediates: plan.extra.intermediates.clone(),
+        ct: args.ct.logs(None)?,
     };
     out.note(&plan.describe(&opts));
 

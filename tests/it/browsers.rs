@@ -157,7 +157,8 @@ fn the_host_is_checked_and_its_stage_recorded_where_it_is_apart() {
 }
 
 /// A C++ exception thrown inside a native verifier (the test hook `CERTBENCH_NATIVE_THROW`
-/// makes its store, chain, verify or name check throw) is caught in the shared object and
+/// makes its store, chain, verify, name check, or (with `--ct`) its CT log set or CT check
+/// throw) is caught in the shared object and
 /// reaches certbench as an error or a rejection carrying the exception's text: the process
 /// neither aborts nor accepts, and every chain still gets its sample.
 #[test]
@@ -171,8 +172,9 @@ fn a_cpp_exception_in_a_native_verifier_is_a_rejection_not_an_abort() {
     }
     let dir = tempfile::tempdir().unwrap();
     for m in native {
-        for point in ["store", "chain", "verify", "name"] {
+        for point in ["store", "chain", "verify", "name", "ct-logs", "ct"] {
             let raw = dir.path().join(format!("{m}-{point}.jsonl"));
+            let ct: &[&str] = if point.starts_with("ct") { &["--ct"] } else { &[] };
             let out = std::process::Command::new(env!("CARGO_BIN_EXE_certbench"))
                 .args([
                     "verify",
@@ -183,6 +185,7 @@ fn a_cpp_exception_in_a_native_verifier_is_a_rejection_not_an_abort() {
                     "--warmup",
                     "0",
                 ])
+                .args(ct)
                 .arg("--quiet")
                 .arg("--raw")
                 .arg(&raw)

@@ -9,6 +9,7 @@ mod browsers;
 mod bulk;
 mod capture;
 mod cli;
+mod ct;
 mod docs;
 mod driver_cli;
 mod driver_mirror;

@@ -126,6 +126,7 @@ fn verify_pq_gives_every_twin_the_verdict_of_todays_chain() {
         warmup: 0,
         cache_roots: true,
         extra_intermediates: Vec::new(),
+        ct: None,
     };
     let mut samples = Vec::new();
     verify::run(&plan, &opts, |s| samples.push(s));
@@ -262,6 +263,7 @@ pub fn drive_pq(
                 resolve,
                 link: link.map(|l| l.to_string()),
             },
+            ct: None,
         };
         let mut out = Vec::new();
         run(&sites, &roots, &opts, |s| out.push(s)).await;

@@ -42,6 +42,8 @@ impl Chrome {
                 // BoringSSL's pki: SimplePathBuilderDelegate accepts ML-DSA-44/65/87 keys and
                 // signatures (signature_algorithm.cc, RFC 9881).
                 ml_dsa: true,
+                // Chrome's CT check (verify_ct in the shim).
+                ct: true,
                 ..Capabilities::default()
             },
         )

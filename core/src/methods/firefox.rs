@@ -46,6 +46,8 @@ impl Firefox {
             Capabilities {
                 ip_names: true,
                 no_name: true,
+                // Firefox's CT check (verify_ct in the shim).
+                ct: true,
                 ..Capabilities::default()
             },
         )

@@ -77,6 +77,8 @@ pub trait DynVerifier: Send + Sync {
     fn handshake_started(&self) {}
     /// See [`Verifier::start_up`]. Default: nothing to start.
     fn start_up(&self) {}
+    /// See [`Verifier::prepare_ct`]. Default: nothing.
+    fn prepare_ct(&self, _logs: &crate::ct::CtLogs) {}
     /// See [`Verifier::take_start_up_ns`]. Default: none.
     fn take_start_up_ns(&self) -> Option<u64> {
         None
@@ -107,6 +109,10 @@ impl<V: Verifier> DynVerifier for Erased<V> {
 
     fn take_start_up_ns(&self) -> Option<u64> {
         self.verifier.take_start_up_ns()
+    }
+
+    fn prepare_ct(&self, logs: &crate::ct::CtLogs) {
+        self.verifier.prepare_ct(logs)
     }
 
     fn rustls_verifier(&self, roots: &AnyRoots) -> Option<Arc<dyn ServerCertVerifier>> {

@@ -130,6 +130,8 @@ pub(crate) const CAPABILITIES: Capabilities = Capabilities {
     crls: true,
     // rustls' aws-lc-rs provider lists ML_DSA_44/65/87 (rustls-webpki's aws_lc_rs_algs).
     ml_dsa: true,
+    // `--ct`: certbench's SCT check on rustls' provider (`crate::ct::check`).
+    ct: true,
 };
 
 /// The arguments of `verify_for_usage` that come from the [`Target`].

@@ -70,6 +70,8 @@ pub(crate) const CAPABILITIES: Capabilities = Capabilities {
     crls: false,
     // The provider's algorithms (rustls' aws-lc-rs) include ML-DSA-44/65/87.
     ml_dsa: true,
+    // `--ct`: certbench's SCT check on rustls' provider (`crate::ct::check`).
+    ct: true,
 };
 
 impl Verifier for WebpkiServer {
