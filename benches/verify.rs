@@ -2,8 +2,9 @@
 //! (chain-creation + verify + verify-hostname) on one RSA-2048, one P-256 and one P-384 chain
 //! with a store built once; the chain's crypto floor (its path's signature checks alone, same
 //! library, same bytes); chain creation (DER → OpenSSL `X509`s; DER → webpki's
-//! `EndEntityCert`); each method's store built cold from the same roots; and the cost of
-//! recording one stage against not recording it.
+//! `EndEntityCert`); each method's store built cold from the same roots; the cost of
+//! recording one stage against not recording it; and each method with a CT check with and
+//! without it (`ct`).
 //!
 //! `cargo bench --bench verify`; `benches/benchmarks-md` turns a run into BENCHMARKS.md.
 
@@ -24,6 +25,13 @@ const CHAINS: &[(&str, &str)] = &[
     ("rsa2048", "reddit.com__rustls-bench"),
     ("p256", "cloudflare.com__limbo-online"),
     ("p384", "www.washingtonpost.com__rustls-bench"),
+];
+
+/// (label, corpus chain) for the CT group: an RSA chain with 3 embedded SCTs, an ECDSA one
+/// with 2 (every corpus SCT is ECDSA P-256).
+const CT_CHAINS: &[(&str, &str)] = &[
+    ("rsa2048-3scts", "reddit.com__rustls-bench"),
+    ("p256-2scts", "cloudflare.com__limbo-online"),
 ];
 
 /// A method's name in criterion's ids; `CERTBENCH_BENCH_FIREFOX_ID` renames `firefox` for a run
@@ -106,6 +114,37 @@ fn verify(c: &mut Criterion) {
                 total
             })
         });
+    }
+    g.finish();
+
+    // Certificate Transparency (`--ct`): each method with a CT check, with and without it, back
+    // to back on the same chain and store (the ratio is what checking CT costs it).
+    let logs = certbench::ct::CtLogs::load(
+        &certbench::corpus::bundled_dir().join("../ct-logs/log_list.json"),
+    )
+    .unwrap();
+    let mut g = c.benchmark_group("ct");
+    for &(label, id) in CT_CHAINS {
+        let item = corpus.chains.iter().find(|c| c.id == id).unwrap();
+        let plain = Target::server(&item.host, item.validation_time);
+        let with_ct = plain.with_ct(Some(&logs));
+        for m in Method::available() {
+            let v = m.verifier();
+            if !v.capabilities().ct {
+                continue;
+            }
+            v.prepare_ct(&logs);
+            let store = v.build_roots(roots.certs()).unwrap();
+            for (suffix, target) in [("", plain), ("+ct", with_ct)] {
+                let id = BenchmarkId::new(format!("{}{suffix}", m.name()), label);
+                g.bench_function(id, |b| {
+                    b.iter(|| {
+                        let mut rec = Recorder::new();
+                        black_box(v.verify(&store, &item.chain, target, &mut rec)).unwrap()
+                    })
+                });
+            }
+        }
     }
     g.finish();
 

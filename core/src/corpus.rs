@@ -58,6 +58,10 @@ pub struct CorpusChain {
     pub key_types: Vec<String>,
     /// Verdicts recorded in the manifest.
     pub expected: Expected,
+    /// The chain's root is (or was, at the validation time) publicly trusted, so a browser
+    /// requires Certificate Transparency of it (Chrome: `is_issued_by_known_root`; Firefox:
+    /// built-in roots); `false` for a private CA's root (the manifest's `public_root`).
+    pub public_root: bool,
 }
 
 /// A chain that could not be loaded.
@@ -99,6 +103,12 @@ struct ManifestChain {
     openssl_default_ok: Option<bool>,
     #[serde(default)]
     observed_results: BTreeMap<String, Observed>,
+    #[serde(default = "public")]
+    public_root: bool,
+}
+
+fn public() -> bool {
+    true
 }
 
 #[derive(Deserialize)]
@@ -134,7 +144,7 @@ impl Corpus {
     /// chain becomes a [`LoadFailure`].
     pub fn load(dir: &Path) -> Result<Corpus, Error> {
         let manifest_path = dir.join("manifest.json");
-        let entries: Vec<(String, String, u64, Expected)> = if manifest_path.exists() {
+        let entries: Vec<(String, String, u64, Expected, bool)> = if manifest_path.exists() {
             let text = std::fs::read_to_string(&manifest_path).map_err(|cause| Error::Io {
                 path: manifest_path.clone(),
                 cause,
@@ -147,7 +157,7 @@ impl Corpus {
                 .into_iter()
                 .map(|c| {
                     let e = c.expected();
-                    (c.dir, c.host, c.validation_time_unix, e)
+                    (c.dir, c.host, c.validation_time_unix, e, c.public_root)
                 })
                 .collect()
         } else {
@@ -168,14 +178,14 @@ impl Corpus {
                 .into_iter()
                 .map(|name| {
                     let host = name.split("__").next().unwrap_or(&name).to_owned();
-                    (name, host, now, Expected::default())
+                    (name, host, now, Expected::default(), true)
                 })
                 .collect()
         };
 
         let mut chains = Vec::new();
         let mut failures = Vec::new();
-        for (id, host, validation_time, expected) in entries {
+        for (id, host, validation_time, expected, public_root) in entries {
             let chain_dir = dir.join(&id);
             match load_one(&chain_dir) {
                 Ok((chain, roots)) => chains.push(CorpusChain {
@@ -186,6 +196,7 @@ impl Corpus {
                     chain,
                     roots,
                     expected,
+                    public_root,
                 }),
                 Err(error) => failures.push(LoadFailure { id, host, error }),
             }
