@@ -41,7 +41,7 @@ pub mod verify;
 
 pub use certbench_analysis as analysis;
 pub use certbench_core::{
-    cache, chain, corpus, der, fail_closed, fuzzing, methods, pool, roots, servo, stages, timed,
+    cache, chain, ct, corpus, der, fail_closed, fuzzing, methods, pool, roots, servo, stages, timed,
     verifier, versions,
 };
 pub use error::Error;
