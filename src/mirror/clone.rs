@@ -5,10 +5,16 @@
 //! copies, which would send path building to the wrong key), the serial number, the validity
 //! span, and every extension byte for byte with its criticality (subject alternative names,
 //! basic constraints, key usage, EKU, policies, AIA, CRL distribution points, name
-//! constraints, SCTs, …). Only the key identifiers are new: the subject key identifier is
+//! constraints, …). Only the key identifiers are new: the subject key identifier is
 //! computed from the new key and the authority key identifier from the new issuer's key.
 //! Validity windows are shifted by one offset per chain so that the corpus validation time
 //! falls on `now`.
+//!
+//! SCTs: a leaf's SCT list extension (1.3.6.1.4.1.11129.2.4.2) is replaced, in place, by as
+//! many SCTs from the mirror's own CT logs, the i-th from the mirror of the real i-th SCT's
+//! log, signed over the clone's precertificate, its timestamp shifted as the validity is (see
+//! [`super::ct`]); an SCT the mirror cannot reproduce (not v1 ECDSA P-256 SHA-256) fails the
+//! chain's clone. Intermediates and roots never carry SCTs (a CA's SCT list is left out).
 //!
 //! A v1 certificate (an old root such as netflix.com's VeriSign root) is cloned as a v3 CA with
 //! basic constraints, since rcgen writes only v3.
@@ -21,7 +27,8 @@
 //! stand-in issuers') is the profile's ML-DSA key for its role, leaf or CA, and a key usage
 //! loses the bits RFC 9881 §5 forbids an ML-DSA key (keyEncipherment, dataEncipherment,
 //! keyAgreement, encipherOnly, decipherOnly; digitalSignature is set if nothing is left).
-//! Everything else is as above.
+//! Everything else is as above, SCTs included (from the same P-256 logs: ML-DSA SCTs are not
+//! minted).
 
 use std::collections::HashMap;
 
@@ -33,6 +40,7 @@ use rustls_pki_types::CertificateDer;
 use sha2::{Digest, Sha256};
 use x509_parser::prelude::{FromDer, X509Certificate, X509Name};
 
+use super::ct::{self, CtError, CtLogs};
 use crate::pq::Profile;
 
 /// Suffix appended to the common name of every cloned CA (of today's key types).
@@ -71,6 +79,9 @@ pub enum CloneError {
     /// rcgen failed.
     #[error("rcgen: {0}")]
     Rcgen(#[from] rcgen::Error),
+    /// The leaf's SCTs could not be read or minted.
+    #[error("SCTs: {0}")]
+    Ct(#[from] CtError),
 }
 
 /// A generated certificate with its key.
@@ -235,6 +246,8 @@ pub struct Cloner {
     profile: Profile,
     /// SHA-256 of an original certificate → its clone.
     done: HashMap<[u8; 32], Cloned>,
+    /// The CT logs whose SCTs leaves get.
+    ct: CtLogs,
 }
 
 impl Default for Cloner {
@@ -263,12 +276,30 @@ impl Cloner {
         Cloner::with_profile(Profile::Classical)
     }
 
-    /// An empty cloner whose clones get `profile`'s keys (twins, for a post-quantum one).
+    /// An empty cloner whose clones get `profile`'s keys (twins, for a post-quantum one), and
+    /// SCTs from CT logs it makes as it meets real ones (each its own operator).
     pub fn with_profile(profile: Profile) -> Cloner {
+        Cloner::with_logs(profile, CtLogs::new())
+    }
+
+    /// An empty cloner of `profile` whose leaves get SCTs from `ct` (a log is added to it for
+    /// a real log it has no mirror of).
+    pub fn with_logs(profile: Profile, ct: CtLogs) -> Cloner {
         Cloner {
             profile,
             done: HashMap::new(),
+            ct,
         }
+    }
+
+    /// The CT logs its leaves' SCTs come from.
+    pub fn ct_logs(&self) -> &CtLogs {
+        &self.ct
+    }
+
+    /// The CT logs, once cloning is done.
+    pub fn into_ct_logs(self) -> CtLogs {
+        self.ct
     }
 
     /// The keys its clones get.
@@ -330,24 +361,34 @@ impl Cloner {
             }
             let x = &parsed[i];
             let key = new_key(x, self.profile)?;
-            let cloned = if i == root_i || x.subject().as_raw() == x.issuer().as_raw() {
-                let p = params(x, shift_secs, &key, false, self.profile);
-                let cert = p.self_signed(&key)?;
-                Cloned {
-                    der: cert.der().clone(),
-                    key,
-                }
-            } else {
-                let has_aki = x
-                    .extensions()
-                    .iter()
+            let self_signed = i == root_i || x.subject().as_raw() == x.issuer().as_raw();
+            let has_aki = !self_signed
+                && (x.extensions().iter())
                     .any(|e| e.oid.iter().map(|i| i.collect::<Vec<u64>>()).as_deref() == Some(AKI));
-                let p = params(x, shift_secs, &key, has_aki, self.profile);
-                let cert = match issuer_of(&parsed, i) {
+            let mut p = params(x, shift_secs, &key, has_aki, self.profile);
+            // The leaf's SCTs, the mirror's; a CA has none.
+            let real = if i == 0 { ct::real_scts(x)? } else { None };
+            if real.is_none() {
+                p.custom_extensions.retain(|e| !ct::is_sct_list(e));
+            }
+            let specs = match &real {
+                Some(real) => self.ct.specs_for(real, shift_secs)?,
+                None => Vec::new(),
+            };
+            let sign = |issuer: &Issuer<'_, &KeyPair>| -> Result<rcgen::Certificate, CloneError> {
+                Ok(match specs.is_empty() {
+                    true => p.signed_by(&key, issuer)?,
+                    false => ct::issue_with_scts(&p, &key, issuer, &specs)?,
+                })
+            };
+            let cert = if self_signed {
+                sign(&Issuer::from_params(&p, &key))?
+            } else {
+                match issuer_of(&parsed, i) {
                     Some(j) if self.done.contains_key(&sha256(all[j])) => {
                         let issuer_clone = &self.done[&sha256(all[j])];
                         let issuer = issuer_params(&parsed[j], self.profile);
-                        p.signed_by(&key, &Issuer::new(issuer, &issuer_clone.key))?
+                        sign(&Issuer::new(issuer, &issuer_clone.key))?
                     }
                     _ => {
                         // Stand-in issuer with the original issuer's name (suffixed).
@@ -358,13 +399,13 @@ impl Cloner {
                         let stand_in_key = KeyPair::generate_for(alg)?;
                         let mut ip = CertificateParams::default();
                         ip.distinguished_name = issuer_name(x, self.profile);
-                        p.signed_by(&key, &Issuer::new(ip, &stand_in_key))?
+                        sign(&Issuer::new(ip, &stand_in_key))?
                     }
-                };
-                Cloned {
-                    der: cert.der().clone(),
-                    key,
                 }
+            };
+            let cloned = Cloned {
+                der: cert.der().clone(),
+                key,
             };
             self.done.insert(h, cloned);
         }

@@ -12,9 +12,17 @@
 //! and `no-http.mirror.test` (valid; the server closes after the handshake). The faults that
 //! happen on the connection itself are in [`faults`].
 //!
-//! Cache: `DIR/index.json`, `DIR/roots.pem` (every root the mirror's clients must trust) and
+//! Certificate Transparency: the clones' leaves carry SCTs from the mirror's own CT logs (see
+//! [`ct`]), one per real log that signed an SCT of a corpus leaf, which a client of the mirror
+//! trusts as it trusts the mirror's roots: their list is [`MirrorSet::ct_log_list`]. The
+//! synthetic hosts' leaves carry no SCT.
+//!
+//! Cache: `DIR/index.json`, `DIR/roots.pem` (every root the mirror's clients must trust),
+//! `DIR/ct-logs.json` (the CT logs its clients must trust, Chrome's log list v3 JSON),
+//! `DIR/ct-log-keys.pem` (their private keys, in the order the index lists the logs) and
 //! `DIR/<host>/{chain.pem,key.pem}`. A cache is reused when it was made from the same corpus
-//! manifest by the same generator version for the same profile and every leaf is still valid;
+//! manifest and real CT log list by the same generator version for the same profile, every
+//! leaf is still valid and its CT log list is less than [`CT_LOG_LIST_MAX_AGE_DAYS`] old;
 //! otherwise it is made anew (RSA-4096 keys take seconds each).
 //!
 //! With a post-quantum [`Profile`] (`--pq`), every chain is its twin instead (see
@@ -22,6 +30,7 @@
 //! ML-DSA key, the synthetic hosts' too; cached in `DIR/pq/<profile>/`.
 
 pub mod clone;
+pub mod ct;
 pub mod faults;
 pub mod local;
 pub mod server;
@@ -42,9 +51,14 @@ use sha2::{Digest, Sha256};
 use crate::corpus::Corpus;
 use crate::pq::Profile;
 use clone::{CloneError, Cloner};
+use ct::{CachedLog, CtError, CtLogs};
 
 /// Bumped whenever generation changes, so older caches are not reused.
-const GENERATOR_VERSION: u32 = 5;
+const GENERATOR_VERSION: u32 = 6;
+
+/// A cache whose CT log list is older than this is made anew: Chrome stops enforcing CT with
+/// a log list more than ten weeks old.
+pub const CT_LOG_LIST_MAX_AGE_DAYS: i64 = 60;
 
 /// Host of the fault that serves an expired leaf.
 pub const EXPIRED_HOST: &str = "expired.mirror.test";
@@ -82,6 +96,9 @@ pub enum MirrorError {
         #[source]
         source: rcgen::Error,
     },
+    /// The mirror's CT logs could not be made.
+    #[error("CT logs: {0}")]
+    Ct(#[source] CtError),
     /// Cache I/O.
     #[error("mirror cache {path}: {message}")]
     Cache {
@@ -117,6 +134,12 @@ pub struct MirrorSet {
     pub from_cache: bool,
     /// The keys its chains have: today's, or a post-quantum profile's.
     pub profile: Profile,
+    /// The CT logs whose SCTs the clones' leaves carry (with their private keys).
+    pub ct_logs: CtLogs,
+    /// Those logs as Chrome's log list v3 JSON (`DIR/ct-logs.json`): what a client of the
+    /// mirror trusts beside [`Self::roots`]. Every log `usable`; the list's timestamp is when
+    /// the set was made.
+    pub ct_log_list: String,
 }
 
 #[derive(Serialize, Deserialize, PartialEq, Eq)]
@@ -127,6 +150,12 @@ struct Index {
     #[serde(default = "classical")]
     profile: String,
     hosts: BTreeMap<String, String>,
+    /// SHA-256 of the real CT log list the mirror's logs are named after ("" without one).
+    #[serde(default)]
+    real_ct_log_list_sha256: String,
+    /// The mirror's CT logs, in the order of their keys in `ct-log-keys.pem`.
+    #[serde(default)]
+    ct_logs: Vec<CachedLog>,
 }
 
 fn classical() -> String {
@@ -175,12 +204,15 @@ impl MirrorSet {
         profile: Profile,
     ) -> Result<MirrorSet, MirrorError> {
         let dir = &profile_dir(dir, profile);
-        let manifest_hash = manifest_hash(corpus);
-        if let Some(set) = Self::load(dir, &manifest_hash, profile)? {
+        let hashes = Hashes {
+            manifest: sha256_hex(&corpus.dir.join("manifest.json")),
+            real_ct_log_list: sha256_hex(&ct::real_list_path(corpus)),
+        };
+        if let Some(set) = Self::load(dir, &hashes, profile)? {
             return Ok(set);
         }
         let set = Self::generate_for(corpus, dir, profile)?;
-        set.save(&manifest_hash)?;
+        set.save(&hashes)?;
         Ok(set)
     }
 
@@ -188,7 +220,7 @@ impl MirrorSet {
     /// cache is made anew rather than failing the run).
     fn load(
         dir: &Path,
-        manifest_hash: &str,
+        hashes: &Hashes,
         profile: Profile,
     ) -> Result<Option<MirrorSet>, MirrorError> {
         let index_path = dir.join("index.json");
@@ -199,10 +231,25 @@ impl MirrorSet {
             return Ok(None);
         };
         if index.generator != GENERATOR_VERSION
-            || index.corpus_manifest_sha256 != manifest_hash
+            || index.corpus_manifest_sha256 != hashes.manifest
+            || index.real_ct_log_list_sha256 != hashes.real_ct_log_list
             || index.profile != profile.name()
         {
             return Ok(None);
+        }
+        // The CT logs: their keys load, and ct-logs.json is their list, fresh enough.
+        let (Ok(keys), Ok(ct_log_list)) = (
+            std::fs::read_to_string(dir.join("ct-log-keys.pem")),
+            std::fs::read_to_string(dir.join("ct-logs.json")),
+        ) else {
+            return Ok(None);
+        };
+        let Some(ct_logs) = CtLogs::from_cache(&index.ct_logs, &keys) else {
+            return Ok(None);
+        };
+        match ct_logs.list_made(&ct_log_list) {
+            Some(made) if now() - made < CT_LOG_LIST_MAX_AGE_DAYS * 86400 => {}
+            _ => return Ok(None),
         }
         let Ok(roots) = crate::chain::read_pem_certs(&dir.join("roots.pem")) else {
             return Ok(None);
@@ -236,10 +283,12 @@ impl MirrorSet {
             dir: dir.to_owned(),
             from_cache: true,
             profile,
+            ct_logs,
+            ct_log_list,
         }))
     }
 
-    fn save(&self, manifest_hash: &str) -> Result<(), MirrorError> {
+    fn save(&self, hashes: &Hashes) -> Result<(), MirrorError> {
         let dir = &self.dir;
         std::fs::create_dir_all(dir).map_err(|e| cache_err(dir, e))?;
         let pem = |certs: &[CertificateDer<'static>]| -> String {
@@ -250,6 +299,9 @@ impl MirrorSet {
         };
         let write = |p: PathBuf, s: String| std::fs::write(&p, s).map_err(|e| cache_err(&p, e));
         write(dir.join("roots.pem"), pem(&self.roots))?;
+        let (ct_logs, ct_keys) = self.ct_logs.to_cache();
+        write(dir.join("ct-log-keys.pem"), ct_keys)?;
+        write(dir.join("ct-logs.json"), self.ct_log_list.clone())?;
         let mut hosts = BTreeMap::new();
         for (host, hc) in &self.hosts {
             let d = host_dir(dir, host);
@@ -262,9 +314,11 @@ impl MirrorSet {
         }
         let index = Index {
             generator: GENERATOR_VERSION,
-            corpus_manifest_sha256: manifest_hash.to_owned(),
+            corpus_manifest_sha256: hashes.manifest.clone(),
             profile: self.profile.name().to_owned(),
             hosts,
+            real_ct_log_list_sha256: hashes.real_ct_log_list.clone(),
+            ct_logs,
         };
         // The index goes last: a cache cut short is not an index that points at nothing.
         write(
@@ -284,7 +338,8 @@ impl MirrorSet {
         dir: &Path,
         profile: Profile,
     ) -> Result<MirrorSet, MirrorError> {
-        let mut cloner = Cloner::with_profile(profile);
+        let ct_logs = CtLogs::for_corpus(corpus).map_err(MirrorError::Ct)?;
+        let mut cloner = Cloner::with_logs(profile, ct_logs);
         let mut hosts = BTreeMap::new();
         let mut roots: Vec<CertificateDer<'static>> = Vec::new();
         let now = now();
@@ -315,22 +370,36 @@ impl MirrorSet {
         let synthetic = synthetic_hosts(now, profile)?;
         roots.push(synthetic.root);
         hosts.extend(synthetic.hosts);
+        let ct_logs = cloner.into_ct_logs();
         Ok(MirrorSet {
             hosts,
             roots,
             dir: dir.to_owned(),
             from_cache: false,
             profile,
+            ct_log_list: ct_logs.log_list_json(now),
+            ct_logs,
         })
     }
 }
 
-fn manifest_hash(corpus: &Corpus) -> String {
-    let bytes = std::fs::read(corpus.dir.join("manifest.json")).unwrap_or_default();
-    Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+/// What a cache must have been made from.
+struct Hashes {
+    /// The corpus manifest's SHA-256.
+    manifest: String,
+    /// The real CT log list's SHA-256, "" when there is none.
+    real_ct_log_list: String,
+}
+
+/// The file's SHA-256 in hex, "" when it cannot be read.
+fn sha256_hex(path: &Path) -> String {
+    match std::fs::read(path) {
+        Ok(bytes) => Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+        Err(_) => String::new(),
+    }
 }
 
 struct Synthetic {
