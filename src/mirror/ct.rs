@@ -171,7 +171,12 @@ struct Operator {
     name: String,
     #[serde(default)]
     email: Vec<String>,
+    #[serde(default)]
     logs: Vec<Log>,
+    /// Static-CT-API logs (Let's Encrypt's Sycamore, Geomys's Tuscolo, …): the same fields
+    /// that matter here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    tiled_logs: Vec<Log>,
 }
 #[derive(Serialize, Deserialize)]
 struct Log {
@@ -199,7 +204,7 @@ impl CtLogs {
         let list: LogList =
             serde_json::from_str(real_list).map_err(|e| CtError::LogList(e.to_string()))?;
         let real = (list.operators.iter())
-            .flat_map(|o| o.logs.iter().map(move |l| (o, l)))
+            .flat_map(|o| o.logs.iter().chain(&o.tiled_logs).map(move |l| (o, l)))
             .map(|(o, l)| {
                 let (description, operator) = (l.description.clone(), o.name.clone());
                 (
@@ -325,6 +330,7 @@ impl CtLogs {
                     name: l.operator.clone(),
                     email: Vec::new(),
                     logs: vec![log],
+                    tiled_logs: Vec::new(),
                 }),
             }
         }
