@@ -1,8 +1,9 @@
 //! Page loads (`certbench page`): what verification costs one page load, a row per load, and
 //! the tables over them — every load, and the first (cold) load apart from the later ones.
 //!
-//! A row belongs to one configuration (method, transport, cache, resumption) and one page;
-//! the summary never adds two configurations together.
+//! A row belongs to one configuration (method, transport, cache, resumption, CT) and one page;
+//! the summary never adds two configurations together. With `--ct` the tables add the SCT
+//! signatures each load's verifications checked.
 
 use std::fmt::Write as _;
 
@@ -22,8 +23,12 @@ pub struct PageLoad {
     pub method: String,
     /// The TLS stack.
     pub transport: String,
-    /// The cache above the verifier (`none`, `chrome`).
+    /// The cache above the verifier (`none`, `chrome`, `firefox`).
     pub verify_cache: String,
+    /// Certificate Transparency was checked (`--ct`), against this log list (its size and
+    /// origin); absent: no CT check (also for a method that has none, in a `--ct` run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ct: Option<String>,
     /// TLS sessions were offered again.
     pub resumption: bool,
     /// 1-based load number; load 1 is cold (empty cache, no session).
@@ -49,6 +54,10 @@ pub struct PageLoad {
     pub verification_ns: u64,
     /// Nanoseconds the verifier itself ran.
     pub verifier_ns: u64,
+    /// SCT signatures the verifier checked (`--ct`): a result from the cache checks none, nor
+    /// does an SCT whose signature the browser's own cache holds (Firefox's).
+    #[serde(default)]
+    pub sct_checked: u64,
     /// Nanoseconds of all connections (connect to response head), summed.
     pub connection_ns: u64,
     /// Nanoseconds from the document's connection to the last subresource's, wall clock.
@@ -70,15 +79,35 @@ fn percent(x: f64) -> String {
     format!("{:.1} %", 100.0 * x)
 }
 
+/// Whether any load checked CT (the tables then show the SCT signatures checked).
+pub fn any_ct(loads: &[PageLoad]) -> bool {
+    loads.iter().any(|l| l.ct.is_some())
+}
+
+/// A load's SCT signatures checked, or `—` without a CT check.
+pub fn sct_checked(l: &PageLoad) -> String {
+    match l.ct {
+        Some(_) => l.sct_checked.to_string(),
+        None => "—".to_owned(),
+    }
+}
+
 /// Markdown: every load, then per (page, method) the cold load beside the median of the
 /// later ones.
 pub fn render_markdown(loads: &[PageLoad]) -> String {
+    let ct = any_ct(loads);
+    // Several configurations in one run (`--verify-cache chrome,firefox`): each row says its.
+    let mixed = loads.iter().any(|l| config(l) != config(&loads[0]));
     let rows = loads
         .iter()
         .map(|l| {
-            vec![
+            let mut row = vec![
                 l.page.clone(),
-                l.method.clone(),
+                if mixed {
+                    format!("{} ({})", l.method, config(l))
+                } else {
+                    l.method.clone()
+                },
                 if l.load == 1 {
                     "1 (cold)".to_owned()
                 } else {
@@ -94,49 +123,54 @@ pub fn render_markdown(loads: &[PageLoad]) -> String {
                 percent(l.share()),
                 human(l.wall_ns as f64),
                 l.failed.to_string(),
-            ]
+            ];
+            if ct {
+                row.insert(8, sct_checked(l));
+            }
+            row
         })
         .collect();
-    let mut out = plain_table(
-        &[
+    let mut headers = vec![
+        "page",
+        "method",
+        "load",
+        "connections",
+        "resumed",
+        "verifications run",
+        "cache hits",
+        "coalesced",
+        "verification time",
+        "connection time",
+        "share",
+        "load wall time",
+        "failed",
+    ];
+    if ct {
+        headers.insert(8, "SCT signatures checked");
+    }
+    let mut out = plain_table(&headers, rows, 3);
+    out.push('\n');
+    let summary = summary_rows(loads, ct);
+    if !summary.is_empty() {
+        let mut headers = vec![
             "page",
             "method",
-            "load",
-            "connections",
-            "resumed",
-            "verifications run",
-            "cache hits",
-            "coalesced",
-            "verification time",
-            "connection time",
-            "share",
-            "load wall time",
-            "failed",
-        ],
-        rows,
-        3,
-    );
-    out.push('\n');
-    let summary = summary_rows(loads);
-    if !summary.is_empty() {
+            "cold: run",
+            "cold: verification",
+            "later: run",
+            "later: hits",
+            "later: verification",
+            "later ÷ cold",
+            "n later",
+        ];
+        if ct {
+            headers.insert(4, "cold: SCT signatures checked");
+            headers.insert(8, "later: SCT signatures checked");
+        }
         let _ = write!(
             out,
             "\n### Cold load against later loads (median of loads 2 and on)\n\n{}\n",
-            plain_table(
-                &[
-                    "page",
-                    "method",
-                    "cold: run",
-                    "cold: verification",
-                    "later: run",
-                    "later: hits",
-                    "later: verification",
-                    "later ÷ cold",
-                    "n later",
-                ],
-                summary,
-                2,
-            )
+            plain_table(&headers, summary, 2)
         );
     }
     let errors: Vec<&String> = loads.iter().flat_map(|l| &l.errors).collect();
@@ -153,17 +187,19 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
     crate::stats::middle(&mut v)
 }
 
-/// The configuration of a load beyond its method: transport, cache, resumption.
+/// The configuration of a load beyond its method: transport, cache, resumption, CT.
 pub fn config(l: &PageLoad) -> String {
     format!(
-        "{}, cache {}, {}",
+        "{}, cache {}, {}{}",
         l.transport,
         l.verify_cache,
         if l.resumption {
             "resumption"
         } else {
             "full handshakes"
-        }
+        },
+        l.ct.as_ref()
+            .map_or(String::new(), |logs| format!(", CT ({logs})"))
     )
 }
 
@@ -216,7 +252,7 @@ pub fn cold_warm(loads: &[PageLoad]) -> Vec<ColdWarm<'_>> {
         .collect()
 }
 
-fn summary_rows(loads: &[PageLoad]) -> Vec<Vec<String>> {
+fn summary_rows(loads: &[PageLoad], ct: bool) -> Vec<Vec<String>> {
     let groups = cold_warm(loads);
     let mixed = groups.iter().any(|g| g.config != groups[0].config);
     groups
@@ -226,7 +262,11 @@ fn summary_rows(loads: &[PageLoad]) -> Vec<Vec<String>> {
             let later = &g.later;
             let m = |f: fn(&PageLoad) -> f64| median(later.iter().map(|l| f(l)).collect());
             let later_ns = m(|l| l.verification_ns as f64);
-            vec![
+            let later_sct = match cold.ct {
+                Some(_) => m(|l| l.sct_checked as f64).map_or("—".into(), |v| format!("{v}")),
+                None => "—".to_owned(),
+            };
+            let mut row = vec![
                 page.to_owned(),
                 if mixed {
                     format!("{method} ({})", g.config)
@@ -244,7 +284,12 @@ fn summary_rows(loads: &[PageLoad]) -> Vec<Vec<String>> {
                         format!("×{:.2}", v / cold.verification_ns as f64)
                     }),
                 later.len().to_string(),
-            ]
+            ];
+            if ct {
+                row.insert(4, sct_checked(cold));
+                row.insert(8, later_sct);
+            }
+            row
         })
         .collect()
 }
@@ -272,6 +317,8 @@ pub fn render_csv(loads: &[PageLoad]) -> String {
         "connection_ns",
         "wall_ns",
         "share",
+        "ct",
+        "sct_checked",
         "errors",
     ]);
     for l in loads {
@@ -295,6 +342,8 @@ pub fn render_csv(loads: &[PageLoad]) -> String {
             l.connection_ns.to_string(),
             l.wall_ns.to_string(),
             format!("{:.6}", l.share()),
+            l.ct.clone().unwrap_or_default(),
+            l.sct_checked.to_string(),
             l.errors.join("; "),
         ]);
     }
@@ -312,6 +361,7 @@ mod tests {
             method: "rustlsserial".into(),
             transport: "rustls".into(),
             verify_cache: "chrome".into(),
+            ct: None,
             resumption: false,
             load: n,
             connections: 3,
@@ -324,6 +374,7 @@ mod tests {
             coalesced: 0,
             verification_ns: ns,
             verifier_ns: ns,
+            sct_checked: 0,
             connection_ns: 10 * ns,
             wall_ns: 20 * ns,
         }
@@ -367,5 +418,43 @@ mod tests {
         let csv = render_csv(&loads);
         assert_eq!(csv.lines().count(), 4, "{csv}");
         assert!(csv.lines().next().unwrap().contains("verification_ns"));
+        // Without CT, no SCT column.
+        assert!(!md.contains("SCT"), "{md}");
+    }
+
+    #[test]
+    fn with_ct_the_tables_show_the_sct_signatures_checked_and_older_files_still_read() {
+        let mut loads = [load(1, 3, 0, 300_000), load(2, 3, 0, 200_000)];
+        for (l, checked) in loads.iter_mut().zip([6, 2]) {
+            l.verify_cache = "firefox".into();
+            l.ct = Some("5 logs of mirror".into());
+            l.sct_checked = checked;
+        }
+        let md = render_markdown(&loads);
+        assert!(md.contains("| SCT signatures checked |"), "{md}");
+        assert!(md.contains("cold: SCT signatures checked"), "{md}");
+        let row = |load: &str| -> Vec<String> {
+            let line = md.lines().find(|l| l.contains(load)).unwrap();
+            line.split('|').map(|c| c.trim().to_owned()).collect()
+        };
+        let header = row("| page ");
+        let at = header
+            .iter()
+            .position(|c| c == "SCT signatures checked")
+            .unwrap();
+        assert_eq!(row("| 1 (cold) ")[at], "6", "{md}");
+        assert!(config(&loads[0]).ends_with(", CT (5 logs of mirror)"));
+        let csv = render_csv(&loads);
+        assert!(
+            csv.lines().nth(1).unwrap().contains(",5 logs of mirror,6,"),
+            "{csv}"
+        );
+        // A file written before these fields existed reads as no CT.
+        let mut json = serde_json::to_value(&loads[0]).unwrap();
+        let obj = json.as_object_mut().unwrap();
+        obj.remove("ct");
+        obj.remove("sct_checked");
+        let old: PageLoad = serde_json::from_value(json).unwrap();
+        assert_eq!((old.ct, old.sct_checked), (None, 0));
     }
 }

@@ -12,7 +12,19 @@
 //! - a verification identical to one in flight waits for that one's result instead of
 //!   running again (coalesced).
 //!
+//! With [`CachePolicy::Firefox`] every call runs the verifier too: Firefox keeps no cache of
+//! whole verification results (`CertVerifier::VerifySSLServerCert` runs on every full
+//! handshake). What it keeps across connections is below the verifier: its cache of SCT
+//! signature results, which a `--ct` run gives the browser's log set
+//! ([`crate::ct::CtLogs::with_signature_cache`], see [`CachePolicy::signature_cache`]; the
+//! `firefox` shim keeps it, no other method has one, so for them this policy is `None`).
+//!
 //! With [`CachePolicy::None`] every call runs the verifier, and is counted.
+//!
+//! With `--ct` ([`Target::ct`]) the CT check is part of the verification a result is kept for,
+//! as in Chrome (CertVerifyProc checks CT, so CachingCertVerifier keeps its outcome): a hit
+//! checks no SCT. Every call counts the SCT signatures the verifier checked
+//! ([`CacheCounts::sct_checked`]).
 //!
 //! Invariants: the wrapped verifier's verdict is returned as it gave it (cached or not);
 //! a panic inside it is a rejection (fail closed), cached like any rejection; a caller that
@@ -46,15 +58,26 @@ pub enum CachePolicy {
     None,
     /// Chrome's: 256 entries, 30 minutes, identical in-flight verifications coalesced.
     Chrome,
+    /// Firefox's: no cache of results (every verification runs); with `--ct`, the browser's
+    /// SCT signature cache across its connections.
+    Firefox,
 }
 
 impl CachePolicy {
-    /// `none` or `chrome`.
+    /// `none`, `chrome` or `firefox`.
     pub fn name(self) -> &'static str {
         match self {
             CachePolicy::None => "none",
             CachePolicy::Chrome => "chrome",
+            CachePolicy::Firefox => "firefox",
         }
+    }
+
+    /// Whether a browser under this policy keeps its SCT signature results across
+    /// connections (its CT log set is made with
+    /// [`crate::ct::CtLogs::with_signature_cache`]): Firefox's only.
+    pub fn signature_cache(self) -> bool {
+        self == CachePolicy::Firefox
     }
 }
 
@@ -73,6 +96,9 @@ pub struct CacheCounts {
     pub call_ns: u64,
     /// Nanoseconds spent in the wrapped verifier.
     pub ran_ns: u64,
+    /// SCT signatures the wrapped verifier checked (`--ct`; a result from the cache, or an
+    /// SCT signature result from the browser's own cache, checks none).
+    pub sct_checked: u64,
 }
 
 impl CacheCounts {
@@ -85,6 +111,7 @@ impl CacheCounts {
             coalesced: self.coalesced - before.coalesced,
             call_ns: self.call_ns - before.call_ns,
             ran_ns: self.ran_ns - before.ran_ns,
+            sct_checked: self.sct_checked - before.sct_checked,
         }
     }
 }
@@ -97,6 +124,7 @@ struct Counters {
     coalesced: AtomicU64,
     call_ns: AtomicU64,
     ran_ns: AtomicU64,
+    sct_checked: AtomicU64,
 }
 
 type Key = Vec<u8>;
@@ -160,6 +188,7 @@ impl CachingVerifier {
             coalesced: c.coalesced.load(Ordering::SeqCst),
             call_ns: c.call_ns.load(Ordering::SeqCst),
             ran_ns: c.ran_ns.load(Ordering::SeqCst),
+            sct_checked: c.sct_checked.load(Ordering::SeqCst),
         }
     }
 
@@ -176,11 +205,19 @@ impl CachingVerifier {
         rec: &mut Recorder,
     ) -> Outcome {
         let started = Instant::now();
+        // `rec` is this verification's (a transport makes one per call): the CT outcome it
+        // holds after the run, and not before, is this run's.
+        let ct_before = rec.ct();
         let outcome = fail_closed::verify(|| self.inner.verify(roots, chain, target, rec));
         self.counters
             .ran_ns
             .fetch_add(started.elapsed().as_nanos() as u64, Ordering::SeqCst);
         self.counters.ran.fetch_add(1, Ordering::SeqCst);
+        if ct_before.is_none()
+            && let Some(ct) = rec.ct()
+        {
+            (self.counters.sct_checked).fetch_add(u64::from(ct.checked), Ordering::SeqCst);
+        }
         outcome
     }
 
@@ -255,7 +292,8 @@ impl CachingVerifier {
     }
 }
 
-/// The cache key: every certificate (length-prefixed), the peer name and the flags.
+/// The cache key: every certificate (length-prefixed), the peer name and the flags (whether
+/// CT is checked, and against which list, among them).
 fn key(chain: &Chain, target: &Target<'_>) -> Key {
     let mut k = Vec::with_capacity(chain.iter().map(|c| c.len() + 4).sum::<usize>() + 64);
     let mut put = |bytes: &[u8]| {
@@ -266,11 +304,12 @@ fn key(chain: &Chain, target: &Target<'_>) -> Key {
         put(c.as_ref());
     }
     put(format!(
-        "{:?}|{:?}|{:?}|{}",
+        "{:?}|{:?}|{:?}|{}|{:?}",
         target.peer,
         target.eku,
         target.max_depth,
-        target.crls.len()
+        target.crls.len(),
+        target.ct.map(|logs| (&logs.origin, logs.logs().len()))
     )
     .as_bytes());
     for crl in target.crls {
@@ -304,6 +343,10 @@ impl DynVerifier for CachingVerifier {
         self.inner.take_start_up_ns()
     }
 
+    fn prepare_ct(&self, logs: &crate::ct::CtLogs) {
+        self.inner.prepare_ct(logs)
+    }
+
     /// Always `None`: a transport must call [`DynVerifier::verify`], through the cache.
     fn rustls_verifier(&self, _roots: &AnyRoots) -> Option<Arc<dyn ServerCertVerifier>> {
         None
@@ -319,7 +362,8 @@ impl DynVerifier for CachingVerifier {
         let started = Instant::now();
         self.counters.calls.fetch_add(1, Ordering::SeqCst);
         let outcome = match self.policy {
-            CachePolicy::None => self.run(roots, chain, target, rec),
+            // Firefox: no result cache (its SCT cache, if any, is the log set's).
+            CachePolicy::None | CachePolicy::Firefox => self.run(roots, chain, target, rec),
             CachePolicy::Chrome => self.cached(roots, chain, target, rec),
         };
         self.counters
@@ -434,6 +478,57 @@ mod tests {
         let c = none.counts();
         assert_eq!((c.calls, c.ran, c.hits), (3, 3, 0));
         assert!(c.call_ns >= c.ran_ns);
+    }
+
+    #[test]
+    fn firefox_runs_every_verification_and_the_sct_signatures_checked_are_counted() {
+        /// Accepts, noting a CT check of two SCT signatures.
+        struct Ct;
+        impl DynVerifier for Ct {
+            fn capabilities(&self) -> Capabilities {
+                Capabilities::default()
+            }
+            fn library(&self) -> Library {
+                Method::RustlsSerial.verifier().library()
+            }
+            fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<AnyRoots, Error> {
+                Method::RustlsSerial.verifier().build_roots(roots)
+            }
+            fn rustls_verifier(&self, _: &AnyRoots) -> Option<Arc<dyn ServerCertVerifier>> {
+                None
+            }
+            fn verify(
+                &self,
+                _: &AnyRoots,
+                _: &Chain,
+                _: Target<'_>,
+                rec: &mut Recorder,
+            ) -> Result<(), Rejection> {
+                rec.note_ct(crate::ct::CtOutcome {
+                    scts: 2,
+                    checked: 2,
+                    valid: 2,
+                    compliant: true,
+                    ..Default::default()
+                });
+                Ok(())
+            }
+        }
+        let roots = roots();
+        for (policy, ran, checked) in [(CachePolicy::Chrome, 1, 2), (CachePolicy::Firefox, 3, 6)] {
+            let v = CachingVerifier::new(Arc::new(Ct), policy);
+            for _ in 0..3 {
+                call(&v, &roots, 2, "a.test").unwrap();
+            }
+            let c = v.counts();
+            assert_eq!(
+                (c.calls, c.ran, c.sct_checked),
+                (3, ran, checked),
+                "{policy:?}"
+            );
+        }
+        assert!(CachePolicy::Firefox.signature_cache());
+        assert!(!CachePolicy::Chrome.signature_cache() && !CachePolicy::None.signature_cache());
     }
 
     #[test]

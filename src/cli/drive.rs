@@ -2,15 +2,18 @@
 //! [`DrivePlan`] → [`crate::driver::measure`] → the tables.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use certbench_analysis::schema::RunInfo;
+use certbench_core::ct::CtLogs;
 use clap::Args;
 
 use super::args::{MethodArg, methods};
 use super::net::NetArgs;
 use super::output::{Outcome, OutputArgs};
 use crate::driver::{self, DrivePlan, DriverOptions, RunControl};
+use crate::mirror::MirrorSet;
 use crate::run::sink::RawSink;
 use crate::sites::read_sites;
 use crate::tls::Stack;
@@ -54,14 +57,16 @@ pub(super) struct DriveArgs {
     concurrency: u16,
     /// Continue an interrupted run: skip every sample FILE has, append the rest, print the
     /// whole run's tables. Options that change what a sample measures (transport, hook,
-    /// mirror, pq, link, TLS resumption, roots, cache-roots, resolve, concurrency) must be
-    /// the first part's (checked against the run header beside FILE).
+    /// mirror, pq, link, TLS resumption, roots, cache-roots, resolve, concurrency, ct) must
+    /// be the first part's (checked against the run header beside FILE).
     #[arg(long, value_name = "FILE", conflicts_with = "raw")]
     resume: Option<PathBuf>,
     #[command(flatten)]
     net: NetArgs,
     #[command(flatten)]
     pq: super::pq::PqArgs,
+    #[command(flatten)]
+    ct: super::ct::CtArgs,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -84,6 +89,7 @@ impl DriveArgs {
         let pq = self.pq.settle(&self.net, &mut net, self.out.quiet)?;
         let raw_path = (self.resume.clone().or(self.raw.clone()))
             .unwrap_or_else(crate::run::sink::default_path);
+        let ct = self.ct_logs(net.mirror.as_ref(), &pq.sets)?;
         let opts = DriverOptions {
             methods: methods(&self.method),
             runs: self.runs,
@@ -96,6 +102,7 @@ impl DriveArgs {
             resumption: self.tls_resumption,
             concurrency: usize::from(self.concurrency),
             served: pq.served(),
+            ct,
         };
         let plan = DrivePlan {
             sites,
@@ -108,6 +115,29 @@ impl DriveArgs {
             raw_path,
         };
         Ok(plan.checked()?)
+    }
+}
+
+impl DriveArgs {
+    /// `--ct`'s logs: `--ct-logs`; else, with `--mirror`, the mirror's own logs (its clones
+    /// embed SCTs from them, which a mirror run trusts as it trusts the mirror's roots), those
+    /// of every set served with `--pq` too (each profile's set has logs of its own); else the
+    /// corpus's. `None` without `--ct`.
+    fn ct_logs(&self, mirror: Option<&MirrorSet>, pq: &[MirrorSet]) -> Result<Option<Arc<CtLogs>>> {
+        let Some(set) =
+            mirror.filter(|_| self.ct.ct && self.ct.ct_logs.is_none() && !pq.is_empty())
+        else {
+            return self
+                .ct
+                .logs(mirror.map(|m| (m.ct_log_list.as_str(), "mirror")));
+        };
+        let mut logs = Vec::new();
+        for s in std::iter::once(set).chain(pq) {
+            let list = CtLogs::from_v3_json(&s.ct_log_list, "mirror")
+                .with_context(|| format!("reading the CT log list of the {} mirror", s.profile))?;
+            logs.extend(list.logs().iter().cloned());
+        }
+        Ok(Some(Arc::new(CtLogs::new(logs, "mirror"))))
     }
 }
 

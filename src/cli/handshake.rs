@@ -63,11 +63,13 @@ pub(super) struct HandshakeArgs {
     client_threads: Option<u16>,
     /// Instead of throughput: hold this many idle connections (comma-separated counts) per
     /// client stack and report each side's resident memory per connection.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', conflicts_with = "ct")]
     hold: Vec<usize>,
     /// Internal: serve for `--hold` in a child process.
     #[arg(long, hide = true)]
     serve_child: bool,
+    #[command(flatten)]
+    ct: super::ct::CtArgs,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -105,6 +107,7 @@ impl HandshakeArgs {
                 .map(|&t| usize::from(t))
                 .collect(),
             client_threads: self.client_threads.map(usize::from),
+            ct: self.ct.ct,
         }
     }
 
@@ -124,6 +127,16 @@ pub(super) fn run(args: HandshakeArgs, argv: Vec<String>) -> Result<Outcome> {
     let info = crate::versions::run_info(argv); // the run header, as of the start
     let duration = args.duration()?;
     let out = &args.out;
+    if args.ct.ct_logs.is_some() {
+        bail!(
+            "--ct-logs does not apply to `certbench handshake`: its certificate is made for the run, with SCTs from logs made with it, which no other list knows"
+        );
+    }
+    if args.ct.ct && args.method.is_empty() {
+        bail!(
+            "--ct needs --method: rustls' own verifier and the OpenSSL client check no Certificate Transparency"
+        );
+    }
     if args.serve_child {
         let server = args.server.for_client(Stack::Openssl);
         hold::serve_child(
@@ -141,7 +154,7 @@ pub(super) fn run(args: HandshakeArgs, argv: Vec<String>) -> Result<Outcome> {
         return Ok(Outcome::Complete);
     }
     let sweep = plan::sweep(&args.options(duration), |event| match event {
-        Event::Start(_) => out.note(&event.to_string()),
+        Event::Start(..) => out.note(&event.to_string()),
         Event::Failed(_) | Event::NotResumed(..) => out.error(&event.to_string()),
     })?;
     out.write_with_header(&render(&sweep.runs, out.format), &info)?;

@@ -23,8 +23,13 @@ enum CacheArg {
     /// No cache: every full handshake runs the verifier.
     None,
     /// Chrome's CachingCertVerifier + CoalescingCertVerifier: key = chain + host + flags,
-    /// 256 entries, 30 minutes, identical in-flight verifications coalesced.
+    /// 256 entries, 30 minutes, identical in-flight verifications coalesced (with --ct, CT's
+    /// outcome is part of the result kept).
     Chrome,
+    /// Firefox's: no result cache (every full handshake runs the verifier); with --ct, the
+    /// browser's cache of SCT signature results across its connections (the firefox shim's;
+    /// other methods keep none, so for them this is `none`).
+    Firefox,
 }
 
 #[derive(Args, Debug)]
@@ -39,9 +44,10 @@ pub(super) struct PageArgs {
     /// Warm-up loads per page and method, each with a fresh browser that is then dropped.
     #[arg(long, default_value_t = 1)]
     warmup: u32,
-    /// The cache above the verifier.
-    #[arg(long, value_enum, default_value = "chrome")]
-    verify_cache: CacheArg,
+    /// The cache above the verifier; comma-separated for several, each its own browser per
+    /// method, side by side in one run (e.g. chrome,firefox with --ct).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "chrome")]
+    verify_cache: Vec<CacheArg>,
     /// Keep each host's TLS client state and offer its sessions again (resumed handshakes
     /// verify nothing).
     #[arg(long)]
@@ -65,6 +71,8 @@ pub(super) struct PageArgs {
     #[command(flatten)]
     net: NetArgs,
     #[command(flatten)]
+    ct: super::ct::CtArgs,
+    #[command(flatten)]
     out: OutputArgs,
 }
 
@@ -84,15 +92,29 @@ pub(super) fn run(args: PageArgs) -> Result<Outcome> {
         anyhow::bail!("{}: no page to load", args.pages.display());
     }
     let net = args.net.settle(out.quiet)?;
-    let cache = match args.verify_cache {
-        CacheArg::None => CachePolicy::None,
-        CacheArg::Chrome => CachePolicy::Chrome,
-    };
+    let mut caches: Vec<CachePolicy> = Vec::new();
+    for c in &args.verify_cache {
+        let policy = match c {
+            CacheArg::None => CachePolicy::None,
+            CacheArg::Chrome => CachePolicy::Chrome,
+            CacheArg::Firefox => CachePolicy::Firefox,
+        };
+        if !caches.contains(&policy) {
+            caches.push(policy);
+        }
+    }
+    // With --mirror, the mirror's own logs: its clones embed SCTs from them.
+    let ct = (args.ct).logs(
+        net.mirror
+            .as_ref()
+            .map(|m| (m.ct_log_list.as_str(), "mirror")),
+    )?;
     let opts = PageOptions {
         methods: methods(&args.method),
         loads: args.loads,
         warmup: args.warmup,
-        cache,
+        caches,
+        ct,
         resumption: args.tls_resumption,
         concurrency: usize::from(args.concurrency),
         transport: args.transport,

@@ -14,6 +14,12 @@
 //! (up to `concurrency` at once), each site's methods in the order of a balanced Latin
 //! square ([`crate::run::schedule::permutation`]).
 //!
+//! With `--ct`, every method that checks Certificate Transparency
+//! ([`crate::verifier::Capabilities::ct`]) checks the leaf's SCTs against the run's logs
+//! inside the handshake (the `ct` stage, inside `total-verification`; the counts in the
+//! sample's `meta.ct`, the list in its `config.ct`); the others (`openssl`, `gnutls`, …) verify
+//! as without it.
+//!
 //! With `--pq`, each method is measured on each site's chain of today and on its twin under
 //! each profile, interleaved in the same square: an entry is a (method, profile) pair, and a
 //! method that does not implement the profile's algorithm gives an `unsupported` sample
@@ -32,6 +38,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use certbench_analysis::Sample;
+use certbench_core::ct::CtLogs;
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 
@@ -73,6 +80,9 @@ pub struct DriverOptions {
     pub concurrency: usize,
     /// What the mirror serves and how it is reached (`--pq`, `--link`).
     pub served: Served,
+    /// `--ct`: the CT logs every method with a CT check checks the leaves' SCTs against (the
+    /// `ct` stage); `None`: no CT check.
+    pub ct: Option<Arc<CtLogs>>,
 }
 
 /// What the mirror serves beyond today's chains, and how it is reached.
@@ -162,6 +172,8 @@ struct Entry<T: Transport> {
     method: Method,
     profile: Option<Profile>,
     verifier: Arc<dyn DynVerifier>,
+    /// The CT logs this method checks against (`--ct` and a method with a CT check).
+    ct: Option<Arc<CtLogs>>,
     cached: Option<Result<T::Stores, Failure>>,
     unsupported: Option<String>,
 }
@@ -191,6 +203,7 @@ async fn schedule<T: Transport>(
         .flat_map(|&method| profiles.iter().map(move |&profile| (method, profile)))
         .map(|(method, profile)| {
             let verifier: Arc<dyn DynVerifier> = Arc::from(method.verifier());
+            let ct = (opts.ct.clone()).filter(|_| verifier.capabilities().ct);
             let unsupported = profile
                 .and_then(|p| p.unsupported_by(&verifier.capabilities()))
                 .map(|u| u.to_string());
@@ -200,6 +213,7 @@ async fn schedule<T: Transport>(
                 method,
                 profile,
                 verifier,
+                ct,
                 cached,
                 unsupported,
             }

@@ -62,29 +62,38 @@ impl DrivePlan {
         what + ")"
     }
 
+    /// `, CT checked (28 logs of corpus/ct-logs)` with `--ct`, else nothing.
+    fn ct(&self) -> String {
+        (self.opts.ct.as_deref()).map_or(String::new(), |logs| {
+            format!(", CT checked ({})", crate::verify::ct_label(logs))
+        })
+    }
+
     /// The title of the tables.
     pub fn title(&self) -> String {
         format!(
-            "certbench — {} sites{}, {} runs (+{} warm-up), {}, roots {}",
+            "certbench — {} sites{}, {} runs (+{} warm-up), {}, roots {}{}",
             self.sites.len(),
             self.served(),
             self.opts.runs,
             self.opts.warmup,
             self.stack(),
-            self.roots.describe()
+            self.roots.describe(),
+            self.ct()
         )
     }
 
     /// The one-line summary of what is about to be measured.
     pub fn summary(&self) -> String {
         format!(
-            "certbench: {} sites × {} methods × {} runs (+{} warm-up), {}, roots {}, samples → {}",
+            "certbench: {} sites × {} methods × {} runs (+{} warm-up), {}, roots {}{}, samples → {}",
             self.sites.len(),
             self.opts.methods.len(),
             self.opts.runs,
             self.opts.warmup,
             self.stack(),
             self.roots.describe(),
+            self.ct(),
             self.raw_path.display()
         )
     }
@@ -192,6 +201,11 @@ pub fn measured_with(
     }
     if let Some(link) = &opts.served.link {
         v.push(("--link", link.clone()));
+    }
+    // `--ct` changes what every sample of a method with a CT check measures (its `ct` stage),
+    // and against which logs: the list's label (its size and origin) stands for it.
+    if let Some(logs) = &opts.ct {
+        v.push(("--ct", crate::verify::ct_label(logs)));
     }
     if opts.transport == Stack::Openssl {
         v.push(("--hook", opts.hook.name().to_owned()));

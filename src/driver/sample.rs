@@ -51,8 +51,12 @@ pub(super) async fn measure<T: Transport>(
         return sample;
     }
     let mut rec = Recorder::new();
-    // The library's start-up (once per process), apart from `roots-creation` and `total`.
+    // The library's start-up (once per process), apart from `roots-creation` and `total`,
+    // and what it makes of the CT logs (once per list), apart from any stage.
     entry.verifier.start_up();
+    if let Some(logs) = &entry.ct {
+        entry.verifier.prepare_ct(logs);
+    }
     if let Some(ns) = entry.verifier.take_start_up_ns() {
         rec.add(Stage::LibraryInit, ns);
     }
@@ -86,6 +90,7 @@ pub(super) async fn measure<T: Transport>(
             site,
             addr,
             time,
+            entry.ct.as_ref(),
             reuse,
         )
     });
@@ -113,6 +118,7 @@ pub(super) async fn measure<T: Transport>(
         rec.add(stage, ns);
     }
     sample.meta.ev = verification.stages.ev();
+    sample.meta.ct = verification.stages.ct();
     match result {
         Ok((open, info)) => {
             // Closing is not part of the sample; it is bounded like the connection.
@@ -166,6 +172,7 @@ fn config<T: Transport>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
         extra_intermediates: 0,
         profile: entry.profile.map(|p| p.name().to_owned()),
         link: opts.served.link.clone(),
+        ct: entry.ct.as_deref().map(crate::verify::ct_label),
     }
 }
 

@@ -6,6 +6,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use certbench_core::ct::CtLogs;
 use openssl::ssl::{SslConnector, SslMethod, SslSession, SslSessionCacheMode};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -55,7 +56,13 @@ pub(super) fn openssl_client(cfg: &Config, cert: &ServerCert) -> Result<Client, 
     })
 }
 
-pub(super) fn rustls_client(cfg: &Config, cert: &ServerCert) -> Result<Client, HandshakeError> {
+/// The rustls client; with `ct` (`--ct`), a certbench method that has a CT check checks the
+/// leaf's SCTs against those logs in every handshake (rustls' own verifier, none).
+pub(super) fn rustls_client(
+    cfg: &Config,
+    cert: &ServerCert,
+    ct: Option<&Arc<CtLogs>>,
+) -> Result<Client, HandshakeError> {
     let versions = cfg.tls.rustls();
     let builder = rustls::ClientConfig::builder_with_provider(cfg.provider.crypto())
         .with_protocol_versions(versions)?;
@@ -73,7 +80,11 @@ pub(super) fn rustls_client(cfg: &Config, cert: &ServerCert) -> Result<Client, H
                 .build_roots(std::slice::from_ref(&cert.ca))
                 .map_err(|e| HandshakeError::Setup(format!("{method} roots: {e}")))?;
             hooked = Some(verifier.clone());
-            let timed = certbench_core::timed::MethodVerifier::new(verifier, Arc::new(roots));
+            // Every method goes through MethodVerifier here (`webpki` and `platform` too,
+            // whose `verify()` is their own rustls verifier's call): with `ct`, its `verify()`
+            // adds the CT check, which their rustls verifiers do not make.
+            let timed = certbench_core::timed::MethodVerifier::new(verifier, Arc::new(roots))
+                .with_ct(ct.cloned());
             builder
                 .dangerous()
                 .with_custom_certificate_verifier(Arc::new(timed))

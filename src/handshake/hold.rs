@@ -128,7 +128,7 @@ pub fn hold(
     };
     let connector = match client {
         Stack::Openssl => super::client::openssl_client(&cfg, &cert)?,
-        Stack::Rustls => super::client::rustls_client(&cfg, &cert)?,
+        Stack::Rustls => super::client::rustls_client(&cfg, &cert, None)?,
     };
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

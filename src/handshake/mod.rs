@@ -11,8 +11,13 @@
 //! not the latency). For a resumed configuration, each client first does one full handshake
 //! (not counted) to get a session; every counted handshake must then report reuse, and the
 //! run says loudly when some did not. Loopback only; bounded by count (or `duration`).
+//!
+//! With `--ct` ([`ct`]), the server's leaf embeds SCTs from logs made for the run, and a
+//! rustls client whose verifier is a certbench method with a CT check checks them in every
+//! full handshake (the OpenSSL client, and rustls' own verifier, check no CT).
 
 pub mod client;
+pub mod ct;
 pub mod hold;
 pub mod plan;
 pub mod server;
@@ -22,7 +27,10 @@ pub use client::HandshakeFailure;
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
+use std::sync::Arc;
+
 use certbench_analysis::handshake::HandshakeRun;
+use certbench_core::ct::CtLogs;
 use hdrhistogram::Histogram;
 
 use crate::tls::certs::{self, ServerCert};
@@ -144,9 +152,11 @@ struct ThreadResult {
 
 /// One client thread: its `clients` tasks on a single-threaded runtime, each doing handshakes
 /// one after the other while the shared count `next` is below `cfg.handshakes`.
+#[allow(clippy::too_many_arguments)]
 fn client_thread(
     cfg: &Config,
     cert: &ServerCert,
+    ct: Option<&Arc<CtLogs>>,
     clients: usize,
     addr: std::net::SocketAddr,
     next: &std::sync::atomic::AtomicU64,
@@ -160,7 +170,7 @@ fn client_thread(
     let made: Result<Vec<Client>, HandshakeError> = (0..clients)
         .map(|_| match cfg.client {
             Stack::Openssl => openssl_client(cfg, cert),
-            Stack::Rustls => rustls_client(cfg, cert),
+            Stack::Rustls => rustls_client(cfg, cert, ct),
         })
         .collect();
     let result = rt.block_on(async {
@@ -221,6 +231,16 @@ fn client_thread(
 
 /// [`run`] with a given certificate (so that several configurations can share one).
 pub fn run_with_cert(cfg: &Config, cert: &ServerCert) -> Result<Outcome, HandshakeError> {
+    run_with_ct(cfg, cert, None)
+}
+
+/// [`run_with_cert`], the rustls client's certbench method checking the leaf's SCTs against
+/// `ct` (`--ct`, [`ct::generate`]) if it has a CT check.
+pub fn run_with_ct(
+    cfg: &Config,
+    cert: &ServerCert,
+    ct: Option<&Arc<CtLogs>>,
+) -> Result<Outcome, HandshakeError> {
     if cfg.clients == 0 || cfg.handshakes == 0 {
         return Err(HandshakeError::Setup(
             "--clients and --handshakes must be at least 1".into(),
@@ -248,7 +268,7 @@ pub fn run_with_cert(cfg: &Config, cert: &ServerCert) -> Result<Outcome, Handsha
             .iter()
             .map(|&n| {
                 let (next, ready) = (&next, &ready);
-                scope.spawn(move || client_thread(cfg, cert, n, addr, next, deadline, ready))
+                scope.spawn(move || client_thread(cfg, cert, ct, n, addr, next, deadline, ready))
             })
             .collect();
         ready.wait();
@@ -305,7 +325,9 @@ pub fn run_with_cert(cfg: &Config, cert: &ServerCert) -> Result<Outcome, Handsha
             resumption: cfg.resumption.name().to_owned(),
             clients: cfg.clients,
             verifier: match cfg.client {
-                Stack::Rustls => cfg.verifier.map(|m| m.name().to_owned()),
+                Stack::Rustls => cfg
+                    .verifier
+                    .map(|m| verifier_name(m, ct.map(|l| l.as_ref()))),
                 Stack::Openssl => None,
             },
             intermediate: cfg.intermediate,
@@ -329,4 +351,14 @@ pub fn run_with_cert(cfg: &Config, cert: &ServerCert) -> Result<Outcome, Handsha
         failed,
         first_error,
     })
+}
+
+/// How a run names its rustls client's certbench verifier: the method, and `+ CT (2 logs of
+/// the handshake run)` when it checked CT (a configuration of its own: its rows never mix
+/// with the method's without CT).
+pub fn verifier_name(method: certbench_core::Method, ct: Option<&CtLogs>) -> String {
+    match crate::verify::ct_for(method, ct) {
+        Some(logs) => format!("{method} + CT ({})", crate::verify::ct_label(logs)),
+        None => method.name().to_owned(),
+    }
 }

@@ -4,9 +4,11 @@
 //! the key's certificate. What happens along the way is told as [`Event`]s, whose text is the
 //! CLI's notes and warnings.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use certbench_analysis::handshake::HandshakeRun;
+use certbench_core::ct::CtLogs;
 
 use super::{Config, HandshakeError, Outcome, Resumption};
 use crate::tls::certs::{self, ServerCert};
@@ -86,12 +88,15 @@ pub struct Options {
     pub server_threads: Vec<usize>,
     /// Client threads (default: as many as server threads).
     pub client_threads: Option<usize>,
+    /// `--ct`: the leaf embeds SCTs from logs made for the run ([`super::ct`]), which the
+    /// rustls clients' certbench methods with a CT check check.
+    pub ct: bool,
 }
 
 /// What happens during a [`sweep`]; `Display` is the line the CLI prints.
 pub enum Event<'a> {
-    /// A configuration starts (a note).
-    Start(&'a Config),
+    /// A configuration starts (a note), with the CT logs its certificate's SCTs are from.
+    Start(&'a Config, Option<&'a CtLogs>),
     /// Some of its handshakes failed (an error).
     Failed(&'a Outcome),
     /// A resumed configuration did full handshakes (a warning, loud even with `--quiet`: the
@@ -102,11 +107,13 @@ pub enum Event<'a> {
 impl std::fmt::Display for Event<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Event::Start(cfg) => write!(
+            Event::Start(cfg, ct) => write!(
                 f,
                 "certbench: handshake {}{} → {} server ({} thread(s)), {}, TLS {}, resumption {}, {} client(s) on {} thread(s)",
                 cfg.client.name(),
-                cfg.verifier.map(|m| format!(" ({m})")).unwrap_or_default(),
+                (cfg.verifier.filter(|_| cfg.client == Stack::Rustls))
+                    .map(|m| format!(" ({})", super::verifier_name(m, *ct)))
+                    .unwrap_or_default(),
                 cfg.server.name(),
                 cfg.server_threads,
                 cfg.key,
@@ -176,13 +183,22 @@ fn configs(opts: &Options, key: KeyType, tls: Version, resumption: Resumption) -
     out
 }
 
-fn cert(key: KeyType, intermediate: bool) -> Result<ServerCert, HandshakeError> {
+/// The run's certificate for `key`, and with `ct` the logs of the SCTs its leaf embeds.
+fn cert(
+    key: KeyType,
+    intermediate: bool,
+    ct: bool,
+) -> Result<(ServerCert, Option<Arc<CtLogs>>), HandshakeError> {
+    if ct {
+        let (cert, logs) = super::ct::generate(key, intermediate)?;
+        return Ok((cert, Some(logs)));
+    }
     let made = if intermediate {
         certs::generate_with_intermediate(key)
     } else {
         certs::generate(key)
     };
-    made.map_err(HandshakeError::Generate)
+    Ok((made.map_err(HandshakeError::Generate)?, None))
 }
 
 /// Measures every configuration of `opts`, telling `on` of each as it starts and of its
@@ -193,12 +209,12 @@ pub fn sweep(opts: &Options, mut on: impl FnMut(Event<'_>)) -> Result<Sweep, Han
         partial: false,
     };
     for &key in &opts.keys {
-        let cert = cert(key, opts.intermediate)?;
+        let (cert, ct) = cert(key, opts.intermediate, opts.ct)?;
         for &tls in &opts.versions {
             for &resumption in &opts.resumptions {
                 for cfg in configs(opts, key, tls, resumption) {
-                    on(Event::Start(&cfg));
-                    let o = super::run_with_cert(&cfg, &cert)?;
+                    on(Event::Start(&cfg, ct.as_deref()));
+                    let o = super::run_with_ct(&cfg, &cert, ct.as_ref())?;
                     if o.failed > 0 {
                         sweep.partial = true;
                         on(Event::Failed(&o));

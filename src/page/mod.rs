@@ -9,19 +9,31 @@
 //! each on a task of its own: on a multi-threaded runtime parallel connections verify in
 //! parallel, and an identical verification in flight is waited for (coalesced).
 //!
-//! One *browser* per method keeps, across the loads of a run, what a browser keeps across
-//! page loads: its trust store (built before the first load, not counted in any load), its
-//! verification cache ([`CachingVerifier`]: none, or Chrome's) and, with `resumption`, its
-//! TLS client state per host (rustls: one `ClientConfig` and its session store; OpenSSL: the
-//! last session). Load 1 is therefore cold (empty cache, no session) and later loads warm.
+//! One *browser* per method and cache policy keeps, across the loads of a run, what a browser
+//! keeps across page loads: its trust store (built before the first load, not counted in any
+//! load), its verification cache ([`CachingVerifier`]: none, Chrome's, or Firefox's), with
+//! `--ct` its CT log set (its own: with Firefox's model it holds the browser's SCT signature
+//! cache) and, with `resumption`, its TLS client state per host (rustls: one `ClientConfig`
+//! and its session store; OpenSSL: the last session). Load 1 is therefore cold (empty caches,
+//! no session) and later loads warm.
+//!
+//! With `--ct` the caches differ in what a warm load still checks: Chrome keeps whole
+//! verification results, CT's outcome with them, so a hit checks no SCT; Firefox keeps no
+//! result and verifies every chain, but keeps each SCT signature it verified
+//! ([`CachePolicy::signature_cache`]), so a warm load checks only SCTs it has not seen. The
+//! `firefox` shim keeps that cache; no other method has one, so under `--verify-cache firefox`
+//! they verify as under `none` (and `chrome`'s shim keeps no SCT cache either). The shim's
+//! certificate-signature cache stays per verification: only the SCT cache lives across
+//! connections here.
 //! Loads are measured in turn: for each load number, every page, its methods in the order of
 //! a balanced Latin square ([`crate::run::schedule::permutation`]). A warm-up load per page and
 //! method, with a browser of its own that is then thrown away, comes first.
 //!
 //! Per load ([`PageLoad`]): connections, how many resumed, the verifications the handshakes
-//! asked for, how many the verifier ran, cache hits and coalesced waits (from the cache's
-//! counters, exact whatever the concurrency), the time handshakes spent in verification and
-//! the connections' time, and the load's wall time.
+//! asked for, how many the verifier ran, cache hits and coalesced waits, with `--ct` the SCT
+//! signatures the verifier checked (from the cache's counters, exact whatever the
+//! concurrency), the time handshakes spent in verification and the connections' time, and
+//! the load's wall time.
 //!
 //! Over OpenSSL every method, `openssl` included, goes in through the replace hook
 //! (`SSL_CTX_set_cert_verify_callback`), so that the same cache sits above each.
@@ -36,6 +48,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use certbench_analysis::page::PageLoad;
+use certbench_core::ct::CtLogs;
 
 use crate::cache::{CachePolicy, CachingVerifier};
 use crate::methods::{DynVerifier, Method};
@@ -134,8 +147,11 @@ pub struct PageOptions {
     pub loads: u32,
     /// Warm-up loads per page and method, each with a browser of its own (thrown away).
     pub warmup: u32,
-    /// The cache above every method.
-    pub cache: CachePolicy,
+    /// The caches above every method: one browser per method and cache, side by side.
+    pub caches: Vec<CachePolicy>,
+    /// `--ct`: the CT logs the methods with a CT check check against; each browser gets a
+    /// set of its own of these logs.
+    pub ct: Option<Arc<CtLogs>>,
     /// Offer TLS sessions again.
     pub resumption: bool,
     /// Connections opened to one host at once (1–6).
@@ -153,20 +169,40 @@ struct Browser<T: Transport> {
     method: Method,
     cache: Arc<CachingVerifier>,
     verifier: Arc<dyn DynVerifier>,
+    /// This browser's CT log set (`--ct`, a method with a CT check), of its own: with
+    /// Firefox's model it keeps the browser's SCT signature cache, cold at its first load.
+    ct: Option<Arc<CtLogs>>,
     stores: Result<T::Stores, Failure>,
     /// Per site id: the TLS client state kept between connections.
     reuse: Mutex<HashMap<String, T::Reuse>>,
 }
 
 impl<T: Transport> Browser<T> {
-    fn new(t: &T, method: Method, roots: &RootSet, policy: CachePolicy) -> Browser<T> {
+    fn new(
+        t: &T,
+        method: Method,
+        roots: &RootSet,
+        policy: CachePolicy,
+        ct: Option<&CtLogs>,
+    ) -> Browser<T> {
         let cache = Arc::new(CachingVerifier::new(Arc::from(method.verifier()), policy));
         let verifier: Arc<dyn DynVerifier> = cache.clone();
+        let ct = ct.filter(|_| verifier.capabilities().ct).map(|logs| {
+            let own = CtLogs::new(logs.logs().to_vec(), &logs.origin)
+                .with_signature_cache(policy.signature_cache());
+            Arc::new(own)
+        });
         let stores = t.stores(method, verifier.as_ref(), roots);
+        // What the method makes of the logs (a shim's log set, its SCT cache empty), now,
+        // before any load, as the store.
+        if let Some(logs) = &ct {
+            verifier.prepare_ct(logs);
+        }
         Browser {
             method,
             cache,
             verifier,
+            ct,
             stores,
             reuse: Mutex::default(),
         }
@@ -202,7 +238,8 @@ async fn connect<T: Transport + Send + 'static>(
         let connector = {
             let mut reuse = b.reuse();
             let r = reuse.entry(site.id()).or_default();
-            t.connector(b.method, &b.verifier, Some(stores), &site, addr, now, r)?
+            let ct = b.ct.as_ref();
+            t.connector(b.method, &b.verifier, Some(stores), &site, addr, now, ct, r)?
         };
         let (io, info) = tokio::time::timeout(opts.timeout, async {
             let (io, info) = t.handshake(&connector, &site).await?;
@@ -311,7 +348,8 @@ async fn load<T: Transport + Send + 'static>(
         line: page.line,
         method: b.method.name().to_owned(),
         transport: t.kind().name().to_owned(),
-        verify_cache: opts.cache.name().to_owned(),
+        verify_cache: b.cache.policy().name().to_owned(),
+        ct: b.ct.as_deref().map(crate::verify::ct_label),
         resumption: opts.resumption,
         load: n,
         connections: conns.len() as u32,
@@ -324,6 +362,7 @@ async fn load<T: Transport + Send + 'static>(
         coalesced: c.coalesced,
         verification_ns: c.call_ns,
         verifier_ns: c.ran_ns,
+        sct_checked: c.sct_checked,
         connection_ns: conns.iter().map(|c| c.ns).sum(),
         wall_ns,
     }
@@ -373,10 +412,10 @@ async fn run_on<T: Transport + Send + 'static>(
     mut sink: impl FnMut(PageLoad),
 ) -> Vec<StoreFailure> {
     let opts = Arc::new(opts.clone());
-    let browsers: Vec<Arc<Browser<T>>> = opts
-        .methods
-        .iter()
-        .map(|&m| Arc::new(Browser::new(t.as_ref(), m, roots, opts.cache)))
+    let ct = opts.ct.as_deref();
+    let browsers: Vec<Arc<Browser<T>>> = (opts.caches.iter())
+        .flat_map(|&policy| opts.methods.iter().map(move |&m| (m, policy)))
+        .map(|(m, policy)| Arc::new(Browser::new(t.as_ref(), m, roots, policy, ct)))
         .collect();
     let failures: Vec<StoreFailure> = browsers
         .iter()
@@ -391,12 +430,8 @@ async fn run_on<T: Transport + Send + 'static>(
     for (p, page) in pages.iter().enumerate() {
         for k in permutation(usable.len(), p) {
             for _ in 0..opts.warmup {
-                let fresh = Arc::new(Browser::new(
-                    t.as_ref(),
-                    usable[k].method,
-                    roots,
-                    opts.cache,
-                ));
+                let (method, policy) = (usable[k].method, usable[k].cache.policy());
+                let fresh = Arc::new(Browser::new(t.as_ref(), method, roots, policy, ct));
                 load(&t, &fresh, page, &opts, 0).await;
             }
         }

@@ -29,20 +29,35 @@ impl PagePlan {
         }
     }
 
+    /// The caches, comma-separated: `chrome`, `chrome, firefox`.
+    fn caches(&self) -> String {
+        let names: Vec<&str> = self.opts.caches.iter().map(|c| c.name()).collect();
+        names.join(", ")
+    }
+
+    /// `, CT checked (28 logs of mirror)` with `--ct`, else nothing.
+    fn ct(&self) -> String {
+        (self.opts.ct.as_deref()).map_or(String::new(), |logs| {
+            format!(", CT checked ({})", crate::verify::ct_label(logs))
+        })
+    }
+
     /// The one-line summary of what is about to be loaded.
     pub fn summary(&self) -> String {
         let connections: usize = self.pages.iter().map(|p| p.connections()).sum();
         let o = &self.opts;
         format!(
-            "certbench page: {} pages ({connections} connections per round) × {} methods × {} loads (+{} warm-up), {} transport, verify cache {}, {}, roots {}",
+            "certbench page: {} pages ({connections} connections per round) × {} methods × {} caches × {} loads (+{} warm-up), {} transport, verify cache {}, {}, roots {}{}",
             self.pages.len(),
             o.methods.len(),
+            o.caches.len(),
             o.loads,
             o.warmup,
             o.transport.name(),
-            o.cache.name(),
+            self.caches(),
             self.handshakes(),
-            self.roots.describe()
+            self.roots.describe(),
+            self.ct()
         )
     }
 
@@ -50,21 +65,23 @@ impl PagePlan {
     pub fn title(&self) -> String {
         let o = &self.opts;
         format!(
-            "certbench page — {} pages, {} loads (+{} warm-up), {} transport, verify cache {}, {}, {} connections per host at once, roots {}",
+            "certbench page — {} pages, {} loads (+{} warm-up), {} transport, verify cache {}, {}, {} connections per host at once, roots {}{}",
             self.pages.len(),
             o.loads,
             o.warmup,
             o.transport.name(),
-            o.cache.name(),
+            self.caches(),
             self.handshakes(),
             o.concurrency,
-            self.roots.describe()
+            self.roots.describe(),
+            self.ct()
         )
     }
 
     /// How many measured loads the run takes.
     pub fn total(&self) -> u64 {
-        u64::from(self.opts.loads) * (self.pages.len() * self.opts.methods.len()) as u64
+        let browsers = self.opts.methods.len() * self.opts.caches.len();
+        u64::from(self.opts.loads) * (self.pages.len() * browsers) as u64
     }
 }
 

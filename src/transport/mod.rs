@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use certbench_analysis::ErrorKind;
+use certbench_core::ct::CtLogs;
 use http_body_util::Empty;
 
 use crate::methods::{DynVerifier, Method};
@@ -155,7 +156,8 @@ pub trait Transport: Sync {
     }
 
     /// Builds the connector of one sample for `site` (reached at `addr` instead of its
-    /// resolved address, if given), verifying at `time`; `stores` is `None` only when
+    /// resolved address, if given), verifying at `time`, and checking the leaf's SCTs against
+    /// `ct` (`--ct`; a method without a CT check ignores it); `stores` is `None` only when
     /// [`Transport::reuses_stores`] said so.
     #[allow(clippy::too_many_arguments)]
     fn connector(
@@ -166,6 +168,7 @@ pub trait Transport: Sync {
         site: &Site,
         addr: Option<SocketAddr>,
         time: u64,
+        ct: Option<&Arc<CtLogs>>,
         reuse: &mut Self::Reuse,
     ) -> Result<Self::Connector, Failure>;
 

@@ -13,12 +13,16 @@
 //!
 //! In every hook `total-verification` is the whole span of the cert-verify callback. A panic
 //! or an error in any hook rejects the chain (fail closed).
+//!
+//! With `--ct`, a hooked method that checks CT is given the logs in its [`Target`] (its `ct`
+//! stage inside its own stages); `openssl` itself has no CT check (OpenSSL verifies no SCT).
 
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
 use certbench_analysis::Stage;
+use certbench_core::ct::CtLogs;
 use certbench_core::fail_closed;
 use certbench_core::ffi::ossl;
 use certbench_core::methods::openssl::{OpenSslRoots, OpenSslVerifier};
@@ -140,6 +144,20 @@ pub fn connector(
     resumption: bool,
     state: Arc<Mutex<HookState>>,
 ) -> Result<SslConnector, openssl::error::ErrorStack> {
+    connector_with_ct(hook, store, host, time, None, resumption, state)
+}
+
+/// [`connector`], the hooked method checking the leaf's SCTs against `ct` (`--ct`) if it has
+/// a CT check; [`Hook::Native`] has none.
+pub fn connector_with_ct(
+    hook: Hook,
+    store: Option<X509Store>,
+    host: &str,
+    time: u64,
+    ct: Option<Arc<CtLogs>>,
+    resumption: bool,
+    state: Arc<Mutex<HookState>>,
+) -> Result<SslConnector, openssl::error::ErrorStack> {
     use openssl::ssl::SslSessionCacheMode;
     let mut b = SslConnector::builder(SslMethod::tls_client())?;
     if resumption {
@@ -156,16 +174,11 @@ pub fn connector(
     if let Some(store) = store {
         b.set_cert_store(store);
     }
+    let hooked = |v, r| HookedMethod::new(v, r, host, time, ct);
     match hook {
         Hook::Native => install_native(&mut b, host, time, state),
-        Hook::Callback(verifier, roots) => {
-            let method = HookedMethod::new(verifier, roots, host, time);
-            install_callback(&mut b, method, state)
-        }
-        Hook::Replace(verifier, roots) => {
-            let method = HookedMethod::new(verifier, roots, host, time);
-            install_replace(&mut b, method, state)
-        }
+        Hook::Callback(v, r) => install_callback(&mut b, hooked(v, r), state),
+        Hook::Replace(v, r) => install_replace(&mut b, hooked(v, r), state),
     }
     Ok(b.build())
 }
@@ -221,21 +234,36 @@ struct HookedMethod {
     roots: Arc<AnyRoots>,
     host: String,
     time: u64,
+    ct: Option<Arc<CtLogs>>,
 }
 
 impl HookedMethod {
-    fn new(verifier: Arc<dyn DynVerifier>, roots: Arc<AnyRoots>, host: &str, time: u64) -> Self {
+    /// `verifier` with its store `roots`, verifying `host` at `time`, and the leaf's SCTs
+    /// against `ct` (`--ct`) if the method has a CT check (prepared for it now, before any
+    /// handshake).
+    fn new(
+        verifier: Arc<dyn DynVerifier>,
+        roots: Arc<AnyRoots>,
+        host: &str,
+        time: u64,
+        ct: Option<Arc<CtLogs>>,
+    ) -> Self {
+        let ct = ct.filter(|_| verifier.capabilities().ct);
+        if let Some(logs) = &ct {
+            verifier.prepare_ct(logs);
+        }
         HookedMethod {
             verifier,
             roots,
             host: host.to_owned(),
             time,
+            ct,
         }
     }
 
     /// Runs the method on the chain in `ctx` (see [`webpki`]).
     fn verify(&self, ctx: &mut X509StoreContextRef, rec: &mut Recorder) -> Result<(), Rejection> {
-        let target = Target::server(&self.host, self.time);
+        let target = Target::server(&self.host, self.time).with_ct(self.ct.as_deref());
         webpki(self.verifier.as_ref(), &self.roots, ctx, target, rec)
     }
 }
@@ -424,6 +452,7 @@ impl Transport for OpensslTransport {
         site: &Site,
         addr: Option<SocketAddr>,
         time: u64,
+        ct: Option<&Arc<CtLogs>>,
         reuse: &mut Option<SslSession>,
     ) -> Result<OpensslConnector, Failure> {
         let stores = stores.ok_or_else(|| Failure::Input("no trust store".to_owned()))?;
@@ -433,6 +462,7 @@ impl Transport for OpensslTransport {
             .as_deref()
             .and_then(|r| ossl::share_store(&r.downcast_ref::<OpenSslRoots>()?.0));
         let hook = match (self.native(method), stores.method) {
+            // `openssl` natively: no CT check.
             (true, _) => Hook::Native,
             (false, Some(r)) if self.hook == HookMode::Callback => {
                 Hook::Callback(verifier.clone(), r)
@@ -440,11 +470,12 @@ impl Transport for OpensslTransport {
             (false, Some(r)) => Hook::Replace(verifier.clone(), r),
             (false, None) => return Err(Failure::Input(format!("no {method} trust store"))),
         };
-        let ssl = connector(
+        let ssl = connector_with_ct(
             hook,
             store,
             &site.host,
             time,
+            ct.cloned(),
             self.resumption,
             state.clone(),
         )

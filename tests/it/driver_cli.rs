@@ -259,3 +259,71 @@ fn a_killed_run_leaves_every_finished_sample_in_valid_jsonl() {
     assert!(samples.len() >= 20);
     assert!(samples.iter().all(|s| s.verdict == Verdict::Ok));
 }
+
+/// `--ct --mirror`: every method with a CT check checks the clones' SCTs against the mirror's
+/// own logs (the default list with `--mirror`), which the title and each sample name;
+/// `openssl` checks none. `--resume` of that run without `--ct` is refused: it would measure
+/// something else.
+#[test]
+fn ct_on_the_mirror_checks_against_the_mirrors_logs_and_resume_keeps_it() {
+    let set = &crate::common::mirror().0;
+    let logs = certbench_core::ct::CtLogs::from_v3_json(&set.ct_log_list, "mirror").unwrap();
+    let label = format!("{} logs of mirror", logs.logs().len());
+    let dir = tempfile::tempdir().unwrap();
+    let sites = dir.path().join("sites.txt");
+    // (Not cnn.com: its leaf embeds no SCT, its clone's neither; a CT check rejects it.)
+    std::fs::write(&sites, "reddit.com\ngithub.com\n").unwrap();
+    let raw = dir.path().join("ct.jsonl");
+    let methods: Vec<String> = ["rustlsserial", "chrome", "firefox", "openssl"]
+        .into_iter()
+        .filter(|m| crate::common::all_methods().iter().any(|a| a.name() == *m))
+        .map(str::to_owned)
+        .collect();
+    let run = |extra: &[&str]| {
+        bin()
+            .args(["--sites", sites.to_str().unwrap(), "--mirror", "--quiet"])
+            .args([
+                "--method",
+                &methods.join(","),
+                "--runs",
+                "1",
+                "--warmup",
+                "0",
+            ])
+            .args(["--mirror-cache", set.dir.to_str().unwrap()])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--ct", "--raw", raw.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(md.contains(&format!(", CT checked ({label})")), "{md}");
+    let (samples, errors) = read_jsonl(std::io::BufReader::new(std::fs::File::open(&raw).unwrap()));
+    assert!(errors.is_empty());
+    assert_eq!(samples.len(), 2 * methods.len());
+    for s in &samples {
+        assert_eq!(s.verdict, Verdict::Ok, "{} {}", s.method, s.site);
+        let ct = s.meta.ct;
+        if s.method == "openssl" {
+            assert!(ct.is_none() && s.config.ct.is_none() && s.stage(Stage::Ct).is_none());
+            continue;
+        }
+        let ct = ct.unwrap_or_else(|| panic!("{} {}: no CT check", s.method, s.site));
+        assert!(
+            ct.scts >= 2 && ct.valid == ct.scts && ct.compliant,
+            "{ct:?}"
+        );
+        assert!(s.stage(Stage::Ct).is_some_and(|ns| ns > 0), "{s:?}");
+        assert_eq!(s.config.ct.as_deref(), Some(label.as_str()));
+    }
+    // Resumed without --ct: refused, naming the option.
+    let out = run(&["--resume", raw.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("--ct was {label}, now (not applicable)")),
+        "{err}"
+    );
+}

@@ -62,6 +62,29 @@ fn drive_methods(
     resumption: bool,
     cache_roots: bool,
 ) -> Vec<Sample> {
+    drive_ct(
+        methods,
+        transport,
+        sites,
+        hook,
+        runs,
+        resumption,
+        cache_roots,
+        None,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn drive_ct(
+    methods: &[Method],
+    transport: Stack,
+    sites: &str,
+    hook: HookMode,
+    runs: u32,
+    resumption: bool,
+    cache_roots: bool,
+    ct: Option<std::sync::Arc<certbench_core::ct::CtLogs>>,
+) -> Vec<Sample> {
     let (set, _) = mirror();
     let (sites, errors) = parse_sites(sites);
     assert!(errors.is_empty());
@@ -86,6 +109,7 @@ fn drive_methods(
             resumption,
             concurrency: 1,
             served: Default::default(),
+            ct,
         };
         let mut out = Vec::new();
         run(&sites, &roots, &opts, |s| out.push(s)).await;
@@ -572,4 +596,82 @@ fn the_openssl_method_verifies_under_one_policy_in_every_stack() {
     let chain = crate::common::chain(&corpus, "netflix.com__webpki-tests");
     let got = crate::common::verdict(Method::OpenSsl, chain).unwrap_err();
     assert!(got.contains("Missing Authority Key Identifier"), "{got}");
+}
+
+/// `--ct` on the mirror, over both transports (OpenSSL's callback and replace hooks, rustls):
+/// every sample of a method with a CT check has a `ct` stage inside `total-verification`, and
+/// a check of every SCT the clone's leaf embeds (at least two, all from the mirror's logs,
+/// all valid, the policy met) in `meta.ct`, and names the list in `config.ct`; `webpki` too,
+/// put in through certbench's MethodVerifier (its own chain-creation) instead of its own
+/// rustls verifier. `openssl` and `gnutls` have no CT check: no `ct` stage, no `meta.ct`.
+#[test]
+fn ct_is_checked_inside_the_handshake_by_every_method_with_a_ct_check() {
+    let (set, _) = mirror();
+    let logs = certbench_core::ct::CtLogs::from_v3_json(&set.ct_log_list, "mirror").unwrap();
+    let label = format!("{} logs of mirror", logs.logs().len());
+    let logs = std::sync::Arc::new(logs);
+    let methods: Vec<Method> = [
+        Method::RustlsSerial,
+        Method::Chrome,
+        Method::Firefox,
+        Method::Webpki,
+        Method::OpenSsl,
+        Method::Gnutls,
+    ]
+    .into_iter()
+    .filter(|m| crate::common::all_methods().contains(m))
+    .collect();
+    let sites = "reddit.com
+www.washingtonpost.com
+github.com
+";
+    for (transport, hook) in [
+        (Stack::Openssl, HookMode::Callback),
+        (Stack::Openssl, HookMode::Replace),
+        (Stack::Rustls, HookMode::Callback),
+    ] {
+        let samples = drive_ct(
+            &methods,
+            transport,
+            sites,
+            hook,
+            1,
+            false,
+            false,
+            Some(logs.clone()),
+        );
+        assert_eq!(samples.len(), 3 * methods.len());
+        for s in &samples {
+            let what = format!("{transport:?} {hook:?} {} {}", s.method, s.site);
+            assert_eq!(s.verdict, Verdict::Ok, "{what}");
+            let checks = matches!(
+                s.method.as_str(),
+                "rustlsserial" | "chrome" | "firefox" | "webpki"
+            );
+            assert_eq!(s.stages.contains_key(&Stage::Ct), checks, "{what}: {s:?}");
+            if !checks {
+                assert_eq!((s.meta.ct, s.config.ct.as_deref()), (None, None), "{what}");
+                continue;
+            }
+            let ct = s.meta.ct.unwrap_or_else(|| panic!("{what}: no meta.ct"));
+            assert!(ct.scts >= 2, "{what}: {ct:?}");
+            assert_eq!(
+                (ct.valid, ct.checked, ct.unknown_log, ct.invalid),
+                (ct.scts, ct.scts, 0, 0),
+                "{what}: every SCT from a known log, checked and valid: {ct:?}"
+            );
+            assert!(ct.compliant, "{what}: {ct:?}");
+            assert_eq!(s.config.ct.as_deref(), Some(label.as_str()), "{what}");
+            let st = |x| s.stage(x).unwrap_or(0);
+            assert!(st(Stage::Ct) > 0, "{what}");
+            assert!(
+                st(Stage::Ct) <= st(Stage::TotalVerification),
+                "{what}: {s:?}"
+            );
+            if transport == Stack::Rustls && s.method == "webpki" {
+                // Through MethodVerifier, not webpki's own rustls verifier: staged.
+                assert!(s.stages.contains_key(&Stage::ChainCreation), "{what}");
+            }
+        }
+    }
 }

@@ -84,6 +84,7 @@ fn drive(
             resumption: false,
             concurrency: 1,
             served: Default::default(),
+            ct: None,
         };
         let mut out = Vec::new();
         let start = Instant::now();

@@ -217,3 +217,54 @@ fn server_threads_scale_with_percentiles_for_both_stacks() {
         "{out}"
     );
 }
+
+/// `--ct`: the server's leaf embeds SCTs from logs made for the run, and a rustls client's
+/// certbench method with a CT check checks them in every handshake (none fails); the run
+/// names it (`… + CT (2 logs of the handshake run)`), apart from the OpenSSL client. Without
+/// a method, or with `--ct-logs`, the command says why it cannot.
+#[test]
+fn ct_is_checked_by_the_rustls_clients_methods_against_the_runs_own_logs() {
+    let methods: Vec<&str> = crate::common::all_methods()
+        .iter()
+        .map(|m| m.name())
+        .filter(|n| matches!(*n, "rustlsserial" | "webpki" | "firefox" | "chrome"))
+        .collect();
+    let (code, out, err) = certbench(&[
+        "handshake",
+        "--transport",
+        "all",
+        "--intermediate",
+        "--ct",
+        "--method",
+        &methods.join(","),
+        "--handshakes",
+        "20",
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let runs: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+    assert_eq!(runs.len(), 1 + methods.len());
+    assert_eq!(runs[0]["client"], "openssl");
+    assert!(runs[0]["verifier"].is_null());
+    for (r, m) in runs[1..].iter().zip(&methods) {
+        assert_eq!(r["handshakes"], 20, "{r}");
+        assert_eq!(
+            r["verifier"].as_str(),
+            Some(format!("{m} + CT (2 logs of the handshake run)").as_str()),
+            "{r}"
+        );
+    }
+    for (extra, why) in [
+        (&["--ct"][..], "--ct needs --method"),
+        (
+            &["--ct", "--ct-logs", "x.json", "--method", "webpki"][..],
+            "--ct-logs does not apply",
+        ),
+    ] {
+        let (code, _, err) = certbench(&[&["handshake", "--handshakes", "1"][..], extra].concat());
+        assert_ne!(code, 0);
+        assert!(err.contains(why), "{err}");
+    }
+}

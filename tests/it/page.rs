@@ -177,3 +177,90 @@ fn the_browsers_verifiers_load_pages_over_both_transports() {
         }
     }
 }
+
+/// [`PAGES`] without cnn.com, whose leaf embeds no SCT (nor does its clone): a CT check
+/// rejects it.
+const CT_PAGES: &str = "www.washingtonpost.com github.com*3 reddit.com www.google.com*2\n\
+    stackoverflow.com github.com*2 www.google.com*4\n";
+
+/// `--ct` with Chrome's and Firefox's caches side by side in one run (`--verify-cache
+/// chrome,firefox`), over both transports. Chrome keeps whole results, CT's with them: later
+/// loads check no SCT. Firefox keeps no result (every connection verified) but keeps SCT
+/// signature results in the browser's log set: `firefox` checks fewer SCT signatures in load
+/// 2 than in load 1 (none: it met every chain in load 1); a method without an SCT cache of its
+/// own checks as many in every load under Firefox's model.
+#[test]
+fn with_ct_chromes_result_cache_and_firefoxs_sct_cache_check_fewer_scts_when_warm() {
+    let (set, _) = common::mirror();
+    let logs = certbench_core::ct::CtLogs::from_v3_json(&set.ct_log_list, "mirror").unwrap();
+    let label = format!("{} logs of mirror", logs.logs().len());
+    let methods: Vec<&str> = common::all_methods()
+        .iter()
+        .map(|m| m.name())
+        .filter(|n| matches!(*n, "firefox" | "chrome" | "rustlsserial"))
+        .collect();
+    for transport in ["rustls", "openssl"] {
+        let (loads, stderr) = page(
+            CT_PAGES,
+            &[
+                "--ct",
+                "--verify-cache",
+                "chrome,firefox",
+                "--transport",
+                transport,
+                "--method",
+                &methods.join(","),
+            ],
+        );
+        assert_eq!(
+            loads.len(),
+            2 * methods.len() * 2 * 3,
+            "{transport}: {stderr}"
+        );
+        for l in &loads {
+            assert_eq!(l.failed, 0, "{transport}: {l:?}");
+            assert_eq!(l.ct.as_deref(), Some(label.as_str()), "{l:?}");
+        }
+        for &method in &methods {
+            for line in [1, 2] {
+                let of = |cache: &str| {
+                    let mut v: Vec<_> = (loads.iter())
+                        .filter(|l| l.line == line && l.method == method && l.verify_cache == cache)
+                        .collect();
+                    v.sort_by_key(|l| l.load);
+                    v
+                };
+                let what = format!("{transport} {method} line {line}");
+                let (chrome, firefox) = (of("chrome"), of("firefox"));
+                assert_eq!((chrome.len(), firefox.len()), (3, 3), "{what}");
+                // Load 1 is cold for both.
+                assert!(chrome[0].sct_checked >= 2, "{what}: {:?}", chrome[0]);
+                assert!(firefox[0].sct_checked >= 2, "{what}: {:?}", firefox[0]);
+                // Chrome: cached loads check no SCT.
+                for l in &chrome[1..] {
+                    assert_eq!((l.ran, l.sct_checked), (0, 0), "{what}: {l:?}");
+                }
+                // Firefox: every verification runs.
+                for l in &firefox {
+                    assert_eq!(l.ran, l.verifications, "{what}: {l:?}");
+                }
+                for l in &firefox[1..] {
+                    if method == "firefox" {
+                        assert!(l.sct_checked < firefox[0].sct_checked, "{what}: {l:?}");
+                        assert_eq!(l.sct_checked, 0, "{what}: every SCT met in load 1: {l:?}");
+                    } else {
+                        // No SCT cache of its own: as with `none`.
+                        assert_eq!(l.sct_checked, firefox[0].sct_checked, "{what}: {l:?}");
+                    }
+                }
+            }
+        }
+        // The tables show the column, and tell the two caches apart.
+        let md = certbench_analysis::page::render_markdown(&loads);
+        assert!(md.contains("| SCT signatures checked |"), "{md}");
+        assert!(
+            md.contains("cache firefox") && md.contains("cache chrome"),
+            "{md}"
+        );
+    }
+}

@@ -61,10 +61,11 @@ pub(super) fn section(h: &mut String, loads: &[PageLoad]) {
         ),
     );
     h.push_str("<h3>Every load</h3>\n");
+    let ct = crate::page::any_ct(loads);
     let rows: Vec<Vec<String>> = loads
         .iter()
         .map(|l| {
-            vec![
+            let mut row = vec![
                 l.page.clone(),
                 l.method.clone(),
                 crate::page::config(l),
@@ -77,26 +78,29 @@ pub(super) fn section(h: &mut String, loads: &[PageLoad]) {
                 human(l.verification_ns as f64),
                 format!("{:.1} %", 100.0 * l.share()),
                 l.failed.to_string(),
-            ]
+            ];
+            if ct {
+                row.insert(9, crate::page::sct_checked(l));
+            }
+            row
         })
         .collect();
-    html_table(
-        h,
-        &[
-            "page",
-            "method",
-            "configuration",
-            "load",
-            "connections",
-            "resumed",
-            "run",
-            "hits",
-            "coalesced",
-            "verification",
-            "share of connection time",
-            "failed",
-        ],
-        &rows,
-        3,
-    );
+    let mut headers = vec![
+        "page",
+        "method",
+        "configuration",
+        "load",
+        "connections",
+        "resumed",
+        "run",
+        "hits",
+        "coalesced",
+        "verification",
+        "share of connection time",
+        "failed",
+    ];
+    if ct {
+        headers.insert(9, "SCT signatures checked");
+    }
+    html_table(h, &headers, &rows, 3);
 }
