@@ -54,7 +54,7 @@ use clone::{CloneError, Cloner};
 use ct::{CachedLog, CtError, CtLogs};
 
 /// Bumped whenever generation changes, so older caches are not reused.
-const GENERATOR_VERSION: u32 = 6;
+const GENERATOR_VERSION: u32 = 7;
 
 /// A cache whose CT log list is older than this is made anew: Chrome stops enforcing CT with
 /// a log list more than ten weeks old.
@@ -367,10 +367,10 @@ impl MirrorSet {
                 },
             );
         }
-        let synthetic = synthetic_hosts(now, profile)?;
+        let ct_logs = cloner.into_ct_logs();
+        let synthetic = synthetic_hosts(now, profile, &ct_logs)?;
         roots.push(synthetic.root);
         hosts.extend(synthetic.hosts);
-        let ct_logs = cloner.into_ct_logs();
         Ok(MirrorSet {
             hosts,
             roots,
@@ -467,6 +467,7 @@ fn leaf_chain(
     from: time::OffsetDateTime,
     days: i64,
     host: &str,
+    scts: &[ct::SctSpec<'_>],
 ) -> Result<HostCert, MirrorError> {
     let err = gen_err(host);
     let inter_key = synthetic_key(profile, true).map_err(&err)?;
@@ -490,7 +491,11 @@ fn leaf_chain(
     lp.use_authority_key_identifier_extension = true;
     lp.not_before = from;
     lp.not_after = from + time::Duration::days(days);
-    let leaf = lp.signed_by(&leaf_key, &inter_issuer).map_err(&err)?;
+    let leaf = if scts.is_empty() {
+        lp.signed_by(&leaf_key, &inter_issuer).map_err(&err)?
+    } else {
+        ct::issue_with_scts(&lp, &leaf_key, &inter_issuer, scts).map_err(MirrorError::Ct)?
+    };
     Ok(HostCert {
         chain: vec![leaf.der().clone(), inter.der().clone()],
         key: leaf_key.serialize_der(),
@@ -553,7 +558,36 @@ fn out_of_order(
     })
 }
 
-fn synthetic_hosts(now_secs: i64, profile: Profile) -> Result<Synthetic, MirrorError> {
+/// SCTs for a synthetic site's leaf issued at `from`, as a real 90-day leaf has them: 2, from
+/// the mirror's first two logs of distinct operators (none when the mirror has no two such
+/// logs, or for a post-quantum twin: its SCTs are a later question).
+fn synthetic_scts(logs: &CtLogs, profile: Profile, from: i64) -> Vec<ct::SctSpec<'_>> {
+    let Some(first) = logs.logs().first() else {
+        return Vec::new();
+    };
+    let Some(second) = logs.logs().iter().find(|l| l.operator != first.operator) else {
+        return Vec::new();
+    };
+    if profile != Profile::Classical {
+        return Vec::new();
+    }
+    let at = u64::try_from(from).unwrap_or(0) * 1000;
+    [first, second]
+        .into_iter()
+        .map(|log| ct::SctSpec {
+            log,
+            timestamp_ms: at,
+            extensions: Vec::new(),
+            corrupt_signature: false,
+        })
+        .collect()
+}
+
+fn synthetic_hosts(
+    now_secs: i64,
+    profile: Profile,
+    logs: &CtLogs,
+) -> Result<Synthetic, MirrorError> {
     let now = time::OffsetDateTime::from_unix_timestamp(now_secs).expect("now is a valid time");
     let err = gen_err("synthetic root");
     let root_key = synthetic_key(profile, true).map_err(&err)?;
@@ -573,6 +607,7 @@ fn synthetic_hosts(now_secs: i64, profile: Profile) -> Result<Synthetic, MirrorE
             now - day * 30,
             90,
             "cnn.com",
+            &synthetic_scts(logs, profile, now_secs - 30 * 86_400),
         )?,
     );
     hosts.insert(
@@ -584,6 +619,7 @@ fn synthetic_hosts(now_secs: i64, profile: Profile) -> Result<Synthetic, MirrorE
             now - day * 100,
             90,
             EXPIRED_HOST,
+            &[],
         )?,
     );
     hosts.insert(
@@ -595,6 +631,7 @@ fn synthetic_hosts(now_secs: i64, profile: Profile) -> Result<Synthetic, MirrorE
             now - day,
             90,
             WRONG_HOST,
+            &[],
         )?,
     );
     hosts.insert(
@@ -606,6 +643,7 @@ fn synthetic_hosts(now_secs: i64, profile: Profile) -> Result<Synthetic, MirrorE
             now + day * 3650,
             90,
             NOT_YET_VALID_HOST,
+            &[],
         )?,
     );
     hosts.insert(
@@ -617,6 +655,7 @@ fn synthetic_hosts(now_secs: i64, profile: Profile) -> Result<Synthetic, MirrorE
             now - day,
             90,
             faults::NO_HTTP_HOST,
+            &[],
         )?,
     );
     hosts.insert(SELF_SIGNED_HOST.to_owned(), self_signed(now, profile)?);
@@ -629,6 +668,7 @@ fn synthetic_hosts(now_secs: i64, profile: Profile) -> Result<Synthetic, MirrorE
             now - day,
             90,
             LOAD_WILDCARD,
+            &[],
         )?,
     );
     hosts.insert(
@@ -648,6 +688,7 @@ fn synthetic_hosts(now_secs: i64, profile: Profile) -> Result<Synthetic, MirrorE
             now - day,
             90,
             UNTRUSTED_HOST,
+            &[],
         )?,
     );
     Ok(Synthetic {

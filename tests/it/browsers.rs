@@ -207,6 +207,15 @@ fn a_cpp_exception_in_a_native_verifier_is_a_rejection_not_an_abort() {
             assert_eq!(lines.len(), corpus().chains.len(), "{m} at {point}");
             for s in &lines {
                 let outcome = s["outcome"].as_str().unwrap();
+                // A private CA's chain is not asked for CT: nothing of CT runs to throw.
+                let private = corpus()
+                    .chains
+                    .iter()
+                    .any(|c| !c.public_root && Some(c.id.as_str()) == s["chain"].as_str());
+                if ct.contains(&"--ct") && private {
+                    assert!(s["stages"].get("ct").is_none(), "{m} at {point}: {s}");
+                    continue;
+                }
                 assert!(
                     outcome == "rejected" || outcome == "error",
                     "{m} throwing at {point}: {s}"
