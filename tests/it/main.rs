@@ -10,6 +10,7 @@ mod bulk;
 mod capture;
 mod cli;
 mod ct;
+mod ct_verdicts;
 mod docs;
 mod driver_cli;
 mod driver_mirror;
