@@ -258,6 +258,28 @@ impl TimedVerifier {
         };
         TimedVerifier { inner, sink }
     }
+
+    /// `verifier` timed into `sink`, checking Certificate Transparency against `ct` where the
+    /// method can ([`crate::verifier::Capabilities::ct`], `--ct`): then always through
+    /// [`MethodVerifier::with_ct`], even for a method with a rustls verifier of its own
+    /// (`webpki`, `platform`: that one checks no SCT; the method's `verify()` is the same
+    /// verifier's call, then the `ct` stage). Otherwise as [`TimedVerifier::for_method`].
+    pub fn for_method_with_ct(
+        verifier: Arc<dyn DynVerifier>,
+        roots: Arc<AnyRoots>,
+        ct: Option<Arc<CtLogs>>,
+        sink: Arc<dyn VerificationSink>,
+    ) -> Self {
+        match ct.filter(|_| verifier.capabilities().ct) {
+            Some(logs) => TimedVerifier {
+                inner: Inner::Staged(Arc::new(
+                    MethodVerifier::new(verifier, roots).with_ct(Some(logs)),
+                )),
+                sink,
+            },
+            None => TimedVerifier::for_method(verifier, roots, sink),
+        }
+    }
 }
 
 impl ServerCertVerifier for TimedVerifier {

@@ -17,97 +17,28 @@
 //! (`hybrid_first`) the client offers X25519MLKEM768 first, as Chrome and Firefox do.
 //!
 //! With `--ct`, a method that checks CT is put in as a [`MethodVerifier`] given the logs
-//! ([`MethodVerifier::with_ct`]) and timed by [`TimedMethod`], always: also `webpki` and
-//! `platform`, whose own rustls verifiers (what [`TimedVerifier::for_method`] would take, as
-//! one opaque `verify`) check no SCT; their `verify()` is the same verifier's call, then the
-//! `ct` stage.
+//! ([`TimedVerifier::for_method_with_ct`]), always: also `webpki` and `platform`, whose own
+//! rustls verifiers (what [`TimedVerifier::for_method`] would take, as one opaque `verify`)
+//! check no SCT; their `verify()` is the same verifier's call, then the `ct` stage.
 
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use certbench_analysis::Stage;
 use certbench_core::ct::CtLogs;
 use hyper_util::rt::TokioIo;
-use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::{DigitallySignedStruct, SignatureScheme};
-use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::client::danger::ServerCertVerifier;
 
 use super::flight::{Counted, Flights, certificate_message_bytes, chain_bytes};
 use super::{ConnInfo, Failure, Transport, Verification, tcp};
 use crate::methods::{AnyRoots, DynVerifier, Method};
 use crate::roots::RootSet;
 use crate::sites::Site;
-use crate::stages::Recorder;
 use crate::tls::Stack;
-use crate::verifier::Rejection;
 pub use certbench_core::timed::{
     LastVerification, MethodVerifier, TimedVerifier, VerificationSink, reason,
 };
-
-/// A certbench method with its CT logs ([`MethodVerifier::with_ct`]) inside rustls, timed as
-/// [`TimedVerifier`] times a method it puts in through [`MethodVerifier`]: the method's own
-/// stages (`ct` among them) inside `total-verification`, the whole `verify_server_cert`, into
-/// `sink`. Every other call of the trait is the method verifier's.
-#[derive(Debug)]
-pub struct TimedMethod {
-    method: MethodVerifier,
-    sink: Arc<dyn VerificationSink>,
-}
-
-impl TimedMethod {
-    /// Times `method` into `sink`.
-    pub fn new(method: MethodVerifier, sink: Arc<dyn VerificationSink>) -> TimedMethod {
-        TimedMethod { method, sink }
-    }
-}
-
-impl ServerCertVerifier for TimedMethod {
-    fn verify_server_cert(
-        &self,
-        end_entity: &CertificateDer<'_>,
-        intermediates: &[CertificateDer<'_>],
-        server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        let mut rec = Recorder::new();
-        let total = rec.start();
-        // Fails closed itself: a panicking method is a rejection.
-        let result =
-            (self.method).verify_staged(end_entity, intermediates, server_name, now, &mut rec);
-        rec.stop(Stage::TotalVerification, total);
-        let verdict = match &result {
-            Ok(_) => Ok(()),
-            Err(e) => Err(Rejection::new(reason(e))),
-        };
-        self.sink.record(server_name, &rec, verdict);
-        result
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.method.verify_tls12_signature(message, cert, dss)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.method.verify_tls13_signature(message, cert, dss)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.method.supported_verify_schemes()
-    }
-}
 
 /// The verifier a sample's rustls configuration verifies with: `verifier` timed into `sink`,
 /// checking CT against `ct` when given (see the module documentation), else as
@@ -118,15 +49,12 @@ pub fn timed(
     ct: Option<&Arc<CtLogs>>,
     sink: Arc<dyn VerificationSink>,
 ) -> Arc<dyn ServerCertVerifier> {
-    match ct.filter(|_| verifier.capabilities().ct) {
-        // Through MethodVerifier even when the method has a rustls verifier of its own
-        // (`webpki`, `platform`): that one checks no SCT, the method's `verify()` adds `ct`.
-        Some(logs) => {
-            let method = MethodVerifier::new(verifier.clone(), store).with_ct(Some(logs.clone()));
-            Arc::new(TimedMethod::new(method, sink))
-        }
-        None => Arc::new(TimedVerifier::for_method(verifier.clone(), store, sink)),
-    }
+    Arc::new(TimedVerifier::for_method_with_ct(
+        verifier.clone(),
+        store,
+        ct.cloned(),
+        sink,
+    ))
 }
 
 /// A rustls client configuration built the way Servo builds one
