@@ -41,8 +41,8 @@ pub mod verify;
 
 pub use certbench_analysis as analysis;
 pub use certbench_core::{
-    cache, chain, ct, corpus, der, fail_closed, fuzzing, methods, pool, roots, servo, stages, timed,
-    verifier, versions,
+    cache, chain, corpus, ct, der, fail_closed, fuzzing, methods, pool, roots, servo, stages,
+    timed, verifier, versions,
 };
 pub use error::Error;
 pub use methods::Method;

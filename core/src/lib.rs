@@ -28,9 +28,9 @@
 pub mod cache;
 pub mod chain;
 pub mod clock;
-pub mod ct;
 #[cfg(feature = "corpus")]
 pub mod corpus;
+pub mod ct;
 pub mod der;
 pub mod error;
 pub mod fail_closed;

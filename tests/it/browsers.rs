@@ -174,7 +174,11 @@ fn a_cpp_exception_in_a_native_verifier_is_a_rejection_not_an_abort() {
     for m in native {
         for point in ["store", "chain", "verify", "name", "ct-logs", "ct"] {
             let raw = dir.path().join(format!("{m}-{point}.jsonl"));
-            let ct: &[&str] = if point.starts_with("ct") { &["--ct"] } else { &[] };
+            let ct: &[&str] = if point.starts_with("ct") {
+                &["--ct"]
+            } else {
+                &[]
+            };
             let out = std::process::Command::new(env!("CARGO_BIN_EXE_certbench"))
                 .args([
                     "verify",

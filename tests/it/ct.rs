@@ -92,7 +92,11 @@ fn every_corpus_sct_is_checked_by_every_method_with_ct_and_the_verdicts_are_the_
             let target = Target::server(&c.host, c.validation_time).with_ct(ct);
             let verdict = v.verify(&store, &c.chain, target, &mut rec);
             if !c.public_root {
-                assert!(rec.ct().is_none() && verdict.is_ok(), "{m} {}: {verdict:?}", c.id);
+                assert!(
+                    rec.ct().is_none() && verdict.is_ok(),
+                    "{m} {}: {verdict:?}",
+                    c.id
+                );
                 continue;
             }
             // webpki does not implement the directory-name constraint of udctest's
@@ -159,7 +163,12 @@ fn verify_ct_records_the_ct_stage_and_the_scts_per_sample() {
         .arg(&raw)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut scts: BTreeMap<String, u64> = BTreeMap::new();
     for line in std::fs::read_to_string(&raw).unwrap().lines() {
         let s: serde_json::Value = serde_json::from_str(line).unwrap();
@@ -174,7 +183,8 @@ fn verify_ct_records_the_ct_stage_and_the_scts_per_sample() {
         }
         assert_eq!(s["config"]["ct"], "28 logs of corpus/ct-logs", "{s}");
         if has_ct {
-            *scts.entry(method.to_owned()).or_default() += s["meta"]["ct"]["scts"].as_u64().unwrap();
+            *scts.entry(method.to_owned()).or_default() +=
+                s["meta"]["ct"]["scts"].as_u64().unwrap();
         }
     }
     for m in methods.iter().filter(|m| **m != "gnutls") {

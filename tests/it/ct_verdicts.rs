@@ -103,8 +103,12 @@ fn verdict(
     let store = v.build_roots(std::slice::from_ref(&f.root)).unwrap();
     let mut rec = Recorder::new();
     let target = Target::server(HOST, (NOT_BEFORE + DAY) as u64).with_ct(Some(logs));
-    let r = v.verify(&store, chain, target, &mut rec).map_err(|r| r.reason);
-    let ct = rec.ct().unwrap_or_else(|| panic!("{m}: no CT outcome ({r:?})"));
+    let r = v
+        .verify(&store, chain, target, &mut rec)
+        .map_err(|r| r.reason);
+    let ct = rec
+        .ct()
+        .unwrap_or_else(|| panic!("{m}: no CT outcome ({r:?})"));
     (r, ct)
 }
 
@@ -143,7 +147,11 @@ fn each_browser_gives_its_own_verdict_on_valid_corrupted_unknown_and_too_few_sct
     for m in methods {
         let (r, ct) = verdict(m, &f, &valid, &logs);
         assert!(r.is_ok(), "{m}: valid SCTs: {r:?}");
-        assert_eq!((ct.scts, ct.checked, ct.valid, ct.compliant), (2, 2, 2, true), "{m}");
+        assert_eq!(
+            (ct.scts, ct.checked, ct.valid, ct.compliant),
+            (2, 2, 2, true),
+            "{m}"
+        );
 
         // One good SCT left, from one operator: Chrome's enforcer finds no operator
         // diversity first; Gecko's counts too few SCTs first.
@@ -151,13 +159,20 @@ fn each_browser_gives_its_own_verdict_on_valid_corrupted_unknown_and_too_few_sct
         let (r, ct) = verdict(m, &f, &corrupted, &logs);
         let reason = r.expect_err("a corrupted SCT signature");
         assert!(reason.starts_with(&one_left), "{m}: {reason}");
-        assert_eq!((ct.scts, ct.checked, ct.valid, ct.invalid), (2, 2, 1, 1), "{m}");
+        assert_eq!(
+            (ct.scts, ct.checked, ct.valid, ct.invalid),
+            (2, 2, 1, 1),
+            "{m}"
+        );
 
         let (r, ct) = verdict(m, &f, &unknown, &logs);
         let reason = r.expect_err("an SCT from an unknown log");
         assert!(reason.starts_with(&one_left), "{m}: {reason}");
         assert_eq!((ct.scts, ct.valid, ct.unknown_log), (2, 1, 1), "{m}");
-        assert_eq!(ct.checked, 1, "{m}: no signature checked for an unknown log");
+        assert_eq!(
+            ct.checked, 1,
+            "{m}: no signature checked for an unknown log"
+        );
 
         let (r, ct) = verdict(m, &f, &too_few, &logs);
         let reason = r.expect_err("too few SCTs");

@@ -285,7 +285,11 @@ fn list_logs(json: &str) -> HashMap<Vec<u8>, (Vec<u8>, String, String)> {
     let mut logs = HashMap::new();
     for o in v["operators"].as_array().unwrap() {
         let tiled = o.get("tiled_logs").and_then(|t| t.as_array());
-        let all = o["logs"].as_array().unwrap().iter().chain(tiled.into_iter().flatten());
+        let all = o["logs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(tiled.into_iter().flatten());
         for l in all {
             let spki = unbase64(l["key"].as_str().unwrap());
             let (_, key) = x509_parser::x509::SubjectPublicKeyInfo::from_der(&spki).unwrap();

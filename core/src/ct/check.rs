@@ -107,7 +107,15 @@ pub fn rustls_stage(
     };
     let span = rec.start();
     let hash = issuer_key_hash(&chain.leaf, &chain.intermediates, anchors);
-    let checked = check(algs, logs, &chain.leaf, hash, None, target.time_or_now(), runner);
+    let checked = check(
+        algs,
+        logs,
+        &chain.leaf,
+        hash,
+        None,
+        target.time_or_now(),
+        runner,
+    );
     rec.stop(Stage::Ct, span);
     rec.note_ct(checked.outcome);
     if checked.outcome.compliant {
@@ -245,7 +253,11 @@ pub fn check<'l>(
     for r in &results {
         outcome.scts += 1;
         // A slot the runner left empty is a failed check (fail closed).
-        match r.get().copied().unwrap_or(SctStatus::Invalid { checked: false }) {
+        match r
+            .get()
+            .copied()
+            .unwrap_or(SctStatus::Invalid { checked: false })
+        {
             SctStatus::Valid(v) => {
                 outcome.checked += 1;
                 outcome.valid += 1;

@@ -165,7 +165,10 @@ mod tests {
         assert_eq!(chrome(t, t + 181 * DAY, &two, t), Compliance::NotEnoughScts);
         assert_eq!(chrome(t, t + 398 * DAY, &three, t), Compliance::Complies);
         // One SCT, or one log twice: one operator, which Chrome reports first.
-        assert_eq!(chrome(t, t + 90 * DAY, &[sct(&a)], t), Compliance::NotDiverseScts);
+        assert_eq!(
+            chrome(t, t + 90 * DAY, &[sct(&a)], t),
+            Compliance::NotDiverseScts
+        );
         assert_eq!(
             chrome(t, t + 90 * DAY, &[sct(&a), sct(&a)], t),
             Compliance::NotDiverseScts
@@ -226,8 +229,14 @@ mod tests {
             timestamp_ms: t * 1000,
             origin: Origin::Delivered,
         };
-        assert_eq!(chrome(t, t + 398 * DAY, &[d(&a), d(&b)], t), Compliance::Complies);
-        assert_eq!(chrome(t, t + 398 * DAY, &[d(&a)], t), Compliance::NotDiverseScts);
+        assert_eq!(
+            chrome(t, t + 398 * DAY, &[d(&a), d(&b)], t),
+            Compliance::Complies
+        );
+        assert_eq!(
+            chrome(t, t + 398 * DAY, &[d(&a)], t),
+            Compliance::NotDiverseScts
+        );
         // Nothing at all.
         assert_eq!(chrome(t, t + 90 * DAY, &[], t), Compliance::NotEnoughScts);
     }

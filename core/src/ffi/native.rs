@@ -96,13 +96,8 @@ struct Table {
     explain: unsafe extern "C" fn(*mut c_void, *mut c_char, usize),
     check_name:
         unsafe extern "C" fn(*mut c_void, c_int, *const u8, usize, *mut c_char, usize) -> c_int,
-    ct_logs_new: unsafe extern "C" fn(
-        *const CtLogDesc,
-        usize,
-        c_int,
-        *mut c_char,
-        usize,
-    ) -> *mut c_void,
+    ct_logs_new:
+        unsafe extern "C" fn(*const CtLogDesc, usize, c_int, *mut c_char, usize) -> *mut c_void,
     ct_logs_free: unsafe extern "C" fn(*mut c_void),
     verify_ct: unsafe extern "C" fn(
         *const c_void,

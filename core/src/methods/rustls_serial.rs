@@ -116,7 +116,14 @@ impl Verifier for RustlsSerial {
             )
             .map(|_| ())
         })?;
-        crate::ct::check::rustls_stage(self.algs, chain, &roots.0, &target, &crate::ct::check::Serial, rec)
+        crate::ct::check::rustls_stage(
+            self.algs,
+            chain,
+            &roots.0,
+            &target,
+            &crate::ct::check::Serial,
+            rec,
+        )
     }
 }
 
