@@ -1,7 +1,8 @@
 //! The body of the fuzz target (`fuzz/fuzz_targets/verify_chain.rs`), kept in the library so
 //! that the ordinary test suite runs it too, on the stable toolchain, over the seeds.
 //!
-//! Input format: byte 0 picks one of the bundled corpus chains' (host, validation time);
+//! Input format: byte 0 picks one of the bundled corpus chains' (host, validation time), and
+//! its high bit whether Certificate Transparency is checked (`--ct`, the corpus's logs);
 //! the rest is a sequence of certificates, each a 2-byte big-endian length and that many
 //! bytes (a last certificate cut short is taken as it is). The first certificate is the leaf.
 //!
@@ -10,7 +11,7 @@
 //! reach their signature checks rather than stopping at an unknown issuer.
 //!
 //! Invariants checked on every input (a violation panics, which is what a fuzzer reports):
-//! reading a certificate's signed parts and key type never panics; every method returns a
+//! reading a certificate's signed parts, key type and embedded SCTs never panics; every method returns a
 //! verdict (no panic, no abort) against the corpus roots; `rustlsparallel` gives exactly
 //! `rustlsserial`'s verdict, reason included.
 
@@ -53,6 +54,9 @@ pub fn encode(selector: u8, certs: &[&[u8]]) -> Vec<u8> {
 pub struct Harness {
     targets: Vec<(String, u64)>,
     methods: Vec<(Method, Box<dyn DynVerifier>, AnyRoots)>,
+    /// The corpus's CT logs: an input whose selector has its high bit set is verified with
+    /// `--ct` (so every method's SCT parsing and CT policy see hostile leaves too).
+    ct: crate::ct::CtLogs,
 }
 
 impl Harness {
@@ -68,7 +72,7 @@ impl Harness {
         if twins.exists() {
             roots.extend(crate::chain::read_pem_certs(&twins).expect("the twins' roots load"));
         }
-        let methods = Method::available()
+        let methods: Vec<(Method, Box<dyn DynVerifier>, AnyRoots)> = Method::available()
             .into_iter()
             .map(|m| {
                 let v = m.verifier();
@@ -81,7 +85,17 @@ impl Harness {
             .iter()
             .map(|c| (c.host.clone(), c.validation_time))
             .collect();
-        Harness { targets, methods }
+        let ct =
+            crate::ct::CtLogs::load(&crate::corpus::bundled_dir().join("../ct-logs/log_list.json"))
+                .expect("the corpus's CT logs load");
+        for (_, v, _) in &methods {
+            v.prepare_ct(&ct);
+        }
+        Harness {
+            targets,
+            methods,
+            ct,
+        }
     }
 
     /// The seed inputs: every corpus chain as sent, with its own target.
@@ -104,6 +118,11 @@ impl Harness {
         for c in &certs {
             let _ = SignedParts::parse(c);
             let _ = key_type(c);
+            if let Ok(Some(e)) = crate::der::embedded_scts(c) {
+                for sct in crate::ct::sct::split_list(e.list).unwrap_or_default() {
+                    let _ = crate::ct::sct::decode(sct);
+                }
+            }
         }
         let Some((leaf, rest)) = certs.split_first() else {
             return;
@@ -116,7 +135,8 @@ impl Harness {
                 .collect(),
         };
         let (host, time) = &self.targets[usize::from(selector) % self.targets.len()];
-        let target = Target::server(host, *time);
+        let ct = (selector & 0x80 != 0).then_some(&self.ct);
+        let target = Target::server(host, *time).with_ct(ct);
         let mut serial = None;
         let mut parallel = None;
         for (m, v, store) in &self.methods {

@@ -34,6 +34,22 @@ fn seeds_are_the_corpus_chains_and_pass_the_harness() {
     }
     // The harness forces the overlapped path: each seed's rustlsparallel verdict came from it.
     crate::common::assert_overlapped_since(before, seeds.len() as u64, "fuzz seeds");
+    // The same chains with the selector's high bit: verified with CT too (every method's SCT
+    // parsing and policy; rustlsparallel's verdict still rustlsserial's).
+    for (_, bytes) in &seeds {
+        let mut with_ct = bytes.clone();
+        with_ct[0] |= 0x80;
+        harness.check(&with_ct);
+        // A leaf whose SCT list is cut short (its signature then fails too: a hostile leaf).
+        let (_, certs) = certbench::fuzzing::decode(&with_ct);
+        let mut leaf = certs[0].to_vec();
+        if let Some(at) = leaf.windows(3).position(|w| w == [0x02, 0x04, 0x02]) {
+            leaf.truncate(at + 40);
+            let mut all: Vec<&[u8]> = vec![&leaf];
+            all.extend(&certs[1..]);
+            harness.check(&certbench::fuzzing::encode(with_ct[0], &all));
+        }
+    }
 }
 
 #[test]
