@@ -9,51 +9,16 @@
 
 use std::sync::Arc;
 
-use certbench_core::ct::{CtLog, CtLogs, LogState};
-use rcgen::{
-    BasicConstraints, CertificateParams, DnType, ExtendedKeyUsagePurpose, IsCa, Issuer, KeyPair,
-    KeyUsagePurpose,
-};
+use certbench_core::ct::CtLogs;
+use rcgen::Issuer;
 
 use super::HandshakeError;
 use crate::mirror::ct::{MirrorLog, SctSpec, issue_with_scts};
 use crate::tls::KeyType;
-use crate::tls::certs::{SERVER_NAME, ServerCert};
+use crate::tls::certs::{ServerCert, ca_params, keypair, leaf_params};
 
 /// Where the run's logs come from, as samples and titles name it.
 pub const ORIGIN: &str = "the handshake run";
-
-fn keypair(key: KeyType) -> Result<KeyPair, rcgen::Error> {
-    match key {
-        KeyType::Rsa2048 => {
-            KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, rcgen::RsaKeySize::_2048)
-        }
-        KeyType::P256 => KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256),
-        KeyType::P384 => KeyPair::generate_for(&rcgen::PKCS_ECDSA_P384_SHA384),
-    }
-}
-
-fn ca_params(now: time::OffsetDateTime, name: String) -> CertificateParams {
-    let mut p = CertificateParams::default();
-    p.distinguished_name.push(DnType::CommonName, name);
-    p.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    p.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-    p.not_before = now - time::Duration::days(1);
-    p.not_after = now + time::Duration::days(30);
-    p
-}
-
-fn leaf_params(now: time::OffsetDateTime) -> Result<CertificateParams, rcgen::Error> {
-    let mut leaf = CertificateParams::new(vec![SERVER_NAME.to_owned()])?;
-    leaf.distinguished_name
-        .push(DnType::CommonName, SERVER_NAME);
-    leaf.is_ca = IsCa::ExplicitNoCa;
-    leaf.key_usages = vec![KeyUsagePurpose::DigitalSignature];
-    leaf.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
-    leaf.not_before = now - time::Duration::days(1);
-    leaf.not_after = now + time::Duration::days(30);
-    Ok(leaf)
-}
 
 fn ct_error(e: impl std::fmt::Display) -> HandshakeError {
     HandshakeError::Setup(format!("the certificate's SCTs: {e}"))
@@ -119,16 +84,7 @@ pub fn generate(
     )
     .map_err(ct_error)?;
 
-    let known = logs
-        .iter()
-        .map(|l| CtLog {
-            id: *l.log_id(),
-            key: l.spki_der().to_vec(),
-            operator: l.operator.clone(),
-            description: l.description.clone(),
-            state: LogState::Admissible,
-        })
-        .collect();
+    let known = logs.iter().map(MirrorLog::ct_log).collect();
     let mut chain = vec![leaf.der().clone()];
     chain.extend(chain_tail);
     Ok((
@@ -146,6 +102,7 @@ mod tests {
     use super::*;
     use crate::methods::Method;
     use crate::stages::Recorder;
+    use crate::tls::certs::SERVER_NAME;
     use crate::verifier::Target;
 
     /// The chain verifies with its CT check under Chrome's policy (rustlsserial's), both shapes.

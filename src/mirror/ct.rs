@@ -108,6 +108,17 @@ impl std::fmt::Debug for MirrorLog {
 }
 
 impl MirrorLog {
+    /// The log as a browser's log set holds it (`--ct`): its id, key and operator, admissible.
+    pub fn ct_log(&self) -> certbench_core::ct::CtLog {
+        certbench_core::ct::CtLog {
+            id: *self.log_id(),
+            key: self.spki_der().to_vec(),
+            operator: self.operator.clone(),
+            description: self.description.clone(),
+            state: certbench_core::ct::LogState::Admissible,
+        }
+    }
+
     /// A log with a fresh P-256 key; in no [`CtLogs`] (say, a log a client does not know).
     pub fn generate(description: &str, operator: &str) -> Result<MirrorLog, CtError> {
         let key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256)?;

@@ -22,7 +22,7 @@ pub struct ServerCert {
     pub ca: CertificateDer<'static>,
 }
 
-fn keypair(key: KeyType) -> Result<KeyPair, rcgen::Error> {
+pub(crate) fn keypair(key: KeyType) -> Result<KeyPair, rcgen::Error> {
     match key {
         KeyType::Rsa2048 => {
             KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, rcgen::RsaKeySize::_2048)
@@ -54,7 +54,7 @@ pub fn generate_with_intermediate(key: KeyType) -> Result<ServerCert, rcgen::Err
     })
 }
 
-fn ca_params(now: time::OffsetDateTime, name: String) -> CertificateParams {
+pub(crate) fn ca_params(now: time::OffsetDateTime, name: String) -> CertificateParams {
     let mut p = CertificateParams::default();
     p.distinguished_name.push(DnType::CommonName, name);
     p.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
@@ -64,7 +64,7 @@ fn ca_params(now: time::OffsetDateTime, name: String) -> CertificateParams {
     p
 }
 
-fn leaf_params(now: time::OffsetDateTime) -> Result<CertificateParams, rcgen::Error> {
+pub(crate) fn leaf_params(now: time::OffsetDateTime) -> Result<CertificateParams, rcgen::Error> {
     let mut leaf = CertificateParams::new(vec![SERVER_NAME.to_owned()])?;
     leaf.distinguished_name
         .push(DnType::CommonName, SERVER_NAME);

@@ -6,7 +6,7 @@
 
 use certbench::Method;
 use certbench::chain::Chain;
-use certbench::ct::{CtLog, CtLogs, LogState};
+use certbench::ct::CtLogs;
 use certbench::mirror::ct::{MirrorLog, SctSpec, issue_with_scts};
 use certbench::stages::Recorder;
 use certbench::verifier::Target;
@@ -78,16 +78,7 @@ fn leaf(f: &Fixture, days: i64, scts: &[SctSpec<'_>]) -> Chain {
 
 /// The browser's log set: `logs`, each admissible.
 fn known(logs: &[&MirrorLog]) -> CtLogs {
-    let logs = logs
-        .iter()
-        .map(|l| CtLog {
-            id: *l.log_id(),
-            key: l.spki_der().to_vec(),
-            operator: l.operator.clone(),
-            description: l.description.clone(),
-            state: LogState::Admissible,
-        })
-        .collect();
+    let logs = logs.iter().map(|l| l.ct_log()).collect();
     CtLogs::new(logs, "the test's logs")
 }
 

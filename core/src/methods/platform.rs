@@ -59,17 +59,7 @@ impl Verifier for Platform {
         target: Target<'_>,
         rec: &mut Recorder,
     ) -> Result<(), Rejection> {
-        verify_with_server_verifier(roots.0.as_ref(), chain, target, rec)?;
-        // The verifier keeps its roots to itself: the issuer is looked for among the
-        // certificates sent (every corpus leaf's issuer is sent).
-        crate::ct::check::rustls_stage(
-            crate::methods::rustls_serial::signature_algorithms(),
-            chain,
-            &[],
-            &target,
-            &crate::ct::check::Serial,
-            rec,
-        )
+        verify_with_server_verifier(roots.0.as_ref(), chain, target, rec)
     }
 
     fn rustls_verifier(&self, roots: &ServerVerifierRoots) -> Option<Arc<dyn ServerCertVerifier>> {

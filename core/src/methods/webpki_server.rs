@@ -55,9 +55,17 @@ pub(crate) fn verify_with_server_verifier(
     let span = rec.start();
     let result = verifier.verify_server_cert(&chain.leaf, &chain.intermediates, &name, &[], now);
     rec.stop(Stage::Verify, span);
-    result
-        .map(|_| ())
-        .map_err(|e| Rejection::new(e.to_string()))
+    result.map_err(|e| Rejection::new(e.to_string()))?;
+    // `--ct`: the verifier keeps its roots to itself, so the issuer is looked for among the
+    // certificates sent (every corpus leaf's issuer is sent).
+    crate::ct::check::rustls_stage(
+        crate::methods::rustls_serial::signature_algorithms(),
+        chain,
+        &[],
+        &target,
+        &crate::ct::check::Serial,
+        rec,
+    )
 }
 
 /// What the rustls server verifiers express: DNS and IP names, server auth, nothing more.
@@ -114,17 +122,7 @@ impl Verifier for WebpkiServer {
         target: Target<'_>,
         rec: &mut Recorder,
     ) -> Result<(), Rejection> {
-        verify_with_server_verifier(roots.0.as_ref(), chain, target, rec)?;
-        // The verifier keeps its roots to itself: the issuer is looked for among the
-        // certificates sent (every corpus leaf's issuer is sent).
-        crate::ct::check::rustls_stage(
-            crate::methods::rustls_serial::signature_algorithms(),
-            chain,
-            &[],
-            &target,
-            &crate::ct::check::Serial,
-            rec,
-        )
+        verify_with_server_verifier(roots.0.as_ref(), chain, target, rec)
     }
 
     fn rustls_verifier(&self, roots: &ServerVerifierRoots) -> Option<Arc<dyn ServerCertVerifier>> {
