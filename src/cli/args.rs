@@ -94,3 +94,45 @@ mod tests {
         assert!(T::try_parse_from(["t", "--method", "ring"]).is_err());
     }
 }
+
+/// `--verify-cache`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CacheArg {
+    /// No cache: every full handshake runs the verifier.
+    None,
+    /// Chrome's CachingCertVerifier + CoalescingCertVerifier: key = chain + host + flags,
+    /// 256 entries, 30 minutes, identical in-flight verifications coalesced (with --ct, CT's
+    /// outcome is part of the result kept).
+    Chrome,
+    /// Firefox's: no result cache (every full handshake runs the verifier); with --ct, the
+    /// browser's cache of SCT signature results across its connections (the firefox shim's;
+    /// other methods keep none, so for them this is `none`).
+    Firefox,
+}
+
+/// The cache policies `args` name, duplicates dropped, order kept.
+pub fn caches(args: &[CacheArg]) -> Vec<crate::cache::CachePolicy> {
+    use crate::cache::CachePolicy;
+    let mut out: Vec<CachePolicy> = Vec::new();
+    for c in args {
+        let policy = match c {
+            CacheArg::None => CachePolicy::None,
+            CacheArg::Chrome => CachePolicy::Chrome,
+            CacheArg::Firefox => CachePolicy::Firefox,
+        };
+        if !out.contains(&policy) {
+            out.push(policy);
+        }
+    }
+    out
+}
+
+/// The verifiers a rustls client is given: rustls' own (`None`) when `args` name no method,
+/// else each method they name.
+pub fn or_rustls_own(args: &[MethodArg]) -> Vec<Option<Method>> {
+    if args.is_empty() {
+        vec![None]
+    } else {
+        methods(args).into_iter().map(Some).collect()
+    }
+}

@@ -8,6 +8,8 @@ use anyhow::{Context, Result};
 use certbench_core::ct::CtLogs;
 use clap::Args;
 
+use crate::mirror::MirrorSet;
+
 /// The corpus's log list: the logs of the SCTs its leaves embed (corpus/ct-logs/).
 pub fn corpus_log_list() -> PathBuf {
     crate::corpus::bundled_dir().join("../ct-logs/log_list.json")
@@ -44,6 +46,47 @@ impl CtArgs {
             }
         };
         Ok(Some(Arc::new(logs)))
+    }
+}
+
+impl CtArgs {
+    /// `--ct`'s logs for a run that may be on the mirror: `--ct-logs`; else, with `--mirror`,
+    /// the mirror's own logs (its clones embed SCTs from them, which a mirror run trusts as it
+    /// trusts the mirror's roots), those of every set served with `--pq` too (each profile's
+    /// set has logs of its own); else the corpus's. `None` without `--ct`.
+    pub fn mirror_logs(
+        &self,
+        mirror: Option<&MirrorSet>,
+        pq: &[MirrorSet],
+    ) -> Result<Option<Arc<CtLogs>>> {
+        let Some(set) = mirror.filter(|_| self.ct && self.ct_logs.is_none() && !pq.is_empty())
+        else {
+            return self.logs(mirror.map(|m| (m.ct_log_list.as_str(), "mirror")));
+        };
+        let mut logs = Vec::new();
+        for s in std::iter::once(set).chain(pq) {
+            let list = CtLogs::from_v3_json(&s.ct_log_list, "mirror")
+                .with_context(|| format!("reading the CT log list of the {} mirror", s.profile))?;
+            logs.extend(list.logs().iter().cloned());
+        }
+        Ok(Some(Arc::new(CtLogs::new(logs, "mirror"))))
+    }
+
+    /// Whether `handshake` checks CT (`--ct`): its certificate is made for the run, with SCTs
+    /// from logs made with it, so `--ct-logs` does not apply, and only a certbench method
+    /// (`--method`) has a CT check.
+    pub fn for_handshake(&self, has_methods: bool) -> Result<bool> {
+        if self.ct_logs.is_some() {
+            anyhow::bail!(
+                "--ct-logs does not apply to `certbench handshake`: its certificate is made for the run, with SCTs from logs made with it, which no other list knows"
+            );
+        }
+        if self.ct && !has_methods {
+            anyhow::bail!(
+                "--ct needs --method: rustls' own verifier and the OpenSSL client check no Certificate Transparency"
+            );
+        }
+        Ok(self.ct)
     }
 }
 

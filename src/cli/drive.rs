@@ -2,18 +2,15 @@
 //! [`DrivePlan`] → [`crate::driver::measure`] → the tables.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use certbench_analysis::schema::RunInfo;
-use certbench_core::ct::CtLogs;
 use clap::Args;
 
 use super::args::{MethodArg, methods};
 use super::net::NetArgs;
 use super::output::{Outcome, OutputArgs};
 use crate::driver::{self, DrivePlan, DriverOptions, RunControl};
-use crate::mirror::MirrorSet;
 use crate::run::sink::RawSink;
 use crate::sites::read_sites;
 use crate::tls::Stack;
@@ -56,9 +53,8 @@ pub(super) struct DriveArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     concurrency: u16,
     /// Continue an interrupted run: skip every sample FILE has, append the rest, print the
-    /// whole run's tables. Options that change what a sample measures (transport, hook,
-    /// mirror, pq, link, TLS resumption, roots, cache-roots, resolve, concurrency, ct) must
-    /// be the first part's (checked against the run header beside FILE).
+    /// whole run's tables; options that change what a sample measures must be the first
+    /// part's (checked against the run header beside FILE; docs/driver.md names them).
     #[arg(long, value_name = "FILE", conflicts_with = "raw")]
     resume: Option<PathBuf>,
     #[command(flatten)]
@@ -76,11 +72,9 @@ impl DriveArgs {
     fn plan(&self) -> Result<DrivePlan> {
         let (sites, bad_lines) = read_sites(&self.sites)
             .with_context(|| format!("reading sites from {}", self.sites.display()))?;
+        let file = self.sites.display();
         for e in &bad_lines {
-            (self.out).error(&format!(
-                "certbench: error: {}: {e} (skipped)",
-                self.sites.display()
-            ));
+            (self.out).error(&format!("certbench: error: {file}: {e} (skipped)"));
         }
         if sites.is_empty() {
             anyhow::bail!("{}: no site to measure", self.sites.display());
@@ -89,7 +83,6 @@ impl DriveArgs {
         let pq = self.pq.settle(&self.net, &mut net, self.out.quiet)?;
         let raw_path = (self.resume.clone().or(self.raw.clone()))
             .unwrap_or_else(crate::run::sink::default_path);
-        let ct = self.ct_logs(net.mirror.as_ref(), &pq.sets)?;
         let opts = DriverOptions {
             methods: methods(&self.method),
             runs: self.runs,
@@ -102,7 +95,7 @@ impl DriveArgs {
             resumption: self.tls_resumption,
             concurrency: usize::from(self.concurrency),
             served: pq.served(),
-            ct,
+            ct: self.ct.mirror_logs(net.mirror.as_ref(), &pq.sets)?,
         };
         let plan = DrivePlan {
             sites,
@@ -115,29 +108,6 @@ impl DriveArgs {
             raw_path,
         };
         Ok(plan.checked()?)
-    }
-}
-
-impl DriveArgs {
-    /// `--ct`'s logs: `--ct-logs`; else, with `--mirror`, the mirror's own logs (its clones
-    /// embed SCTs from them, which a mirror run trusts as it trusts the mirror's roots), those
-    /// of every set served with `--pq` too (each profile's set has logs of its own); else the
-    /// corpus's. `None` without `--ct`.
-    fn ct_logs(&self, mirror: Option<&MirrorSet>, pq: &[MirrorSet]) -> Result<Option<Arc<CtLogs>>> {
-        let Some(set) =
-            mirror.filter(|_| self.ct.ct && self.ct.ct_logs.is_none() && !pq.is_empty())
-        else {
-            return self
-                .ct
-                .logs(mirror.map(|m| (m.ct_log_list.as_str(), "mirror")));
-        };
-        let mut logs = Vec::new();
-        for s in std::iter::once(set).chain(pq) {
-            let list = CtLogs::from_v3_json(&s.ct_log_list, "mirror")
-                .with_context(|| format!("reading the CT log list of the {} mirror", s.profile))?;
-            logs.extend(list.logs().iter().cloned());
-        }
-        Ok(Some(Arc::new(CtLogs::new(logs, "mirror"))))
     }
 }
 
@@ -168,9 +138,9 @@ pub(super) fn run(args: DriveArgs, argv: Vec<String>) -> Result<Outcome> {
     }
     let methods = &plan.opts.methods;
     out.write(&out.tables(&plan.title(), &samples, methods, Some(&other_hook)))?;
-    if let Some(summary) = crate::procstat::summary(samples.len()) {
-        out.note(&summary);
-    }
+    crate::procstat::summary(samples.len())
+        .iter()
+        .for_each(|s| out.note(s));
     if !finished {
         out.note(&plan.interrupted(samples.len()));
         return Ok(Outcome::Interrupted);

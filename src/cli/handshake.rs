@@ -8,7 +8,7 @@ use anyhow::{Result, bail};
 use certbench_analysis::handshake::{render, render_memory};
 use clap::Args;
 
-use super::args::{MethodArg, methods};
+use super::args::MethodArg;
 use super::output::{self, Outcome, OutputArgs};
 use crate::handshake::Resumption;
 use crate::handshake::hold::{self, HoldPlan};
@@ -94,12 +94,7 @@ impl HandshakeArgs {
             handshakes: self.handshakes,
             duration,
             provider: self.provider,
-            // rustls' own verifier, or each method asked for.
-            verifiers: if self.method.is_empty() {
-                vec![None]
-            } else {
-                methods(&self.method).into_iter().map(Some).collect()
-            },
+            verifiers: super::args::or_rustls_own(&self.method),
             intermediate: self.intermediate,
             server_threads: self
                 .server_threads
@@ -127,16 +122,7 @@ pub(super) fn run(args: HandshakeArgs, argv: Vec<String>) -> Result<Outcome> {
     let info = crate::versions::run_info(argv); // the run header, as of the start
     let duration = args.duration()?;
     let out = &args.out;
-    if args.ct.ct_logs.is_some() {
-        bail!(
-            "--ct-logs does not apply to `certbench handshake`: its certificate is made for the run, with SCTs from logs made with it, which no other list knows"
-        );
-    }
-    if args.ct.ct && args.method.is_empty() {
-        bail!(
-            "--ct needs --method: rustls' own verifier and the OpenSSL client check no Certificate Transparency"
-        );
-    }
+    args.ct.for_handshake(!args.method.is_empty())?;
     if args.serve_child {
         let server = args.server.for_client(Stack::Openssl);
         hold::serve_child(

@@ -8,29 +8,13 @@ use certbench_analysis::export::Format;
 use certbench_analysis::page::{PageLoad, render_csv, render_markdown};
 use clap::Args;
 
-use super::args::{MethodArg, methods};
+use super::args::{CacheArg, MethodArg, caches, methods};
 use super::net::NetArgs;
 use super::output::Outcome;
 use super::output::OutputArgs;
 use super::runtime;
-use crate::cache::CachePolicy;
 use crate::page::{MAX_PER_HOST, PageOptions, PagePlan, StoreFailure, parse_pages};
 use crate::tls::Stack;
-
-/// `--verify-cache`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum CacheArg {
-    /// No cache: every full handshake runs the verifier.
-    None,
-    /// Chrome's CachingCertVerifier + CoalescingCertVerifier: key = chain + host + flags,
-    /// 256 entries, 30 minutes, identical in-flight verifications coalesced (with --ct, CT's
-    /// outcome is part of the result kept).
-    Chrome,
-    /// Firefox's: no result cache (every full handshake runs the verifier); with --ct, the
-    /// browser's cache of SCT signature results across its connections (the firefox shim's;
-    /// other methods keep none, so for them this is `none`).
-    Firefox,
-}
 
 #[derive(Args, Debug)]
 pub(super) struct PageArgs {
@@ -92,29 +76,12 @@ pub(super) fn run(args: PageArgs) -> Result<Outcome> {
         anyhow::bail!("{}: no page to load", args.pages.display());
     }
     let net = args.net.settle(out.quiet)?;
-    let mut caches: Vec<CachePolicy> = Vec::new();
-    for c in &args.verify_cache {
-        let policy = match c {
-            CacheArg::None => CachePolicy::None,
-            CacheArg::Chrome => CachePolicy::Chrome,
-            CacheArg::Firefox => CachePolicy::Firefox,
-        };
-        if !caches.contains(&policy) {
-            caches.push(policy);
-        }
-    }
-    // With --mirror, the mirror's own logs: its clones embed SCTs from them.
-    let ct = (args.ct).logs(
-        net.mirror
-            .as_ref()
-            .map(|m| (m.ct_log_list.as_str(), "mirror")),
-    )?;
     let opts = PageOptions {
         methods: methods(&args.method),
         loads: args.loads,
         warmup: args.warmup,
-        caches,
-        ct,
+        caches: caches(&args.verify_cache),
+        ct: args.ct.mirror_logs(net.mirror.as_ref(), &[])?,
         resumption: args.tls_resumption,
         concurrency: usize::from(args.concurrency),
         transport: args.transport,

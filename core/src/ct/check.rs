@@ -17,14 +17,15 @@ use rustls_pki_types::{
     AlgorithmIdentifier, CertificateDer, SignatureVerificationAlgorithm, TrustAnchor, alg_id,
 };
 
+use super::digest::sha256;
 use super::list::{CtLog, CtLogs};
 use super::policy::{self, Compliance, Origin, ValidSct};
 use super::sct::{self, Entry, Sct};
-use super::{CtOutcome, sha256};
 use crate::chain::Chain;
 use crate::der::{self, Spki};
 use crate::stages::Recorder;
 use crate::verifier::{Rejection, Target};
+use certbench_analysis::schema::CtOutcome;
 
 /// Signature algorithms, as rustls' provider lists them.
 pub type Algorithms = &'static [&'static dyn SignatureVerificationAlgorithm];

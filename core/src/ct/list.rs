@@ -211,7 +211,7 @@ fn parse_log(log: &Value, operator: &str) -> Result<Option<CtLog>, LogListError>
     let id: [u8; 32] = b64("log_id")?
         .try_into()
         .map_err(|_| LogListError::Schema(format!("{what}: `log_id` is not 32 bytes")))?;
-    if crate::ct::sha256(&key) != id {
+    if super::digest::sha256(&key) != id {
         return Err(LogListError::IdMismatch { description });
     }
     let states = field(log, "state", &what)?

@@ -5,17 +5,11 @@
 //! report per chain is a [`CtOutcome`], and the time is the `ct` stage.
 
 pub mod check;
+mod digest;
 pub mod list;
 pub mod policy;
 pub mod sct;
 
 pub use certbench_analysis::schema::CtOutcome;
+pub use digest::sha256;
 pub use list::{CtLog, CtLogs, LogListError, LogState};
-
-/// SHA-256 (log ids, issuer key hashes), with the crypto library rustls links.
-pub fn sha256(bytes: &[u8]) -> [u8; 32] {
-    let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, bytes);
-    let mut out = [0u8; 32];
-    out.copy_from_slice(d.as_ref());
-    out
-}
