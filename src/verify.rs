@@ -79,7 +79,7 @@ fn config(
         openssl_policy: openssl_policy(method),
         versions: [(library.name.to_owned(), library.version)].into(),
         profile: profile.map(|p| p.name().to_owned()),
-        ct: ct_for(method, opts.ct.as_deref()).map(ct_label),
+        ct: ct_for(method, opts.ct.as_deref()).map(CtLogs::label),
         ..Config::default()
     }
 }
@@ -88,11 +88,6 @@ fn config(
 /// without a CT check.
 pub fn ct_for(method: Method, ct: Option<&CtLogs>) -> Option<&CtLogs> {
     ct.filter(|_| method.verifier().capabilities().ct)
-}
-
-/// How a sample's configuration names the CT logs it was checked against.
-pub fn ct_label(logs: &CtLogs) -> String {
-    format!("{} logs of {}", logs.logs().len(), logs.origin)
 }
 
 /// OpenSSL's policy, for the methods that are OpenSSL.
@@ -204,7 +199,8 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
                             roots,
                             item,
                             // A private CA's chain: no browser requires CT of it.
-                            ct_for(*method, opts.ct.as_deref()).filter(|_| item.public_root),
+                            (opts.ct.as_deref())
+                                .filter(|_| verifier.capabilities().ct && item.public_root),
                         ),
                     };
                     sink(Sample {

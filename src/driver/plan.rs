@@ -65,7 +65,7 @@ impl DrivePlan {
     /// `, CT checked (28 logs of corpus/ct-logs)` with `--ct`, else nothing.
     fn ct(&self) -> String {
         (self.opts.ct.as_deref()).map_or(String::new(), |logs| {
-            format!(", CT checked ({})", crate::verify::ct_label(logs))
+            format!(", CT checked ({})", logs.label())
         })
     }
 
@@ -205,7 +205,7 @@ pub fn measured_with(
     // `--ct` changes what every sample of a method with a CT check measures (its `ct` stage),
     // and against which logs: the list's label (its size and origin) stands for it.
     if let Some(logs) = &opts.ct {
-        v.push(("--ct", crate::verify::ct_label(logs)));
+        v.push(("--ct", logs.label()));
     }
     if opts.transport == Stack::Openssl {
         v.push(("--hook", opts.hook.name().to_owned()));

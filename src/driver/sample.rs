@@ -172,7 +172,7 @@ fn config<T: Transport>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
         extra_intermediates: 0,
         profile: entry.profile.map(|p| p.name().to_owned()),
         link: opts.served.link.clone(),
-        ct: entry.ct.as_deref().map(crate::verify::ct_label),
+        ct: entry.ct.as_deref().map(certbench_core::ct::CtLogs::label),
     }
 }
 

@@ -358,7 +358,7 @@ pub fn run_with_ct(
 /// with the method's without CT).
 pub fn verifier_name(method: certbench_core::Method, ct: Option<&CtLogs>) -> String {
     match crate::verify::ct_for(method, ct) {
-        Some(logs) => format!("{method} + CT ({})", crate::verify::ct_label(logs)),
+        Some(logs) => format!("{method} + CT ({})", logs.label()),
         None => method.name().to_owned(),
     }
 }

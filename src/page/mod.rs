@@ -349,7 +349,7 @@ async fn load<T: Transport + Send + 'static>(
         method: b.method.name().to_owned(),
         transport: t.kind().name().to_owned(),
         verify_cache: b.cache.policy().name().to_owned(),
-        ct: b.ct.as_deref().map(crate::verify::ct_label),
+        ct: b.ct.as_deref().map(CtLogs::label),
         resumption: opts.resumption,
         load: n,
         connections: conns.len() as u32,

@@ -38,7 +38,7 @@ impl PagePlan {
     /// `, CT checked (28 logs of mirror)` with `--ct`, else nothing.
     fn ct(&self) -> String {
         (self.opts.ct.as_deref()).map_or(String::new(), |logs| {
-            format!(", CT checked ({})", crate::verify::ct_label(logs))
+            format!(", CT checked ({})", logs.label())
         })
     }
 

@@ -44,6 +44,24 @@ pub fn chain<'a>(corpus: &'a Corpus, id: &str) -> &'a CorpusChain {
         .unwrap_or_else(|| panic!("no chain {id}"))
 }
 
+/// `m` on corpus chain `id` under its own root, at its validation time, for its host: the
+/// stages and outcome it recorded (a rejection fails the test).
+pub fn verified(m: Method, id: &str) -> Recorder {
+    let corpus = corpus();
+    let c = chain(&corpus, id);
+    let v = m.verifier();
+    let store = v.build_roots(&c.roots).expect("roots");
+    let mut rec = Recorder::new();
+    v.verify(
+        &store,
+        &c.chain,
+        Target::server(&c.host, c.validation_time),
+        &mut rec,
+    )
+    .unwrap_or_else(|e| panic!("{m} on {id}: {e}"));
+    rec
+}
+
 /// The verdict of `verifier` on `chain` for `host` at `time`, trusting `roots`.
 pub fn verdict_with(
     verifier: &dyn DynVerifier,

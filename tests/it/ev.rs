@@ -6,7 +6,7 @@
 //! an exception in the EV attempt is a fallback, never a grant; a leaf without an EV policy makes
 //! no attempt.
 
-use crate::common::{all_methods, chain, corpus};
+use crate::common::{all_methods, chain, corpus, verified};
 use certbench::Method;
 use certbench::chain::Chain;
 use certbench::stages::Recorder;
@@ -25,24 +25,6 @@ fn ev_browsers() -> Vec<Method> {
 }
 
 const APPLE: &str = "apple.com__limbo-online";
-
-/// `m` on corpus chain `id` under its own root, at its validation time, for its host: the
-/// stages and outcome it recorded (a rejection fails the test).
-fn verified(m: Method, id: &str) -> Recorder {
-    let corpus = corpus();
-    let c = chain(&corpus, id);
-    let v = m.verifier();
-    let store = v.build_roots(&c.roots).expect("roots");
-    let mut rec = Recorder::new();
-    v.verify(
-        &store,
-        &c.chain,
-        Target::server(&c.host, c.validation_time),
-        &mut rec,
-    )
-    .unwrap_or_else(|e| panic!("{m} on {id}: {e}"));
-    rec
-}
 
 #[test]
 fn apple_coms_chain_is_granted_ev_by_both_browsers_at_its_validation_time() {

@@ -169,6 +169,11 @@ impl CtLogs {
         self
     }
 
+    /// How a sample's configuration names these logs, e.g. `28 logs of corpus/ct-logs`.
+    pub fn label(&self) -> String {
+        format!("{} logs of {}", self.logs.len(), self.origin)
+    }
+
     /// The logs.
     pub fn logs(&self) -> &[CtLog] {
         &self.logs
