@@ -44,6 +44,11 @@ stages! {
     /// (`firefox`: NSS's `NSS_NoDB_Init`): kept out of `roots-creation`, which it would
     /// otherwise inflate in that one sample. Not part of `total-verification`.
     LibraryInit => "library-init",
+    /// Revocation data loaded (read, mapped or parsed: the CRLSet, the CRLite filter, the
+    /// CRLs), once per process, in the sample whose check first needed it: the cold cost of
+    /// `--revocation`, kept apart from the per-connection `revocation` stage. Not part of
+    /// `total-verification`. The sample's `revocation` says how many bytes stay resident.
+    RevocationLoad => "revocation-load",
     /// Building the verifier's trust store from root certificates (cold), or `0` when cached.
     RootsCreation => "roots-creation",
     /// Building the HTTP client/connector (driver only).
@@ -69,6 +74,12 @@ stages! {
     /// rustls methods: certbench's on rustls' crypto provider, Chrome's policy). The sample's
     /// `ct` counts the SCTs.
     Ct => "ct",
+    /// Revocation (`--revocation`), after the path is verified: `chrome` Chrome's CRLSet for
+    /// every certificate of the path, `firefox` CRLite for the end entity as Gecko queries it,
+    /// `gnutls` the stapled OCSP response as GnuTLS checks it, the rustls methods the
+    /// mechanism asked for (`crl`, `crlite`, `upki`, `ocsp`). Data already loaded (see
+    /// `revocation-load`); the sample's `revocation` says what was found.
+    Revocation => "revocation",
     /// The hostname check, where the method does it apart from `verify`.
     VerifyHostname => "verify-hostname",
     /// TCP connect + TLS handshake + request to the first byte of the response (driver only).
@@ -76,7 +87,7 @@ stages! {
     /// TCP connect + TLS handshake, as a connector sees it (a patched Servo's connector).
     Handshake => "handshake",
     /// Everything the verifier does for one chain: chain-creation + ev-attempt + verify + ct +
-    /// verify-hostname.
+    /// revocation + verify-hostname.
     TotalVerification => "total-verification",
     /// The whole sample.
     Total => "total",
@@ -249,6 +260,30 @@ pub struct CtOutcome {
     pub compliant: bool,
 }
 
+/// What a revocation check (`revocation`) found, and the data it used.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RevocationOutcome {
+    /// The mechanism (`crlset`, `crlite`, `upki`, `crl`, `ocsp`).
+    pub mechanism: String,
+    /// `good`, `revoked` or `soft-fail` (the browser accepted without an answer).
+    pub status: String,
+    /// Why the check soft-failed (`no-data`, `stale`, `not-covered`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub soft_fail: Option<String>,
+    /// The revoked certificate's position in the path (0: the leaf).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// Bytes of the data the mechanism read (the CRLSet, the filter files, the CRLs, the
+    /// stapled response).
+    pub data_bytes: u64,
+    /// Bytes the mechanism keeps in memory between checks (its parsed data; 0 for `upki`,
+    /// which reads its files per check, and for a stapled response).
+    pub resident_bytes: u64,
+    /// This sample paid the data's load (`revocation-load`): the process's first check.
+    #[serde(default)]
+    pub cold: bool,
+}
+
 /// Facts about the sample that are not timings.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SampleMeta {
@@ -303,6 +338,9 @@ pub struct SampleMeta {
     /// The Certificate Transparency check (`--ct`), where one was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ct: Option<CtOutcome>,
+    /// The revocation check (`--revocation`), where one was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revocation: Option<RevocationOutcome>,
     /// A patched Servo's sample: its process, order, connection and page load.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub servo: Option<crate::servo::ServoMeta>,
@@ -352,6 +390,11 @@ pub struct Config {
     /// size); absent: no CT check (also for a method that has none, in a `--ct` run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ct: Option<String>,
+    /// Revocation was checked (`--revocation`): the mechanism and its data, with their size
+    /// (e.g. `crlite: clubcard filter 6.1 MB, 1000000 serials`); absent: no revocation check
+    /// (also for a method that has none, in a `--revocation` run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revocation: Option<String>,
 }
 
 impl Config {

@@ -8,6 +8,8 @@
 //! - [`roots`]: trust roots from one source (Mozilla, system, PEM file);
 //! - [`chain`]: certificate chains as DER, and loading them from PEM;
 //! - [`ct`]: Certificate Transparency: log lists, SCTs, Chrome's policy, `--ct`'s check;
+//! - [`revocation`]: revocation as the browsers check it (CRLSet, CRLite, stapled OCSP) and
+//!   what `--revocation` adds to the rustls methods (CRLs, CRLite, upki, OCSP);
 //! - [`der`]: reading a certificate's DER (its signed parts, its key type);
 //! - [`pool`]: the persistent worker pool of `rustlsparallel`;
 //! - [`fail_closed`]: the one wrapper that turns a verifier's panic into a rejection;
@@ -41,6 +43,7 @@ pub mod methods;
 #[cfg(any(feature = "chrome", feature = "firefox"))]
 pub mod native;
 pub mod pool;
+pub mod revocation;
 pub mod roots;
 pub mod servo;
 pub mod stages;

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use certbench_analysis::Stage;
-use certbench_analysis::schema::{CtOutcome, EvOutcome};
+use certbench_analysis::schema::{CtOutcome, EvOutcome, RevocationOutcome};
 
 /// A started stage; hand it back to [`Recorder::stop`].
 #[derive(Clone, Copy, Debug)]
@@ -33,6 +33,7 @@ pub struct Recorder {
     recorded: u32,
     ev: Option<EvOutcome>,
     ct: Option<CtOutcome>,
+    revocation: Option<RevocationOutcome>,
 }
 
 const _: () = assert!(Stage::COUNT <= 32, "`recorded` is a 32-bit set");
@@ -100,6 +101,17 @@ impl Recorder {
     /// What the CT check found, if one was made.
     pub fn ct(&self) -> Option<CtOutcome> {
         self.ct
+    }
+
+    /// Notes what the revocation check (`revocation`) found.
+    #[inline]
+    pub fn note_revocation(&mut self, outcome: RevocationOutcome) {
+        self.revocation = Some(outcome);
+    }
+
+    /// What the revocation check found, if one was made.
+    pub fn revocation(&self) -> Option<&RevocationOutcome> {
+        self.revocation.as_ref()
     }
 
     /// The recorded stages, for a [`certbench_analysis::Sample`] (allocates: call after timing).
