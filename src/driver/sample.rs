@@ -173,6 +173,7 @@ fn config<T: Transport>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
         profile: entry.profile.map(|p| p.name().to_owned()),
         link: opts.served.link.clone(),
         ct: entry.ct.as_deref().map(certbench_core::ct::CtLogs::label),
+        revocation: None,
     }
 }
 
