@@ -10,6 +10,7 @@
 //! - [`sites`]: the sites file;
 //! - [`mirror`]: the loopback mirror of real sites' chains;
 //! - [`pq`]: post-quantum twins of those chains (`--pq`);
+//! - [`revocation`]: the revocation data `--revocation` checks against, generated offline;
 //! - [`limbo`]: x509-limbo testcases through every method (`certbench limbo`);
 //! - [`tls`]: the TLS vocabulary (stack, provider, version, key, suite), the test
 //!   certificates and the in-memory client–server pair;
@@ -33,6 +34,7 @@ pub mod mirror;
 pub mod page;
 pub mod pq;
 pub mod procstat;
+pub mod revocation;
 pub mod run;
 pub mod sites;
 pub mod tls;

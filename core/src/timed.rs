@@ -120,6 +120,8 @@ impl MethodVerifier {
             max_depth: None,
             crls: &[],
             ct: self.ct.as_deref(),
+            revocation: None,
+            stapled_ocsp: None,
         };
         fail_closed::verify(|| self.verifier.verify(&self.roots, &chain, target, rec))
             .map(|()| ServerCertVerified::assertion())

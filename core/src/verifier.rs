@@ -23,6 +23,7 @@ use rustls_pki_types::{CertificateDer, CertificateRevocationListDer};
 use crate::chain::Chain;
 use crate::ct::CtLogs;
 use crate::error::Error;
+use crate::revocation::RevocationData;
 use crate::stages::Recorder;
 
 /// The name a chain must be valid for.
@@ -89,6 +90,13 @@ pub struct Target<'a> {
     /// path is verified (the `ct` stage). `None`: no CT check. A method that has no CT check
     /// ignores it (the sample then has no `ct`).
     pub ct: Option<&'a CtLogs>,
+    /// Revocation (`--revocation`): the data each mechanism checks, loaded once per process,
+    /// checked after the path is verified (the `revocation` stage). `None`: no check. A method
+    /// with no mechanism ignores it (the sample then has no `revocation`).
+    pub revocation: Option<&'a RevocationData>,
+    /// The OCSP response the server stapled for the end-entity certificate (TLS
+    /// `status_request`), if it stapled one.
+    pub stapled_ocsp: Option<&'a [u8]>,
 }
 
 impl<'a> Target<'a> {
@@ -102,12 +110,28 @@ impl<'a> Target<'a> {
             max_depth: None,
             crls: &[],
             ct: None,
+            revocation: None,
+            stapled_ocsp: None,
         }
     }
 
     /// The same target, with the leaf's SCTs checked against `logs`.
     pub fn with_ct(self, logs: Option<&'a CtLogs>) -> Target<'a> {
         Target { ct: logs, ..self }
+    }
+
+    /// The same target, with revocation checked against `data`, the server having stapled
+    /// `stapled_ocsp`.
+    pub fn with_revocation(
+        self,
+        data: Option<&'a RevocationData>,
+        stapled_ocsp: Option<&'a [u8]>,
+    ) -> Target<'a> {
+        Target {
+            revocation: data,
+            stapled_ocsp,
+            ..self
+        }
     }
 
     /// The validation time, or now when none was given.
@@ -142,6 +166,9 @@ pub struct Capabilities {
     /// A Certificate Transparency check (`--ct`, [`Target::ct`]): the browsers' own, or what a
     /// rustls user adds. A method without one ignores the target's logs.
     pub ct: bool,
+    /// A revocation check (`--revocation`, [`Target::revocation`]): the browser's own
+    /// mechanism, or the one `--revocation` names for the rustls methods.
+    pub revocation: bool,
 }
 
 impl Capabilities {
@@ -155,6 +182,7 @@ impl Capabilities {
         crls: true,
         ml_dsa: true,
         ct: false,
+        revocation: false,
     };
 
     /// Why a method with these capabilities cannot verify `target`, or `None` if it can.

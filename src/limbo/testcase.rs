@@ -72,6 +72,8 @@ impl Case {
             max_depth: self.max_depth,
             crls: &self.crls,
             ct: None,
+            revocation: None,
+            stapled_ocsp: None,
         }
     }
 }

@@ -139,6 +139,7 @@ pub(crate) const CAPABILITIES: Capabilities = Capabilities {
     ml_dsa: true,
     // `--ct`: certbench's SCT check on rustls' provider (`crate::ct::check`).
     ct: true,
+    revocation: false,
 };
 
 /// The arguments of `verify_for_usage` that come from the [`Target`].

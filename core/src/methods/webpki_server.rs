@@ -80,6 +80,7 @@ pub(crate) const CAPABILITIES: Capabilities = Capabilities {
     ml_dsa: true,
     // `--ct`: certbench's SCT check on rustls' provider (`crate::ct::check`).
     ct: true,
+    revocation: false,
 };
 
 impl Verifier for WebpkiServer {

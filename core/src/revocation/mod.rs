@@ -12,11 +12,13 @@
 pub mod crl;
 pub mod crlite;
 pub mod crlset;
+mod data;
 pub mod ocsp;
 
 use std::fmt;
 
 pub use certbench_analysis::schema::RevocationOutcome;
+pub use data::{DataFiles, Loaded, RevocationData, no_data};
 
 /// A revocation mechanism.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -71,7 +73,9 @@ impl std::str::FromStr for Mechanism {
         Mechanism::ALL
             .into_iter()
             .find(|m| m.name() == s)
-            .ok_or_else(|| format!("unknown revocation mechanism `{s}` (crlset, crlite, upki, crl, ocsp)"))
+            .ok_or_else(|| {
+                format!("unknown revocation mechanism `{s}` (crlset, crlite, upki, crl, ocsp)")
+            })
     }
 }
 

@@ -1,0 +1,192 @@
+//! [`RevocationData`]: the revocation data a process checks against, loaded once, on the
+//! first check that needs it (the cold `revocation-load` stage), then shared by every check
+//! (the warm `revocation` stage), as a browser loads its CRLSet or filter once per process.
+//!
+//! Invariant: a mechanism's data is loaded at most once per [`RevocationData`]; a load that
+//! fails is remembered and every check of that mechanism is then a rejection (fail closed),
+//! except data that is absent, which each browser soft-fails (its [`Status::SoftFail`]).
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use certbench_analysis::Stage;
+
+use super::{Mechanism, RevocationError, RevocationOutcome, SoftFail, Status};
+use crate::stages::Recorder;
+use crate::verifier::Rejection;
+
+/// Where each mechanism's data is, for one run.
+#[derive(Clone, Debug, Default)]
+pub struct DataFiles {
+    /// Chrome's CRLSet file.
+    pub crlset: Option<PathBuf>,
+    /// The CRLite filter (clubcard) file, loaded into memory.
+    pub crlite: Option<PathBuf>,
+    /// `upki`'s cache directory (its `index.bin`, manifest and filter files).
+    pub upki: Option<PathBuf>,
+    /// The CRLs (DER), one per issuer.
+    pub crls: Vec<PathBuf>,
+}
+
+/// One mechanism's data, as loaded.
+pub enum Loaded {
+    /// A parsed CRLSet.
+    CrlSet(super::crlset::CrlSet),
+    /// A CRLite filter in memory.
+    Crlite(super::crlite::Filter),
+    /// `upki`'s store (its files are read per check).
+    Upki(super::crlite::UpkiStore),
+    /// Parsed CRLs.
+    Crls(super::crl::Crls),
+    /// Nothing to load (a stapled response comes with each connection).
+    Nothing,
+}
+
+impl Loaded {
+    /// Bytes of data read, and bytes kept in memory between checks.
+    fn sizes(&self) -> (u64, u64) {
+        match self {
+            Loaded::CrlSet(d) => (d.data_bytes(), d.resident_bytes()),
+            Loaded::Crlite(d) => (d.data_bytes(), d.resident_bytes()),
+            Loaded::Upki(d) => (d.data_bytes(), 0),
+            Loaded::Crls(d) => (d.data_bytes(), d.resident_bytes()),
+            Loaded::Nothing => (0, 0),
+        }
+    }
+}
+
+/// The revocation data of a run (see the module docs).
+pub struct RevocationData {
+    /// The mechanism the rustls methods use (`--revocation`); the browsers use their own.
+    pub rustls: Mechanism,
+    files: DataFiles,
+    loaded: [OnceLock<Result<Option<Loaded>, RevocationError>>; Mechanism::ALL.len()],
+}
+
+impl std::fmt::Debug for RevocationData {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RevocationData")
+            .field("rustls", &self.rustls)
+            .field("files", &self.files)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RevocationData {
+    /// Data from `files`, the rustls methods checking with `rustls`.
+    pub fn new(rustls: Mechanism, files: DataFiles) -> RevocationData {
+        RevocationData {
+            rustls,
+            files,
+            loaded: Default::default(),
+        }
+    }
+
+    /// The files.
+    pub fn files(&self) -> &DataFiles {
+        &self.files
+    }
+
+    fn load(&self, mechanism: Mechanism) -> Result<Option<Loaded>, RevocationError> {
+        let unreadable = |p: &PathBuf, e: std::io::Error| RevocationError::Unreadable {
+            mechanism,
+            detail: format!("{}: {e}", p.display()),
+        };
+        // Absent data (no file given, or none at the path) is `None`: the browser's soft-fail.
+        let read = |p: &Option<PathBuf>| -> Result<Option<Vec<u8>>, RevocationError> {
+            match p {
+                None => Ok(None),
+                Some(p) => match std::fs::read(p) {
+                    Ok(b) => Ok(Some(b)),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                    Err(e) => Err(unreadable(p, e)),
+                },
+            }
+        };
+        Ok(match mechanism {
+            Mechanism::CrlSet => match read(&self.files.crlset)? {
+                Some(b) => Some(Loaded::CrlSet(super::crlset::CrlSet::parse(&b)?)),
+                None => None,
+            },
+            Mechanism::Crlite => match read(&self.files.crlite)? {
+                Some(b) => Some(Loaded::Crlite(super::crlite::Filter::load(&b)?)),
+                None => None,
+            },
+            Mechanism::Upki => match &self.files.upki {
+                Some(dir) if dir.exists() => {
+                    Some(Loaded::Upki(super::crlite::UpkiStore::open(dir)?))
+                }
+                _ => None,
+            },
+            Mechanism::Crl => {
+                let mut ders = Vec::new();
+                for p in &self.files.crls {
+                    ders.push(std::fs::read(p).map_err(|e| unreadable(p, e))?);
+                }
+                (!ders.is_empty())
+                    .then(|| super::crl::Crls::parse(&ders))
+                    .transpose()?
+                    .map(Loaded::Crls)
+            }
+            Mechanism::Ocsp => Some(Loaded::Nothing),
+        })
+    }
+
+    /// Runs one check of `mechanism` for a verified path: the data's load the first time in
+    /// this process (`revocation-load`), then `check` over it (`revocation`), noting what it
+    /// found in `rec`. `check` gets `None` when the data is absent. A revoked certificate and
+    /// unusable data are rejections; a soft-fail is an accept that the sample records.
+    pub fn run(
+        &self,
+        mechanism: Mechanism,
+        rec: &mut Recorder,
+        check: impl FnOnce(Option<&Loaded>) -> Result<Status, RevocationError>,
+    ) -> Result<(), Rejection> {
+        let cell = &self.loaded[mechanism as usize];
+        let mut cold = false;
+        if cell.get().is_none() {
+            let span = rec.start();
+            let loaded = self.load(mechanism);
+            let ns = span.elapsed_ns();
+            if cell.set(loaded).is_ok() {
+                rec.add(Stage::RevocationLoad, ns);
+                cold = true;
+            }
+        }
+        let loaded = match cell.get().expect("set above") {
+            Ok(l) => l.as_ref(),
+            Err(e) => return Err(Rejection::new(e.to_string())),
+        };
+        let span = rec.start();
+        let status = check(loaded);
+        rec.stop(Stage::Revocation, span);
+        let status = status.map_err(|e| Rejection::new(e.to_string()))?;
+        let (data_bytes, resident_bytes) = loaded.map_or((0, 0), Loaded::sizes);
+        rec.note_revocation(RevocationOutcome {
+            mechanism: mechanism.name().to_owned(),
+            status: status.name().to_owned(),
+            soft_fail: match status {
+                Status::SoftFail(why) => Some(why.name().to_owned()),
+                _ => None,
+            },
+            depth: match status {
+                Status::Revoked { depth } => Some(depth as u32),
+                _ => None,
+            },
+            data_bytes,
+            resident_bytes,
+            cold,
+        });
+        match status {
+            Status::Revoked { depth } => Err(Rejection::new(format!(
+                "revoked ({mechanism}): the certificate at depth {depth}"
+            ))),
+            Status::Good | Status::SoftFail(_) => Ok(()),
+        }
+    }
+}
+
+/// The soft-fail every mechanism gives for absent data.
+pub fn no_data() -> Result<Status, RevocationError> {
+    Ok(Status::SoftFail(SoftFail::NoData))
+}
