@@ -1,27 +1,700 @@
-//! CRLs as rustls-webpki checks them (being written).
+//! CRLs as rustls-webpki 0.103 checks them, for a rustls user (Servo) that loads them as
+//! `WebPkiServerVerifier::builder(roots).with_crls(crls)` does.
+//!
+//! [`Crls::parse`] is the cold cost: each CRL goes through rustls-webpki's own
+//! `OwnedCertRevocationList::from_der` (what `with_crls` does to every CRL it is given: the
+//! whole list read and every revoked entry put in a `BTreeMap` by serial). [`Crls::check_path`]
+//! is the warm cost: for every certificate of the path, the steps rustls-webpki's
+//! `RevocationOptions::check` (`src/crl/mod.rs`) makes, in its order:
+//!
+//! 1. the certificates are taken in the order `check_signed_chain` walks the path: the one
+//!    the trust anchor issued first, the leaf last;
+//! 2. the first *authoritative* CRL for the certificate (`CertRevocationList::authoritative`,
+//!    `crl/types.rs`): the CRL's issuer is the certificate's issuer, byte for byte; a CRL
+//!    without an issuing distribution point (IDP) covers everything; one with an IDP must
+//!    include the certificate's role (`onlyContainsUserCerts`/`onlyContainsCACerts`) and, when
+//!    the certificate names CRL distribution points, share a URI with one of them (a point
+//!    with `reasons` or `cRLIssuer` never matches);
+//! 3. the CRL's signature, verified with the issuer's key **on every lookup**, as webpki does
+//!    (rustls/webpki issue #81), picking the algorithm as webpki's `verify_signed_data` does:
+//!    the provider's algorithms whose `signature_alg_id` is the CRL's signatureAlgorithm, the
+//!    first whose `public_key_alg_id` is the key's;
+//! 4. the expiration policy (rustls' default, [`ExpirationPolicy::Ignore`]; `Enforce` rejects
+//!    a CRL whose nextUpdate is not after the verification time);
+//! 5. the issuer's KeyUsage, when present, must assert cRLSign (the trust anchor's is not
+//!    tracked: webpki's `TODO(XXX): Consider whether to track TrustAnchor KU`);
+//! 6. `find_serial` with the certificate's serial (the INTEGER's content bytes).
+//!
+//! Policy, as a rustls user like Servo would set it (`allow_unknown_revocation_status()`,
+//! depth `Chain`): an unknown status is allowed. A certificate with no authoritative CRL is
+//! taken as not revoked; when no certificate of the path had one the check is
+//! [`SoftFail::NoData`]. A CRL whose signature does not verify, that the issuer may not sign,
+//! or that is expired under `Enforce` is an error (webpki's `InvalidCrlSignatureForPublicKey`,
+//! `IssuerNotCrlSigner`, `CrlExpired`: rejections). webpki's signature budget (100 signature
+//! checks per verification) is not counted here: a path of at most a few certificates uses a
+//! handful.
 
-use super::{Mechanism, RevocationError};
+use std::mem::size_of;
+use std::sync::OnceLock;
 
-/// Parsed CRLs.
+use rustls_pki_types::SignatureVerificationAlgorithm;
+use webpki::{CertRevocationList, ExpirationPolicy, OwnedCertRevocationList, OwnedRevokedCert};
+
+use super::{Mechanism, RevocationError, SoftFail, Status, VerifiedPath};
+use crate::der::Spki;
+
+/// One CRL as loaded: rustls-webpki's owned form, and the DER it came from (webpki keeps the
+/// signed parts private; the per-lookup signature check reads them from here).
+struct Crl {
+    list: CertRevocationList<'static>,
+    der: Vec<u8>,
+    /// Where the signed parts are in `der`.
+    signed: SignedRanges,
+}
+
+/// A signed structure's parts, as byte ranges of its DER.
+#[derive(Clone, Copy, Debug)]
+struct SignedRanges {
+    /// The whole tbsCertList TLV.
+    tbs: (usize, usize),
+    /// The signatureAlgorithm's contents.
+    alg: (usize, usize),
+    /// The signature BIT STRING's contents after the unused-bits octet.
+    sig: (usize, usize),
+}
+
+/// CRLs loaded once per process, as a rustls user loads them (see the module docs).
 pub struct Crls {
-    bytes: u64,
+    crls: Vec<Crl>,
+    expiration: ExpirationPolicy,
+    data_bytes: u64,
+    /// Computed on first use, outside the timed load (a walk over every entry).
+    resident_bytes: OnceLock<u64>,
+}
+
+impl std::fmt::Debug for Crls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Crls")
+            .field("crls", &self.crls.len())
+            .field("expiration", &self.expiration)
+            .field("data_bytes", &self.data_bytes)
+            .finish()
+    }
 }
 
 impl Crls {
-    /// Parses CRLs.
+    /// Parses DER CRLs with rustls-webpki's `OwnedCertRevocationList::from_der` (the cold
+    /// cost), with rustls' default expiration policy (`Ignore`). A CRL webpki refuses (not v2,
+    /// no nextUpdate, a delta CRL, an indirect or reason-partitioned IDP, a malformed entry)
+    /// is [`RevocationError::Corrupt`], naming its position.
     pub fn parse(ders: &[Vec<u8>]) -> Result<Crls, RevocationError> {
-        let _ = ders.len();
-        Err(RevocationError::Corrupt {
-            mechanism: Mechanism::Crl,
-            detail: "not read yet".into(),
+        let mut crls = Vec::with_capacity(ders.len());
+        let mut data_bytes = 0u64;
+        for (i, der) in ders.iter().enumerate() {
+            let corrupt = |detail: String| RevocationError::Corrupt {
+                mechanism: Mechanism::Crl,
+                detail: format!("CRL {i}: {detail}"),
+            };
+            let owned =
+                OwnedCertRevocationList::from_der(der).map_err(|e| corrupt(format!("{e:?}")))?;
+            let signed = split_signed(der).map_err(|e| corrupt(e.to_owned()))?;
+            let list = CertRevocationList::from(owned);
+            data_bytes += der.len() as u64;
+            crls.push(Crl {
+                list,
+                der: der.clone(),
+                signed,
+            });
+        }
+        Ok(Crls {
+            crls,
+            expiration: ExpirationPolicy::Ignore,
+            data_bytes,
+            resident_bytes: OnceLock::new(),
         })
     }
-    /// Bytes read.
-    pub fn data_bytes(&self) -> u64 {
-        self.bytes
+
+    /// The same CRLs under another expiration policy (`Enforce`: what
+    /// `enforce_revocation_expiration()` sets).
+    pub fn with_expiration_policy(mut self, policy: ExpirationPolicy) -> Crls {
+        self.expiration = policy;
+        self
     }
-    /// Bytes kept.
+
+    /// Bytes read: the CRLs' DER, in total.
+    pub fn data_bytes(&self) -> u64 {
+        self.data_bytes
+    }
+
+    /// Bytes a rustls user keeps between checks: an estimate of the heap of webpki's owned
+    /// CRLs: per revoked entry, the `BTreeMap<Vec<u8>, OwnedRevokedCert>` slot (key and value)
+    /// plus the two copies of the serial (the key's and the entry's own, each a glibc malloc
+    /// chunk), the B-tree's nodes (11 slots each, full as a bulk build leaves them), and the
+    /// copied signed parts (tbsCertList, algorithm, signature), issuer and IDP. This module's
+    /// own copy of the DER (kept for the public-API signature check) is not counted: a rustls
+    /// user does not hold it.
     pub fn resident_bytes(&self) -> u64 {
-        self.bytes
+        *self.resident_bytes.get_or_init(|| {
+            self.crls
+                .iter()
+                .map(|c| owned_heap_estimate(&c.der, c.signed, &c.list))
+                .sum()
+        })
+    }
+
+    /// How many CRLs are loaded.
+    pub fn len(&self) -> usize {
+        self.crls.len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.crls.is_empty()
+    }
+
+    /// Checks every certificate of `path` as rustls-webpki's `RevocationOptions::check` does
+    /// (depth `Chain`, unknown status allowed; see the module docs), at `now_unix`. The first
+    /// revoked certificate in webpki's order (from the anchor's side down to the leaf) is
+    /// [`Status::Revoked`] with its depth; a CRL that fails a step is an error.
+    pub fn check_path(
+        &self,
+        path: &VerifiedPath<'_>,
+        algs: &[&dyn SignatureVerificationAlgorithm],
+        now_unix: u64,
+    ) -> Result<Status, RevocationError> {
+        let n = path.certs.len();
+        if n == 0 {
+            return Err(RevocationError::BadPath(
+                "no certificate below the anchor".into(),
+            ));
+        }
+        let certs = path
+            .certs
+            .iter()
+            .enumerate()
+            .map(|(depth, der)| {
+                CertFields::parse(der)
+                    .map_err(|e| RevocationError::BadPath(format!("certificate {depth}: {e}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let anchor_subject = tlv_contents(path.anchor_subject, SEQUENCE)
+            .map_err(|e| RevocationError::BadPath(format!("anchor subject: {e}")))?;
+        let anchor_spki = tlv_contents(path.anchor_spki, SEQUENCE)
+            .map_err(|e| RevocationError::BadPath(format!("anchor key: {e}")))?;
+
+        let mut any_crl = false;
+        // webpki's `check_signed_chain`: from the certificate the anchor issued down to the
+        // leaf, each with its issuer's subject, key and KeyUsage.
+        for depth in (0..n).rev() {
+            let cert = &certs[depth];
+            let (issuer_subject, issuer_spki, issuer_ku) = match certs.get(depth + 1) {
+                Some(issuer) => (issuer.subject, issuer.spki, issuer.key_usage),
+                None => (anchor_subject, anchor_spki, None),
+            };
+            // `RevocationOptions::check` asserts the name chaining path building ensured.
+            if cert.issuer != issuer_subject {
+                return Err(RevocationError::BadPath(format!(
+                    "certificate {depth} is not issued by the next one's subject"
+                )));
+            }
+            let Some(crl) = self.crls.iter().find(|crl| authoritative(crl, cert, depth)) else {
+                // UnknownStatusPolicy::Allow: `Ok(None)`, not an error.
+                continue;
+            };
+            any_crl = true;
+            let invalid = |detail: String| RevocationError::Invalid {
+                mechanism: Mechanism::Crl,
+                detail: format!("certificate {depth}: {detail}"),
+            };
+            // Per lookup, as webpki does (rustls/webpki#81).
+            let (t, a, s) = (crl.signed.tbs, crl.signed.alg, crl.signed.sig);
+            verify_signed(
+                algs,
+                issuer_spki,
+                &crl.der[a.0..a.1],
+                &crl.der[t.0..t.1],
+                &crl.der[s.0..s.1],
+            )
+            .map_err(|e| invalid(format!("the CRL's signature: {e}")))?;
+            if self.expiration == ExpirationPolicy::Enforce {
+                let next = next_update(&crl.der, crl.signed.tbs)
+                    .ok_or_else(|| invalid("the CRL's nextUpdate cannot be read".into()))?;
+                if now_unix >= next {
+                    return Err(invalid(format!(
+                        "the CRL expired (nextUpdate {next}, time {now_unix})"
+                    )));
+                }
+            }
+            if let Some(ku) = issuer_ku {
+                const CRL_SIGN: usize = 6;
+                if !bit_set(ku, CRL_SIGN).map_err(|e| invalid(format!("issuer KeyUsage: {e}")))? {
+                    return Err(invalid("the issuer's KeyUsage lacks cRLSign".into()));
+                }
+            }
+            let found =
+                crl.list
+                    .find_serial(cert.serial)
+                    .map_err(|e| RevocationError::Corrupt {
+                        mechanism: Mechanism::Crl,
+                        detail: format!("{e:?}"),
+                    })?;
+            if found.is_some() {
+                return Ok(Status::Revoked { depth });
+            }
+        }
+        Ok(if any_crl {
+            Status::Good
+        } else {
+            Status::SoftFail(SoftFail::NoData)
+        })
+    }
+}
+
+/// webpki's `CertRevocationList::authoritative` and `IssuingDistributionPoint::authoritative_for`
+/// (see the module docs, step 2).
+fn authoritative(crl: &Crl, cert: &CertFields<'_>, depth: usize) -> bool {
+    if crl.list.issuer() != cert.issuer {
+        return false;
+    }
+    let Some(idp) = crl.list.issuing_distribution_point() else {
+        return true;
+    };
+    // webpki parses the IDP on each lookup too (it was validated at load).
+    let Ok(idp) = Idp::parse(idp) else {
+        return false;
+    };
+    let end_entity = depth == 0;
+    if idp.only_ca && end_entity || idp.only_user && !end_entity {
+        return false;
+    }
+    let Some(dps) = cert.crl_dps else {
+        return true;
+    };
+    let Ok(mut dps) = Reader::new(dps).expect(SEQUENCE).map(Reader::new) else {
+        return false;
+    };
+    while let Ok(dp) = dps.expect(SEQUENCE) {
+        let mut dp = Reader::new(dp);
+        let mut full_name = None;
+        let mut skip = false;
+        while let Ok((tag, value, _)) = dp.next() {
+            match tag {
+                DP_NAME => full_name = full_name_of(value),
+                DP_REASONS | DP_CRL_ISSUER => skip = true,
+                _ => {}
+            }
+        }
+        let Some(names) = full_name.filter(|_| !skip) else {
+            continue;
+        };
+        let mut names = Reader::new(names);
+        while let Ok((tag, uri, _)) = names.next() {
+            if tag != GN_URI {
+                continue;
+            }
+            let Some(idp_names) = idp.full_name else {
+                return false;
+            };
+            let mut idp_names = Reader::new(idp_names);
+            while let Ok((tag, idp_uri, _)) = idp_names.next() {
+                if tag == GN_URI && idp_uri == uri {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// The GeneralNames of a DistributionPointName's `fullName [0]`, if that is its form.
+fn full_name_of(dp_name: &[u8]) -> Option<&[u8]> {
+    let mut r = Reader::new(dp_name);
+    match r.next() {
+        Ok((FULL_NAME, names, _)) => Some(names),
+        _ => None,
+    }
+}
+
+/// What `authoritative_for` reads of an IssuingDistributionPoint.
+struct Idp<'a> {
+    full_name: Option<&'a [u8]>,
+    only_user: bool,
+    only_ca: bool,
+}
+
+impl<'a> Idp<'a> {
+    fn parse(der: &'a [u8]) -> Result<Idp<'a>, &'static str> {
+        let mut r = Reader::new(tlv_contents(der, SEQUENCE)?);
+        let mut idp = Idp {
+            full_name: None,
+            only_user: false,
+            only_ca: false,
+        };
+        while r.peek().is_some() {
+            let (tag, value, _) = r.next()?;
+            match tag {
+                DP_NAME => idp.full_name = full_name_of(value),
+                0x81 => idp.only_user = value == [0xff],
+                0x82 => idp.only_ca = value == [0xff],
+                _ => {}
+            }
+        }
+        Ok(idp)
+    }
+}
+
+/// Bit `bit` of a DER BIT STRING TLV (bit 0: the first octet's high bit), as webpki's
+/// `bit_string_flags` reads a KeyUsage.
+fn bit_set(bit_string: &[u8], bit: usize) -> Result<bool, &'static str> {
+    let contents = tlv_contents(bit_string, BIT_STRING)?;
+    let (&unused, bits) = contents.split_first().ok_or("empty BIT STRING")?;
+    if unused > 7 || (bits.is_empty() && unused != 0) {
+        return Err("bad BIT STRING");
+    }
+    Ok(bits
+        .get(bit / 8)
+        .is_some_and(|b| b & (0x80 >> (bit % 8)) != 0))
+}
+
+/// Verifies a signature as rustls-webpki's `verify_signed_data` picks the algorithm: among
+/// `algs` whose `signature_alg_id` is `sig_alg` (an AlgorithmIdentifier's contents), the first
+/// whose `public_key_alg_id` is the key's; `spki` is a SubjectPublicKeyInfo's contents.
+pub(super) fn verify_signed(
+    algs: &[&dyn SignatureVerificationAlgorithm],
+    spki: &[u8],
+    sig_alg: &[u8],
+    msg: &[u8],
+    signature: &[u8],
+) -> Result<(), String> {
+    let key = Spki::from_contents(spki).map_err(|e| format!("issuer key: {e}"))?;
+    let mut wrong_key = false;
+    for alg in algs
+        .iter()
+        .filter(|a| a.signature_alg_id().as_ref() == sig_alg)
+    {
+        if alg.public_key_alg_id().as_ref() != key.alg {
+            wrong_key = true;
+            continue;
+        }
+        return alg
+            .verify_signature(key.key, msg, signature)
+            .map_err(|_| "invalid signature for the issuer's key".to_owned());
+    }
+    Err(if wrong_key {
+        "signature algorithm not for the issuer's key type".to_owned()
+    } else {
+        "unsupported signature algorithm".to_owned()
+    })
+}
+
+/// Splits a signed DER structure (a CRL or a BasicOCSPResponse: SEQUENCE { tbs, algorithm,
+/// BIT STRING, ... }) into its signed parts' ranges.
+fn split_signed(der: &[u8]) -> Result<SignedRanges, &'static str> {
+    let (tbs, alg, sig) = signed_parts(der)?;
+    let at = |part: &[u8]| {
+        let start = part.as_ptr() as usize - der.as_ptr() as usize;
+        (start, start + part.len())
+    };
+    Ok(SignedRanges {
+        tbs: at(tbs),
+        alg: at(alg),
+        sig: at(sig),
+    })
+}
+
+/// A signed structure's (tbs, signatureAlgorithm, signature), as [`signed_parts`] gives them.
+pub(super) type SignedParts<'a> = (&'a [u8], &'a [u8], &'a [u8]);
+
+/// A signed structure's tbs TLV, its signatureAlgorithm's contents and its signature (the BIT
+/// STRING's contents after the unused-bits octet, which must be 0). Fields after the
+/// signature (a BasicOCSPResponse's `certs`) are allowed.
+pub(super) fn signed_parts(der: &[u8]) -> Result<SignedParts<'_>, &'static str> {
+    let mut r = Reader::new(tlv_contents(der, SEQUENCE)?);
+    let (tag, _, tbs) = r.next()?;
+    if tag != SEQUENCE {
+        return Err("the signed data is not a SEQUENCE");
+    }
+    let alg = r.expect(SEQUENCE)?;
+    match r.expect(BIT_STRING)?.split_first() {
+        Some((0, sig)) => Ok((tbs, alg, sig)),
+        _ => Err("a signature BIT STRING with unused bits"),
+    }
+}
+
+/// A CRL's nextUpdate (Unix seconds), from its tbsCertList.
+fn next_update(der: &[u8], tbs: (usize, usize)) -> Option<u64> {
+    let mut t = Reader::new(tlv_contents(&der[tbs.0..tbs.1], SEQUENCE).ok()?);
+    if t.peek() == Some(INTEGER) {
+        t.next().ok()?; // version
+    }
+    t.expect(SEQUENCE).ok()?; // signature
+    t.expect(SEQUENCE).ok()?; // issuer
+    t.next().ok()?; // thisUpdate
+    let (_, _, next) = t.next().ok()?;
+    time_tlv(next)
+}
+
+/// A DER time TLV (UTCTime or GeneralizedTime), in Unix seconds.
+pub(super) fn time_tlv(tlv: &[u8]) -> Option<u64> {
+    use der::Decode;
+    let t = match tlv.first()? {
+        0x17 => der::asn1::UtcTime::from_der(tlv).ok()?.to_unix_duration(),
+        0x18 => der::asn1::GeneralizedTime::from_der(tlv)
+            .ok()?
+            .to_unix_duration(),
+        _ => return None,
+    };
+    Some(t.as_secs())
+}
+
+/// The heap webpki's `OwnedCertRevocationList` holds (see [`Crls::resident_bytes`]), from
+/// the DER: its revoked entries' serials and its copied parts.
+fn owned_heap_estimate(der: &[u8], signed: SignedRanges, list: &CertRevocationList<'_>) -> u64 {
+    let mut serials = Vec::new();
+    let entries = (|| {
+        let mut t = Reader::new(tlv_contents(&der[signed.tbs.0..signed.tbs.1], SEQUENCE).ok()?);
+        if t.peek() == Some(INTEGER) {
+            t.next().ok()?; // version
+        }
+        for _ in 0..4 {
+            t.next().ok()?; // signature, issuer, thisUpdate, nextUpdate
+        }
+        (t.peek() == Some(SEQUENCE)).then(|| t.expect(SEQUENCE).ok())?
+    })();
+    let mut r = Reader::new(entries.unwrap_or(&[]));
+    while let Ok(entry) = r.expect(SEQUENCE) {
+        if let Ok(serial) = Reader::new(entry).expect(INTEGER) {
+            serials.push(serial.len());
+        }
+    }
+    let fixed = [
+        signed.tbs.1 - signed.tbs.0,
+        signed.alg.1 - signed.alg.0,
+        signed.sig.1 - signed.sig.0,
+        list.issuer().len(),
+        list.issuing_distribution_point().map_or(0, <[u8]>::len),
+    ];
+    heap_estimate(&serials, &fixed)
+}
+
+/// A glibc malloc chunk for `len` bytes (header included, 16-byte granules, 32 at least).
+fn chunk(len: usize) -> u64 {
+    if len == 0 {
+        0
+    } else {
+        ((len + 8).div_ceil(16) * 16).max(32) as u64
+    }
+}
+
+/// The heap webpki's owned CRL holds for `serials` revoked entries (their serials' lengths)
+/// and its copied parts (`fixed`: tbsCertList, algorithm, signature, issuer, IDP).
+fn heap_estimate(serials: &[usize], fixed: &[usize]) -> u64 {
+    const B: usize = 6; // std's B-tree: CAPACITY = 2 * B - 1 slots per node
+    let slot = (size_of::<Vec<u8>>() + size_of::<OwnedRevokedCert>()) as u64;
+    let n = serials.len() as u64;
+    let per_node = (2 * B - 1) as u64;
+    // A leaf node: its slots, parent pointer, index and length; internal nodes add one
+    // child pointer per slot and are about one in `per_node` of the nodes.
+    let leaf = per_node * slot + 16;
+    let nodes = n.div_ceil(per_node);
+    let internal = nodes.div_ceil(per_node) * (leaf + (per_node + 1) * 8);
+    let tree = chunk(leaf as usize) * nodes + internal;
+    let keys: u64 = serials.iter().map(|&l| 2 * chunk(l)).sum();
+    let parts: u64 = fixed.iter().map(|&l| chunk(l)).sum();
+    tree + keys + parts
+}
+
+/// What a revocation check reads of a certificate.
+pub(super) struct CertFields<'a> {
+    /// The serial INTEGER's contents (webpki's `lenient_certificate_serial_number`).
+    pub(super) serial: &'a [u8],
+    /// The issuer Name's contents.
+    pub(super) issuer: &'a [u8],
+    /// The subject Name's contents.
+    pub(super) subject: &'a [u8],
+    /// The whole subject Name TLV (what an OCSP CertID's issuerNameHash hashes).
+    pub(super) subject_tlv: &'a [u8],
+    /// The SubjectPublicKeyInfo's contents.
+    pub(super) spki: &'a [u8],
+    /// The KeyUsage extension's value (a BIT STRING TLV), if present.
+    pub(super) key_usage: Option<&'a [u8]>,
+    /// The CRL distribution points extension's value (a SEQUENCE TLV), if present.
+    pub(super) crl_dps: Option<&'a [u8]>,
+    /// The extended key usage extension's value (a SEQUENCE TLV), if present.
+    pub(super) eku: Option<&'a [u8]>,
+    /// The TLS feature extension's value (RFC 7633; a SEQUENCE TLV), if present.
+    pub(super) tls_feature: Option<&'a [u8]>,
+}
+
+impl<'a> CertFields<'a> {
+    pub(super) fn parse(der: &'a [u8]) -> Result<CertFields<'a>, &'static str> {
+        let mut c = Reader::new(tlv_contents(der, SEQUENCE)?);
+        let mut t = Reader::new(c.expect(SEQUENCE)?);
+        if t.peek() == Some(VERSION) {
+            t.next()?;
+        }
+        let serial = t.expect(INTEGER)?;
+        t.expect(SEQUENCE)?; // signature
+        let issuer = t.expect(SEQUENCE)?;
+        t.expect(SEQUENCE)?; // validity
+        let (tag, subject, subject_tlv) = t.next()?;
+        if tag != SEQUENCE {
+            return Err("the subject is not a SEQUENCE");
+        }
+        let spki = t.expect(SEQUENCE)?;
+        let mut fields = CertFields {
+            serial,
+            issuer,
+            subject,
+            subject_tlv,
+            spki,
+            key_usage: None,
+            crl_dps: None,
+            eku: None,
+            tls_feature: None,
+        };
+        for ext in extensions(&mut t)? {
+            let (oid, value) = ext?;
+            let slot = match oid {
+                OID_KEY_USAGE => &mut fields.key_usage,
+                OID_CRL_DPS => &mut fields.crl_dps,
+                OID_EKU => &mut fields.eku,
+                OID_TLS_FEATURE => &mut fields.tls_feature,
+                _ => continue,
+            };
+            if slot.replace(value).is_some() {
+                return Err("an extension occurs twice");
+            }
+        }
+        Ok(fields)
+    }
+}
+
+/// One extension: its OID's contents and its extnValue's contents.
+pub(super) type Extension<'a> = Result<(&'a [u8], &'a [u8]), &'static str>;
+
+/// The extensions after a tbsCertificate's subjectPublicKeyInfo (issuer and subject unique
+/// IDs skipped): each one's OID contents and extnValue contents.
+pub(super) fn extensions<'a>(
+    tbs_rest: &mut Reader<'a>,
+) -> Result<impl Iterator<Item = Extension<'a>>, &'static str> {
+    let mut exts = None;
+    while tbs_rest.peek().is_some() {
+        let (tag, value, _) = tbs_rest.next()?;
+        if tag == EXTENSIONS {
+            exts = Some(tlv_contents(value, SEQUENCE)?);
+        }
+    }
+    let mut r = Reader::new(exts.unwrap_or(&[]));
+    Ok(std::iter::from_fn(move || {
+        r.peek()?;
+        Some((|| {
+            let mut e = Reader::new(r.expect(SEQUENCE)?);
+            let oid = e.expect(OID)?;
+            if e.peek() == Some(BOOLEAN) {
+                e.next()?;
+            }
+            let value = e.expect(OCTET_STRING)?;
+            e.finish()?;
+            Ok((oid, value))
+        })())
+    }))
+}
+
+pub(super) const BOOLEAN: u8 = 0x01;
+pub(super) const INTEGER: u8 = 0x02;
+pub(super) const BIT_STRING: u8 = 0x03;
+pub(super) const OCTET_STRING: u8 = 0x04;
+pub(super) const OID: u8 = 0x06;
+pub(super) const SEQUENCE: u8 = 0x30;
+const VERSION: u8 = 0xa0;
+const EXTENSIONS: u8 = 0xa3;
+/// DistributionPoint's `distributionPoint [0]`, and DistributionPointName's `fullName [0]`.
+const DP_NAME: u8 = 0xa0;
+const FULL_NAME: u8 = 0xa0;
+const DP_REASONS: u8 = 0x81;
+const DP_CRL_ISSUER: u8 = 0xa2;
+/// GeneralName's `uniformResourceIdentifier [6] IA5String`.
+const GN_URI: u8 = 0x86;
+/// id-ce-keyUsage 2.5.29.15 and id-ce-cRLDistributionPoints 2.5.29.31.
+const OID_KEY_USAGE: &[u8] = &[0x55, 0x1d, 0x0f];
+const OID_CRL_DPS: &[u8] = &[0x55, 0x1d, 0x1f];
+/// id-ce-extKeyUsage 2.5.29.37.
+const OID_EKU: &[u8] = &[0x55, 0x1d, 0x25];
+/// id-pe-tlsfeature 1.3.6.1.5.5.7.1.24 (RFC 7633).
+const OID_TLS_FEATURE: &[u8] = &[0x2b, 0x06, 0x01, 0x05, 0x05, 0x07, 0x01, 0x18];
+
+/// The contents of the TLV that is the whole of `der`, which must have `tag`.
+pub(super) fn tlv_contents(der: &[u8], tag: u8) -> Result<&[u8], &'static str> {
+    let mut r = Reader::new(der);
+    let contents = r.expect(tag)?;
+    r.finish()?;
+    Ok(contents)
+}
+
+/// One level of DER TLVs, front to back (single-octet tags, definite lengths of up to four
+/// octets: a CRL of millions of entries is tens of MB).
+pub(super) struct Reader<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Reader<'a> {
+    pub(super) fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader { rest: bytes }
+    }
+
+    pub(super) fn peek(&self) -> Option<u8> {
+        self.rest.first().copied()
+    }
+
+    /// The next TLV: its tag, its contents and the whole TLV.
+    pub(super) fn next(&mut self) -> Result<(u8, &'a [u8], &'a [u8]), &'static str> {
+        let all = self.rest;
+        let (&tag, rest) = all.split_first().ok_or("truncated")?;
+        if tag & 0x1f == 0x1f {
+            return Err("high tag number");
+        }
+        let (&first, mut rest) = rest.split_first().ok_or("truncated")?;
+        let len = if first < 0x80 {
+            first as usize
+        } else {
+            let n = (first & 0x7f) as usize;
+            if n == 0 || n > 4 {
+                return Err("not a DER length");
+            }
+            if rest.len() < n {
+                return Err("truncated");
+            }
+            let (octets, after) = rest.split_at(n);
+            rest = after;
+            let len = octets.iter().fold(0usize, |a, &b| (a << 8) | b as usize);
+            if octets[0] == 0 || len < 0x80 {
+                return Err("not a DER length");
+            }
+            len
+        };
+        if rest.len() < len {
+            return Err("truncated");
+        }
+        let header = all.len() - rest.len();
+        self.rest = &rest[len..];
+        Ok((tag, &rest[..len], &all[..header + len]))
+    }
+
+    /// The contents of the next TLV, which must have `tag`.
+    pub(super) fn expect(&mut self, tag: u8) -> Result<&'a [u8], &'static str> {
+        match self.next()? {
+            (t, contents, _) if t == tag => Ok(contents),
+            _ => Err("unexpected tag"),
+        }
+    }
+
+    /// Nothing may follow.
+    pub(super) fn finish(self) -> Result<(), &'static str> {
+        if self.rest.is_empty() {
+            Ok(())
+        } else {
+            Err("trailing data")
+        }
     }
 }
