@@ -64,7 +64,7 @@ pub fn build(out: &Path) -> Result<PathBuf, String> {
     let script = out.join("exports.map");
     std::fs::write(
         &script,
-        "{ global: certbench_verifier_v3_table; local: *; };\n",
+        "{ global: certbench_verifier_v4_table; local: *; };\n",
     )
     .map_err(|e| e.to_string())?;
     let so = out.join("libcertbench_chrome.so");

@@ -260,7 +260,7 @@ impl Objects {
         let script = out.join("exports.map");
         std::fs::write(
             &script,
-            "{ global: certbench_verifier_v3_table; local: *; };\n",
+            "{ global: certbench_verifier_v4_table; local: *; };\n",
         )
         .map_err(|e| e.to_string())?;
         Ok(Objects { objects, script })

@@ -1,7 +1,7 @@
 /*
  * The C ABI of certbench's native verifiers: a browser's own certificate verifier (Chrome's
  * BoringSSL libpki, Firefox's mozilla::pkix), built by core/build.rs into a shared object that
- * exports exactly one symbol, `certbench_verifier_v3_table`, and hides every other one (so that, say,
+ * exports exactly one symbol, `certbench_verifier_v4_table`, and hides every other one (so that, say,
  * BoringSSL's libcrypto loads beside the system OpenSSL without a clash). certbench loads it
  * with dlopen(RTLD_NOW | RTLD_LOCAL) and calls it only through the table below
  * (core/src/ffi/native.rs).
@@ -43,7 +43,7 @@ enum certbench_name_kind {
   CERTBENCH_NAME_IP = 1,  /* `name` is an IPv4 (4 bytes) or IPv6 (16 bytes) address */
 };
 
-#define CERTBENCH_VERIFIER_ABI 3
+#define CERTBENCH_VERIFIER_ABI 4
 
 /* What `verify_ev` found. */
 enum certbench_ev {
@@ -88,7 +88,7 @@ typedef struct certbench_ct_counts {
   uint32_t invalid;     /* a bad signature, or an SCT that does not parse */
 } certbench_ct_counts;
 
-typedef struct certbench_verifier_v3 {
+typedef struct certbench_verifier_v4 {
   /* CERTBENCH_VERIFIER_ABI. */
   uint32_t abi;
   /* The library that verifies, e.g. "BoringSSL pki", and its version, e.g. "0.20250818.0";
@@ -158,10 +158,27 @@ typedef struct certbench_verifier_v3 {
    * counts in both cases. */
   int (*verify_ct)(const void *logs, void *chain, const uint8_t *tls_scts, size_t tls_len,
                    int64_t time, certbench_ct_counts *out);
-} certbench_verifier_v3;
+
+  /* (ABI 4) The path the last `verify_ev` or `verify` on `chain` built and accepted, as the
+   * browser hands it to its revocation check (Chrome: the CertPathBuilder result's best valid
+   * path, `certs`; Firefox: the chain mozilla::pkix passed to the trust domain's IsChainValid,
+   * reversed): end-entity certificate first, each certificate issued by the next, the trust
+   * anchor's certificate last (a path of one certificate is an end entity that is itself an
+   * anchor). It builds and renders nothing: it copies n pointers.
+   *  - no accepted path (no verify yet, or the last `verify`/`verify_ev` rejected, fell back
+   *    or failed): returns -1 and writes nothing;
+   *  - otherwise returns n, the path's length (n >= 1), and writes out[0..n) only when
+   *    n <= cap (writes nothing when n > cap: the caller retries with cap >= n, as with
+   *    snprintf); `out` may be NULL when cap is 0.
+   * Each `der` written stays valid, unchanged, until `chain_free(chain)`, whatever is called on
+   * the chain meanwhile and whether or not its store is freed (the shim keeps, or copies into
+   * the chain, every certificate a path it returned holds). Never throws, never fails
+   * otherwise. */
+  int (*verified_path)(void *chain, certbench_der *out, size_t cap);
+} certbench_verifier_v4;
 
 /* The one exported symbol: the verifier's table (a static object, never freed). */
-const certbench_verifier_v3 *certbench_verifier_v3_table(void);
+const certbench_verifier_v4 *certbench_verifier_v4_table(void);
 
 #ifdef __cplusplus
 }

@@ -289,3 +289,137 @@ fn firefox_names_the_nss_it_runs_on_and_it_is_of_firefoxs_era() {
     assert!((major, minor) >= (3, 110), "{version}");
     assert!(version.contains("upstream source"), "{version}");
 }
+
+/// `chrome`'s and `firefox`'s loaded libraries (ABI v4), those built here.
+fn native_libraries() -> Vec<(Method, &'static certbench_core::ffi::native::Loaded)> {
+    use certbench::methods::{chrome::Chrome, firefox::Firefox};
+    let mut out = Vec::new();
+    for m in browsers() {
+        let loaded = match m.name() {
+            "chrome" => Chrome::verifier().loaded(),
+            "firefox" => Firefox::verifier().loaded(),
+            _ => continue,
+        };
+        out.push((m, loaded.unwrap_or_else(|e| panic!("{m}: {e}"))));
+    }
+    out
+}
+
+/// The path a browser builds for `leaf` over `intermediates` to `roots`, by names: a root
+/// whose subject is the certificate's issuer ends it, else the first unused intermediate
+/// whose subject it is continues it (what both path builders find on chains whose every
+/// issuer name is unique, as the corpus' are).
+fn path_by_names<'a>(
+    leaf: &'a [u8],
+    intermediates: &'a [CertificateDer<'static>],
+    roots: &'a [CertificateDer<'static>],
+) -> Vec<&'a [u8]> {
+    let subject = |der: &[u8]| {
+        certbench::der::SignedParts::parse(der)
+            .unwrap()
+            .subject
+            .to_vec()
+    };
+    let issuer = |der: &[u8]| {
+        certbench::der::SignedParts::parse(der)
+            .unwrap()
+            .issuer
+            .to_vec()
+    };
+    let mut path = vec![leaf];
+    let mut used = vec![false; intermediates.len()];
+    loop {
+        let want = issuer(path[path.len() - 1]);
+        if let Some(root) = roots.iter().find(|r| subject(r) == want) {
+            path.push(root.as_ref());
+            return path;
+        }
+        let Some(i) =
+            (0..intermediates.len()).find(|&i| !used[i] && subject(&intermediates[i]) == want)
+        else {
+            panic!("no issuer for {} certificates by names", path.len());
+        };
+        used[i] = true;
+        path.push(intermediates[i].as_ref());
+    }
+}
+
+/// ABI v4's `verified_path`: after an accepting `verify`, each browser hands back the path its
+/// builder built (Chrome: the best valid path; Firefox: the chain given to IsChainValid), leaf
+/// first, root last: on every corpus chain it accepts, the leaf, the intermediates used and
+/// the root; an unrelated intermediate sent beside them is not in it; nothing before a
+/// verification or after a rejection; and the DER stays the chain's after its store is gone.
+#[test]
+fn native_verifiers_hand_back_the_path_they_built() {
+    let corpus = corpus();
+    let libs = native_libraries();
+    if libs.is_empty() {
+        eprintln!("note: no native verifier built here");
+        return;
+    }
+    // An intermediate of another chain, unrelated to every chain below but its own.
+    let stranger = chain(&corpus, "github.com__rustls-bench")
+        .chain
+        .intermediates[0]
+        .clone();
+    let time = |c: &certbench::corpus::CorpusChain| i64::try_from(c.validation_time).unwrap();
+    for (m, lib) in &libs {
+        let mut checked = 0;
+        for c in &corpus.chains {
+            let Ok(store) = lib.store(&c.roots) else {
+                continue;
+            };
+            let parsed = lib.chain(&c.chain.leaf, &c.chain.intermediates).unwrap();
+            assert!(
+                lib.verified_path(&parsed).is_err(),
+                "{m} {}: a path before any verification",
+                c.id
+            );
+            if lib
+                .verify(&store, &parsed, time(c), &mut Recorder::new())
+                .is_err()
+            {
+                assert!(
+                    lib.verified_path(&parsed).is_err(),
+                    "{m} {}: a path after a rejection",
+                    c.id
+                );
+                continue;
+            }
+            let got = lib.verified_path(&parsed).unwrap();
+            let want = path_by_names(&c.chain.leaf, &c.chain.intermediates, &c.roots);
+            assert_eq!(got, want, "{m} {}: the verified path", c.id);
+            checked += 1;
+
+            // An unrelated intermediate sent too (first, where a naive reader would take
+            // it): the same path, without it.
+            if c.id != "github.com__rustls-bench" {
+                let mut sent = vec![stranger.clone()];
+                sent.extend(c.chain.intermediates.iter().cloned());
+                let parsed = lib.chain(&c.chain.leaf, &sent).unwrap();
+                lib.verify(&store, &parsed, time(c), &mut Recorder::new())
+                    .unwrap_or_else(|e| panic!("{m} {} with a stranger: {e}", c.id));
+                let got = lib.verified_path(&parsed).unwrap();
+                assert_eq!(got, want, "{m} {}: the path with a stranger sent", c.id);
+                assert!(!got.contains(&stranger.as_ref()), "{m} {}", c.id);
+            }
+
+            // The DER handed out is the chain's: it outlives the store, and a later
+            // rejection (at a time the chain is expired) forgets the path without freeing it.
+            drop(store);
+            let copy: Vec<Vec<u8>> = got.iter().map(|d| d.to_vec()).collect();
+            let other = lib
+                .store(&chain(&corpus, "github.com__rustls-bench").roots)
+                .unwrap();
+            let _ = lib.verify(&other, &parsed, 4_000_000_000, &mut Recorder::new());
+            assert!(
+                lib.verified_path(&parsed).is_err(),
+                "{m} {}: a path after a rejection",
+                c.id
+            );
+            let again: Vec<Vec<u8>> = got.iter().map(|d| d.to_vec()).collect();
+            assert_eq!(copy, again, "{m} {}: the DER handed out changed", c.id);
+        }
+        assert!(checked >= 20, "{m}: only {checked} corpus chains accepted");
+    }
+}

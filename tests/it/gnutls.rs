@@ -4,13 +4,16 @@
 //! names a mismatch, an IP address goes to GnuTLS as text (GnuTLS matches the literal against
 //! iPAddress names), the raw peer list is given as sent (GnuTLS sorts it), more than 16
 //! certificates is GnuTLS's verify-depth error, and a must-staple certificate with no stapled
-//! response is rejected.
+//! response is rejected. A stapled OCSP response is checked as GnuTLS 3.7.9's
+//! `check_ocsp_response` checks it (`check_stapled_ocsp`, on revoked.badssl.com's real one).
 
 use certbench::Method;
 use certbench::chain::Chain;
 use certbench::stages::Recorder;
 use certbench::verifier::{PeerName, Target};
 use certbench_analysis::Stage;
+use certbench_core::ffi::gnutls::check_stapled_ocsp;
+use certbench_core::revocation::{Mechanism, RevocationError, SoftFail, Status};
 use rcgen::{
     BasicConstraints, CertificateParams, CustomExtension, DnType, IsCa, Issuer, KeyPair, SanType,
 };
@@ -261,4 +264,167 @@ fn gnutls_takes_the_raw_peer_list_as_sent_and_sorts_it_itself() {
     let e = got.unwrap_err();
     assert!(e.contains("verify depth"), "{e}");
     assert_eq!(rec.get(Stage::Verify), None, "{e}");
+}
+
+/// revoked.badssl.com's real stapled response (DigiCert's, signed by the issuer itself):
+/// revoked, thisUpdate 2021-12-02T02:09:01Z, nextUpdate 2021-12-09T01:24:01Z.
+fn revoked_badssl() -> (
+    Vec<u8>,
+    CertificateDer<'static>,
+    CertificateDer<'static>,
+    u64,
+) {
+    let corpus = corpus();
+    let c = chain(&corpus, "revoked.badssl.com__platform-verifier");
+    let response = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/corpus/real-chains/revoked.badssl.com__platform-verifier/stapled.ocsp"
+    ))
+    .unwrap();
+    (
+        response,
+        c.chain.leaf.clone(),
+        c.chain.intermediates[0].clone(),
+        c.validation_time,
+    )
+}
+
+/// The detail of an OCSP rejection (`Invalid` or `Corrupt`), its mechanism checked.
+fn ocsp_error(e: RevocationError) -> String {
+    match e {
+        RevocationError::Invalid { mechanism, detail }
+        | RevocationError::Corrupt { mechanism, detail } => {
+            assert_eq!(mechanism, Mechanism::Ocsp);
+            detail
+        }
+        other => panic!("not an OCSP rejection: {other:?}"),
+    }
+}
+
+/// `check_stapled_ocsp` as GnuTLS 3.7.9's `check_ocsp_response` decides, on the real
+/// response: revoked at the chain's time, and still revoked after nextUpdate and before
+/// thisUpdate (GnuTLS reads the status before the times, and never checks thisUpdate).
+#[test]
+fn gnutls_finds_revoked_badssl_revoked_by_its_real_stapled_response() {
+    let (response, leaf, issuer, time) = revoked_badssl();
+    assert_eq!(time, 1_638_705_600);
+    let check = |t| check_stapled_ocsp(Some(&response), &leaf, &issuer, t);
+    assert_eq!(check(time), Ok(Status::Revoked { depth: 0 }));
+    // nextUpdate 2021-12-09T01:24:01Z = 1639013041: a good response would be superseded,
+    // a revoked one stays revoked.
+    assert_eq!(check(1_639_013_042), Ok(Status::Revoked { depth: 0 }));
+    assert_eq!(check(1_700_000_000), Ok(Status::Revoked { depth: 0 }));
+    // Before thisUpdate (2021-12-02T02:09:01Z = 1638410941): no ISSUED_IN_FUTURE for OCSP.
+    assert_eq!(check(1_638_300_000), Ok(Status::Revoked { depth: 0 }));
+}
+
+/// The response for another certificate, or checked against another issuer, is refused with
+/// GnuTLS's `GNUTLS_CERT_INVALID_OCSP_STATUS`, in its words.
+#[test]
+fn gnutls_refuses_a_stapled_response_for_another_certificate_or_issuer() {
+    let (response, leaf, issuer, time) = revoked_badssl();
+    let corpus = corpus();
+    let other = chain(&corpus, "reddit.com__rustls-bench");
+    // Another leaf (its own issuer, or this response's): the CertID is not its.
+    for issuer in [&other.chain.intermediates[0], &issuer] {
+        let e = check_stapled_ocsp(Some(&response), &other.chain.leaf, issuer, time).unwrap_err();
+        let detail = ocsp_error(e);
+        assert!(detail.contains("unrelated certificate"), "{detail}");
+        assert!(
+            detail.contains("GNUTLS_CERT_INVALID_OCSP_STATUS"),
+            "{detail}"
+        );
+    }
+    // The right leaf, another issuer: the signature does not verify with its key.
+    let e = check_stapled_ocsp(Some(&response), &leaf, &other.chain.intermediates[0], time)
+        .unwrap_err();
+    let detail = ocsp_error(e);
+    assert!(
+        detail.contains("GNUTLS_CERT_INVALID_OCSP_STATUS"),
+        "{detail}"
+    );
+}
+
+/// No response soft-fails (GnuTLS ignores its absence) unless the leaf is must-staple; so does
+/// a response whose responseStatus is not successful, which GnuTLS ignores the same way.
+#[test]
+fn gnutls_soft_fails_without_a_stapled_response_unless_the_leaf_is_must_staple() {
+    let (_, leaf, issuer, time) = revoked_badssl();
+    let try_later = [0x30, 0x03, 0x0a, 0x01, 0x03]; // OCSPResponse { tryLater }
+    assert_eq!(
+        check_stapled_ocsp(None, &leaf, &issuer, time),
+        Ok(Status::SoftFail(SoftFail::NoData))
+    );
+    assert_eq!(
+        check_stapled_ocsp(Some(&try_later), &leaf, &issuer, time),
+        Ok(Status::SoftFail(SoftFail::NoData))
+    );
+
+    let pki = Pki::new("certbench gnutls OCSP must-staple CA");
+    let staple = pki.leaf(vec![dns("good.example")], true);
+    for response in [None, Some(&try_later[..])] {
+        let e = check_stapled_ocsp(response, &staple, &pki.root, NOW).unwrap_err();
+        let detail = ocsp_error(e);
+        assert!(
+            detail.contains("GNUTLS_CERT_MISSING_OCSP_STATUS"),
+            "{detail}"
+        );
+    }
+    let plain = pki.leaf(vec![dns("good.example")], false);
+    assert_eq!(
+        check_stapled_ocsp(None, &plain, &pki.root, NOW),
+        Ok(Status::SoftFail(SoftFail::NoData))
+    );
+}
+
+/// A corrupted response is an error, never an accept: cut short, it does not parse
+/// (`Corrupt`); a flipped byte in its signature or its signed data fails the check (`Invalid`).
+#[test]
+fn gnutls_rejects_a_corrupted_stapled_response() {
+    let (response, leaf, issuer, time) = revoked_badssl();
+    for len in [0, 1, 10, response.len() / 2, response.len() - 1] {
+        let e = check_stapled_ocsp(Some(&response[..len]), &leaf, &issuer, time).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                RevocationError::Corrupt {
+                    mechanism: Mechanism::Ocsp,
+                    ..
+                }
+            ),
+            "cut to {len}: {e:?}"
+        );
+    }
+    let mut flipped = response.clone();
+    *flipped.last_mut().unwrap() ^= 0x01; // the last byte of the signature
+    let detail = ocsp_error(check_stapled_ocsp(Some(&flipped), &leaf, &issuer, time).unwrap_err());
+    assert!(
+        detail.contains("GNUTLS_OCSP_VERIFY_SIGNATURE_FAILURE"),
+        "{detail}"
+    );
+    // Every byte of the signed tbsResponseData (offsets 34 to 213 of this response: the
+    // responder id, producedAt, the CertID, the status, the times) flipped: a rejection each
+    // time. Everywhere else, the outcome is never an accept: GnuTLS ignores some unsigned
+    // bytes (the signature algorithm's NULL parameters), and the response then still says
+    // revoked; and the responseStatus (byte 6, unsigned) made unsuccessful is a response
+    // GnuTLS ignores, as if none had been stapled: the soft-fail of no response.
+    for at in 0..response.len() {
+        let mut flipped = response.clone();
+        flipped[at] ^= 0x01;
+        let got = check_stapled_ocsp(Some(&flipped), &leaf, &issuer, time);
+        if (34..214).contains(&at) {
+            assert!(got.is_err(), "byte {at} flipped: {got:?}");
+        } else if at == 6 {
+            assert_eq!(
+                got,
+                Ok(Status::SoftFail(SoftFail::NoData)),
+                "responseStatus 1"
+            );
+        } else {
+            assert!(
+                matches!(got, Err(_) | Ok(Status::Revoked { depth: 0 })),
+                "byte {at} flipped: {got:?}"
+            );
+        }
+    }
 }

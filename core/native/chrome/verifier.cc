@@ -3,7 +3,7 @@
 // (net/cert/cert_verify_proc_builtin.cc: VerifyInternal, TryBuildPath), and the host checked the
 // way Chromium's X509Certificate::VerifyHostname checks it (net/cert/x509_certificate.cc).
 //
-// Implements core/native/certbench_verifier.h (ABI v3). Built by core/build/chrome.rs from the
+// Implements core/native/certbench_verifier.h (ABI v4). Built by core/build/chrome.rs from the
 // BoringSSL tree that the crates.io crate boring-sys ships, with every symbol hidden but the
 // table's.
 //
@@ -207,6 +207,14 @@ struct Chain {
   // issuer and checks no embedded SCT). A shared_ptr copy, so the timed verify barely notices.
   bool accepted = false;
   std::shared_ptr<const bssl::ParsedCertificate> issuer;
+  // Set with `accepted`: the accepted path (the CertPathBuilder result's best valid path,
+  // `certs`: target first, the trust anchor last), as CertVerifyProcBuiltin hands it on to
+  // its revocation check (the CRLSet's, CheckChainRevocationUsingCRLSet) and VerifiedPath
+  // returns it. `pinned` keeps every certificate a path returned by VerifiedPath ever held,
+  // until ChainFree, so that the DER handed out stays valid after a later Verify and after
+  // the store is freed (the anchor is the store's); shared_ptr copies, no DER copied.
+  std::vector<std::shared_ptr<const bssl::ParsedCertificate>> path;
+  std::vector<std::shared_ptr<const bssl::ParsedCertificate>> pinned;
 
   // The last VerifyCt: its outcome and counts, rendered by Explain only; and scratch space
   // reused across calls (cleared, never shrunk), so that a warm VerifyCt allocates nothing of
@@ -452,10 +460,12 @@ bssl::CertPathBuilder::Result TryBuildPath(Store *store, Chain *chain,
 void ForgetAcceptedPath(Chain *chain) {
   chain->accepted = false;
   chain->issuer.reset();  // the certificate stays owned by the chain's issuer source or store
+  chain->path.clear();    // keeps its capacity; `pinned` keeps what VerifiedPath handed out
   chain->ct_outcome = CtOutcome::kNone;
 }
 
-// An accepted path: its certs[1] kept for VerifyCt (a shared_ptr copy).
+// An accepted path: its certs[1] kept for VerifyCt, and the whole path for VerifiedPath
+// (shared_ptr copies).
 void KeepAcceptedPath(Chain *chain, const bssl::CertPathBuilder::Result &result) {
   const bssl::CertPathBuilderResultPath *path = result.GetBestValidPath();
   if (path == nullptr) {
@@ -464,7 +474,8 @@ void KeepAcceptedPath(Chain *chain, const bssl::CertPathBuilder::Result &result)
   if (path->certs.size() > 1) {
     chain->issuer = path->certs[1];
   }
-  chain->accepted = true;
+  chain->path.assign(path->certs.begin(), path->certs.end());
+  chain->accepted = true;  // last: a throwing copy leaves it unset
 }
 
 // The EV attempt of CertVerifyProcBuiltin::VerifyInternal (see the header comment).
@@ -1189,6 +1200,39 @@ void Explain(void *chain_ptr, char *reason, size_t cap) {
   }
 }
 
+// The path the last Verify or VerifyEv accepted (see the header): CertVerifyProcBuiltin's
+// revocation check reads the verified chain (the best valid path's certs, target first, the
+// trust anchor last), and so does certbench's CRLSet check. Every certificate handed out is
+// pinned in the chain first (see Chain::pinned).
+int VerifiedPath(void *chain_ptr, certbench_der *out, size_t cap) {
+  try {
+    auto *chain = static_cast<Chain *>(chain_ptr);
+    if (!chain->accepted || chain->path.empty() ||
+        chain->path.size() > static_cast<size_t>(INT_MAX)) {
+      return -1;
+    }
+    size_t n = chain->path.size();
+    if (n > cap || out == nullptr) {
+      return static_cast<int>(n);
+    }
+    // Pinned before anything is written: a throwing push_back leaves `out` untouched.
+    for (const auto &cert : chain->path) {
+      if (std::find(chain->pinned.begin(), chain->pinned.end(), cert) == chain->pinned.end()) {
+        chain->pinned.push_back(cert);
+      }
+    }
+    for (size_t i = 0; i < n; i++) {
+      bssl::der::Input der = chain->path[i]->der_cert();
+      out[i].der = der.data();
+      out[i].len = der.size();
+    }
+    return static_cast<int>(n);
+  } catch (...) {
+    // Only pinning allocates: out of memory is no path (nothing written).
+  }
+  return -1;
+}
+
 // Nothing to start for BoringSSL; the EV table is built here, before anything is timed.
 int Init(char *reason, size_t cap) {
   try {
@@ -1339,7 +1383,7 @@ int CheckName(void *chain_ptr, int kind, const uint8_t *name, size_t len, char *
 #define CERTBENCH_CHROME_VERSION "unknown"
 #endif
 
-const certbench_verifier_v3 kTable = {
+const certbench_verifier_v4 kTable = {
     CERTBENCH_VERIFIER_ABI,
     "BoringSSL pki",
     CERTBENCH_CHROME_VERSION,
@@ -1361,11 +1405,12 @@ const certbench_verifier_v3 kTable = {
     CtLogsNew,
     CtLogsFree,
     VerifyCt,
+    VerifiedPath,
 };
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const certbench_verifier_v3 *
-certbench_verifier_v3_table(void) {
+extern "C" __attribute__((visibility("default"))) const certbench_verifier_v4 *
+certbench_verifier_v4_table(void) {
   return &kTable;
 }

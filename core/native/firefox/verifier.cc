@@ -4,7 +4,7 @@
 // NSSCertDBTrustDomain.cpp), and the host checked as CertVerifier::VerifySSLServerCert checks it
 // (CheckCertHostnameHelper). The store plays Firefox's built-in roots module.
 //
-// Implements core/native/certbench_verifier.h (ABI v3). Built by core/build/firefox.rs from NSS's
+// Implements core/native/certbench_verifier.h (ABI v4). Built by core/build/firefox.rs from NSS's
 // source (nss/lib/mozpkix) and NSS, with every symbol hidden but the table's.
 //
 // The EV attempt (VerifyEv), as VerifyCert makes it for VerifyUsage::TLSServer before its DV
@@ -242,6 +242,15 @@ struct Chain {
   bool accepted = false;
   Der issuer;
   Der embedded_scts;
+  // Set with `accepted`: the built chain (NSSCertDBTrustDomain's mBuiltChain: the chain the
+  // last IsChainValid was given, reversed, end entity first and the trust anchor last), which
+  // Gecko's revocation checks read and VerifiedPath returns. Views into `leaf`, `intermediates`
+  // or `kept`, which keeps a copy of every certificate of a path the chain does not own (the
+  // store's roots) until ChainFree: what VerifiedPath hands out stays valid after a later
+  // Verify and after the store is freed. A chain's first acceptance copies its anchor; later
+  // ones find it kept.
+  std::vector<certbench_der> path;
+  std::list<Der> kept;
 
   // The last VerifyCt, kept raw for Explain (which reports it when `ct_last`): its counts, and
   // either a fatal result or an error text, or ERROR_INSUFFICIENT_CERTIFICATE_TRANSPARENCY with
@@ -448,9 +457,19 @@ class TrustDomainImpl final : public TrustDomain {
   // (VerifyCertificateTransparencyPolicy, after BuildCertChain): the last call before
   // BuildCertChain succeeds is the accepted path's (pkixtypes.h), so its end entity's issuer
   // is kept here (a view: Verify copies it when it accepts). certChain.GetDER(0) is the anchor.
+  // The whole chain is kept too (views, anchor first as given; at most
+  // NonOwningDERArray::MAX_LENGTH, 8, certificates), for the path VerifiedPath returns.
   Result IsChainValid(const DERArray &cert_chain, Time, const CertPolicyId &) override {
     size_t n = cert_chain.GetLength();
     built_issuer_ = n >= 2 ? Bytes(*cert_chain.GetDER(n - 2)) : Bytes();
+    built_len_ = 0;
+    if (n <= built_.size()) {  // else no path is kept: VerifiedPath then has none (-1)
+      for (size_t i = 0; i < n; i++) {
+        const Input *der = cert_chain.GetDER(i);
+        built_[i] = der != nullptr ? Bytes(*der) : Bytes();
+      }
+      built_len_ = n;
+    }
     return Success;
   }
 
@@ -521,12 +540,22 @@ class TrustDomainImpl final : public TrustDomain {
   void ResetAccumulatedState() {
     built_issuer_ = Bytes();
     embedded_scts_ = Bytes();
+    built_len_ = 0;
   }
 
-  // After a successful BuildCertChain: what the CT check needs, copied into the chain.
-  void KeepForCt(Chain &chain) const {
+  // After a successful BuildCertChain: what the CT check needs, copied into the chain, and
+  // the built chain, end entity first (see Chain::path).
+  void KeepAccepted(Chain &chain) const {
     chain.issuer.assign(built_issuer_.data, built_issuer_.data + built_issuer_.len);
     chain.embedded_scts.assign(embedded_scts_.data, embedded_scts_.data + embedded_scts_.len);
+    chain.path.clear();
+    for (size_t i = built_len_; i > 0; i--) {
+      if (built_[i - 1].data == nullptr) {
+        chain.path.clear();  // never: mozilla::pkix hands over no empty certificate
+        break;
+      }
+      chain.path.push_back(Owned(chain, built_[i - 1]));
+    }
     chain.accepted = true;  // last: a throwing copy leaves it unset
   }
 
@@ -580,6 +609,29 @@ class TrustDomainImpl final : public TrustDomain {
   };
   Bytes built_issuer_;
   Bytes embedded_scts_;
+  std::array<Bytes, 8> built_;  // the last IsChainValid's chain, anchor first
+  size_t built_len_ = 0;
+
+  // `der` as a view the chain owns until ChainFree: the end entity or a certificate it was
+  // sent, or else (a root of the store) a copy in `kept`, made once per chain.
+  static certbench_der Owned(Chain &chain, Bytes der) {
+    auto same = [&](const Der &d) { return d.data() == der.data && d.size() == der.len; };
+    if (same(chain.leaf)) {
+      return {chain.leaf.data(), chain.leaf.size()};
+    }
+    for (const Der &d : chain.intermediates) {
+      if (same(d)) {
+        return {d.data(), d.size()};
+      }
+    }
+    for (const Der &d : chain.kept) {
+      if (d.size() == der.len && std::memcmp(d.data(), der.data, der.len) == 0) {
+        return {d.data(), d.size()};
+      }
+    }
+    const Der &copy = chain.kept.emplace_back(der.data, der.data + der.len);
+    return {copy.data(), copy.size()};
+  }
 };
 
 // CertVerifier.cpp's BuildCertChainForOneKeyUsage: digitalSignature ((EC)DHE), then
@@ -685,6 +737,7 @@ void ChainFree(void *chain) { delete static_cast<Chain *>(chain); }
 int VerifyEv(const void *store_ptr, void *chain_ptr, int64_t time) {
   auto &chain = *static_cast<Chain *>(chain_ptr);
   chain.accepted = false;
+  chain.path.clear();  // keeps its capacity; `kept` keeps what VerifiedPath handed out
   chain.ct_last = false;
   try {
     // The test hook: "ev" throws here only; "verify" throws in both path-building calls, so
@@ -708,7 +761,7 @@ int VerifyEv(const void *store_ptr, void *chain_ptr, int64_t time) {
     for (const CertPolicyId &policy : ev_policies) {
       TrustDomainImpl domain(store, chain, kMinRsaBits, chain.signatures);
       if (BuildForServer(domain, leaf, at, policy) == Success) {
-        domain.KeepForCt(chain);
+        domain.KeepAccepted(chain);
         return CERTBENCH_EV_GRANTED;
       }
     }
@@ -722,6 +775,7 @@ int VerifyEv(const void *store_ptr, void *chain_ptr, int64_t time) {
 int Verify(const void *store_ptr, void *chain_ptr, int64_t time) {
   auto &chain = *static_cast<Chain *>(chain_ptr);
   chain.accepted = false;
+  chain.path.clear();  // keeps its capacity; `kept` keeps what VerifiedPath handed out
   chain.ct_last = false;
   try {
     chain.error.clear();
@@ -747,7 +801,7 @@ int Verify(const void *store_ptr, void *chain_ptr, int64_t time) {
       rv = BuildForServer(domain, leaf, at, CertPolicyId::anyPolicy);
       if (rv == Success) {
         if (bits == kMinRsaBits) {
-          domain.KeepForCt(chain);
+          domain.KeepAccepted(chain);
           return 1;
         }
         rv = Result::ERROR_INADEQUATE_KEY_SIZE;
@@ -799,6 +853,23 @@ void Explain(void *chain_ptr, char *reason, size_t cap) {
     }
     return 0;
   });
+}
+
+// The path the last Verify or VerifyEv accepted (see the header): the built chain Gecko's
+// revocation checks read (NSSCertDBTrustDomain's mBuiltChain, end entity first, the anchor
+// last), which certbench's CRLite check reads. Views the chain owns (Chain::path); nothing
+// here allocates or throws.
+int VerifiedPath(void *chain_ptr, certbench_der *out, size_t cap) {
+  const auto &chain = *static_cast<const Chain *>(chain_ptr);
+  if (!chain.accepted || chain.path.empty() ||
+      chain.path.size() > static_cast<size_t>(std::numeric_limits<int>::max())) {
+    return -1;
+  }
+  size_t n = chain.path.size();
+  if (n <= cap && out != nullptr) {
+    std::copy(chain.path.begin(), chain.path.end(), out);
+  }
+  return static_cast<int>(n);
 }
 
 // NSS's start-up (NSS_NoDB_Init, once per process) and the EV table, before anything is timed
@@ -1740,7 +1811,7 @@ int VerifyCt(const void *logs_ptr, void *chain_ptr, const uint8_t *tls_scts, siz
 #define CERTBENCH_FIREFOX_VERSION "NSS " NSS_VERSION
 #endif
 
-const certbench_verifier_v3 kTable = {
+const certbench_verifier_v4 kTable = {
     CERTBENCH_VERIFIER_ABI,
     "mozilla::pkix",
     CERTBENCH_FIREFOX_VERSION,
@@ -1765,11 +1836,12 @@ const certbench_verifier_v3 kTable = {
     CtLogsNew,
     CtLogsFree,
     VerifyCt,
+    VerifiedPath,
 };
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const certbench_verifier_v3 *
-certbench_verifier_v3_table(void) {
+extern "C" __attribute__((visibility("default"))) const certbench_verifier_v4 *
+certbench_verifier_v4_table(void) {
   return &kTable;
 }

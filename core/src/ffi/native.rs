@@ -5,7 +5,7 @@
 //! [`Verifier`]: crate::verifier::Verifier
 //!
 //! `core/build.rs` builds each into a shared object that exports one symbol,
-//! `certbench_verifier_v3_table`, and hides the rest (BoringSSL's libcrypto would clash with
+//! `certbench_verifier_v4_table`, and hides the rest (BoringSSL's libcrypto would clash with
 //! the system OpenSSL's otherwise); its path is baked in at build time
 //! (`CERTBENCH_<NAME>_SO`, overridable at run time by the environment variable of the same
 //! name). It is loaded once per process with `dlopen(RTLD_NOW | RTLD_LOCAL)` and never
@@ -29,7 +29,7 @@ use crate::ct::{CtLogs, LogState};
 use crate::stages::Recorder;
 
 /// The ABI version this module speaks (`CERTBENCH_VERIFIER_ABI`).
-const ABI: u32 = 3;
+const ABI: u32 = 4;
 
 /// `enum certbench_ev`.
 const EV_NOT_CANDIDATE: c_int = -1;
@@ -37,6 +37,7 @@ const EV_GRANTED: c_int = 1;
 
 /// One borrowed DER certificate (`certbench_der`).
 #[repr(C)]
+#[derive(Clone, Copy)]
 struct Der {
     der: *const u8,
     len: usize,
@@ -49,7 +50,17 @@ impl Der {
             len: der.len(),
         }
     }
+
+    const EMPTY: Der = Der {
+        der: std::ptr::null(),
+        len: 0,
+    };
 }
+
+/// The most certificates of a verified path read without a second call (mozilla::pkix builds
+/// at most 8, BoringSSL's path builder a few more at most in practice); a longer path is read
+/// with a second call sized by the first.
+const PATH_FIRST_TRY: usize = 16;
 
 /// `certbench_ct_log`: one log, borrowed for `ct_logs_new`.
 #[repr(C)]
@@ -78,7 +89,7 @@ struct CtCounts {
 const CT_LOG_ADMISSIBLE: c_int = 0;
 const CT_LOG_RETIRED: c_int = 1;
 
-/// `certbench_verifier_v3`, field for field.
+/// `certbench_verifier_v4`, field for field.
 #[repr(C)]
 struct Table {
     abi: u32,
@@ -107,6 +118,7 @@ struct Table {
         i64,
         *mut CtCounts,
     ) -> c_int,
+    verified_path: unsafe extern "C" fn(*mut c_void, *mut Der, usize) -> c_int,
 }
 
 // SAFETY: the table is a static object of a shared object never unloaded, never written after
@@ -155,7 +167,7 @@ pub enum LoadError {
         reason: String,
     },
     /// The shared object does not export the table's function.
-    #[error("{path} has no certbench_verifier_v3_table: {reason}")]
+    #[error("{path} has no certbench_verifier_v4_table: {reason}")]
     NoTable {
         /// The shared object.
         path: String,
@@ -261,19 +273,19 @@ impl Build {
             });
         }
         // SAFETY: `handle` is a live handle (never closed) and the name is NUL-terminated.
-        let sym = unsafe { libc::dlsym(handle, c"certbench_verifier_v3_table".as_ptr()) };
+        let sym = unsafe { libc::dlsym(handle, c"certbench_verifier_v4_table".as_ptr()) };
         if sym.is_null() {
             return Err(LoadError::NoTable {
                 path,
                 reason: dl_error(),
             });
         }
-        // SAFETY: the symbol is the function `const certbench_verifier_v3 *(void)` of the
+        // SAFETY: the symbol is the function `const certbench_verifier_v4 *(void)` of the
         // header this module mirrors.
         let get: unsafe extern "C" fn() -> *const Table = unsafe { std::mem::transmute(sym) };
         // SAFETY: it takes nothing and returns a pointer to a static table (or NULL).
         let table = unsafe { get() };
-        // SAFETY: a non-NULL result points at a static `certbench_verifier_v3`, which lives as
+        // SAFETY: a non-NULL result points at a static `certbench_verifier_v4`, which lives as
         // long as the object, which is never unloaded.
         let table: &'static Table =
             unsafe { table.as_ref() }.ok_or_else(|| LoadError::NullTable { path: path.clone() })?;
@@ -305,6 +317,11 @@ impl Build {
             start_up_reported: AtomicBool::new(false),
         })
     }
+}
+
+/// The refusal of [`Loaded::verified_path`] without an accepted path.
+fn no_path() -> Refusal {
+    Refusal("no verified path: the last verification of this chain did not accept".into())
 }
 
 /// dlerror's message, or a placeholder.
@@ -540,6 +557,53 @@ impl Loaded {
             return Err(Refusal(reason.text("not parsed")));
         }
         Ok(ParsedChain { ptr, loaded: self })
+    }
+
+    /// The path the last [`Loaded::verify`] of `parsed` built and accepted, as the browser
+    /// hands it to its revocation check: the end-entity certificate first, each certificate
+    /// issued by the next, the trust anchor's certificate last (Chrome: the path builder's best
+    /// valid path; Firefox: the chain mozilla::pkix gave the trust domain's IsChainValid). A
+    /// refusal when `verify` did not accept (or was not called). The DER is the shim's, valid
+    /// as long as `parsed` (the header's contract: kept until `chain_free`, whatever is called
+    /// on the chain meanwhile, the store freed or not). Untimed: it copies pointers.
+    pub fn verified_path<'c>(&self, parsed: &'c ParsedChain) -> Result<Vec<&'c [u8]>, Refusal> {
+        let mut first = [Der::EMPTY; PATH_FIRST_TRY];
+        // SAFETY: `parsed` is a live chain of this table used by this thread only; `first` is
+        // writable for PATH_FIRST_TRY descriptors; the call writes nothing when the path is
+        // longer (or there is none) and never throws (the header's contract).
+        let n = unsafe { (self.table.verified_path)(parsed.ptr, first.as_mut_ptr(), first.len()) };
+        let n = usize::try_from(n).map_err(|_| no_path())?;
+        if n == 0 {
+            return Err(no_path());
+        }
+        let ders: Vec<Der> = if n <= first.len() {
+            first[..n].to_vec()
+        } else {
+            let mut more = vec![Der::EMPTY; n];
+            // SAFETY: as above, `more` writable for `n` descriptors, the length the first call
+            // gave for this chain (unchanged in between: no other call on it).
+            let again =
+                unsafe { (self.table.verified_path)(parsed.ptr, more.as_mut_ptr(), more.len()) };
+            if usize::try_from(again) != Ok(n) {
+                return Err(Refusal(format!(
+                    "the verified path changed length between two reads ({n}, then {again})"
+                )));
+            }
+            more
+        };
+        ders.iter()
+            .map(|d| {
+                if d.der.is_null() || d.len == 0 {
+                    return Err(Refusal(
+                        "the verifier returned an empty certificate in its path".into(),
+                    ));
+                }
+                // SAFETY: the shim wrote a descriptor of `d.len` readable bytes that it keeps,
+                // unchanged, until `chain_free` on `parsed` (the header's contract), which only
+                // `ParsedChain`'s drop calls: the slice cannot outlive `parsed` ('c).
+                Ok(unsafe { std::slice::from_raw_parts(d.der, d.len) })
+            })
+            .collect()
     }
 
     /// The library's start-up time (`library-init`), the first time a sample asks in this
