@@ -3,7 +3,10 @@
 //! One sample = one method on one chain: `roots-creation` (cold: the method's store built from
 //! the DER roots; cached: 0), then the method's `chain-creation`, `verify` and
 //! `verify-hostname` inside `total-verification`, all inside `total`; with `--ct`, the `ct` stage
-//! of the methods that check Certificate Transparency, inside `total-verification` too.
+//! of the methods that check Certificate Transparency, inside `total-verification` too; with
+//! `--revocation`, the `revocation` stage of the methods that check revocation, inside it too,
+//! the chain's real stapled OCSP response offered where the corpus has one, and the data's
+//! one load per process (`revocation-load`) outside it, in the method's first sample.
 //!
 //! Honest timing: warm-up runs come first and are marked as such; inside every run each chain
 //! is measured by every method back to back (interleaved, never all of one method then the
@@ -28,6 +31,7 @@ use crate::run::schedule::{period, permutation_in_block};
 use crate::stages::Recorder;
 use crate::verifier::Target;
 use certbench_core::ct::CtLogs;
+use certbench_core::revocation::{Mechanism, RevocationData};
 use std::sync::Arc;
 
 pub mod plan;
@@ -51,6 +55,9 @@ pub struct VerifyOptions {
     /// `--ct`: the CT logs the methods that have a CT check check the leaves' SCTs against
     /// (the `ct` stage).
     pub ct: Option<Arc<CtLogs>>,
+    /// `--revocation`: the data the methods that check revocation check against (the
+    /// `revocation` stage).
+    pub revocation: Option<Arc<RevocationData>>,
 }
 
 /// A method's store built once, for `--cache-roots`, with what building it cost.
@@ -80,6 +87,8 @@ fn config(
         versions: [(library.name.to_owned(), library.version)].into(),
         profile: profile.map(|p| p.name().to_owned()),
         ct: ct_for(method, opts.ct.as_deref()).map(CtLogs::label),
+        revocation: (opts.revocation.as_deref())
+            .and_then(|d| Some(d.label(revocation_for(method, d)?))),
         ..Config::default()
     }
 }
@@ -88,6 +97,11 @@ fn config(
 /// without a CT check.
 pub fn ct_for(method: Method, ct: Option<&CtLogs>) -> Option<&CtLogs> {
     ct.filter(|_| method.verifier().capabilities().ct)
+}
+
+/// The mechanism `method` checks `data` with (`--revocation`): none for a method without one.
+pub fn revocation_for(method: Method, data: &RevocationData) -> Option<Mechanism> {
+    method.verifier().capabilities().revocation.mechanism(data)
 }
 
 /// OpenSSL's policy, for the methods that are OpenSSL.
@@ -193,14 +207,17 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
                     let cache = cached.iter().find(|c| c.method == *method);
                     let (rec, verdict) = match &o.unsupported[k] {
                         Some(why) => (Recorder::new(), Verdict::Unsupported(why.clone())),
-                        None => measure_ct(
+                        None => measure_with(
                             verifier.as_ref(),
                             cache,
                             roots,
                             item,
-                            // A private CA's chain: no browser requires CT of it.
-                            (opts.ct.as_deref())
-                                .filter(|_| verifier.capabilities().ct && item.public_root),
+                            Checks {
+                                // A private CA's chain: no browser requires CT of it.
+                                ct: (opts.ct.as_deref())
+                                    .filter(|_| verifier.capabilities().ct && item.public_root),
+                                revocation: opts.revocation.as_deref(),
+                            },
                         ),
                     };
                     sink(Sample {
@@ -227,6 +244,7 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
                             cert_message_bytes: o.wire.map(|(_, message)| message),
                             ev: rec.ev(),
                             ct: rec.ct(),
+                            revocation: rec.revocation().cloned(),
                             ..SampleMeta::default()
                         },
                     });
@@ -257,26 +275,44 @@ pub fn measure(
     roots: &RootSet,
     item: &CorpusChain,
 ) -> (Recorder, Verdict) {
-    measure_ct(verifier, cached, roots, item, None)
+    measure_with(verifier, cached, roots, item, Checks::default())
 }
 
-/// One sample, with the leaf's SCTs checked against `ct` (the `ct` stage).
-pub fn measure_ct(
+/// What a sample checks beyond the path and the name.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Checks<'a> {
+    /// The CT logs to check the leaf's SCTs against (the `ct` stage).
+    pub ct: Option<&'a CtLogs>,
+    /// The revocation data to check the path against (the `revocation` stage).
+    pub revocation: Option<&'a RevocationData>,
+}
+
+/// One sample, with `checks`.
+pub fn measure_with(
     verifier: &dyn DynVerifier,
     cached: Option<&CachedRoots>,
     roots: &RootSet,
     item: &CorpusChain,
-    ct: Option<&CtLogs>,
+    checks: Checks<'_>,
 ) -> (Recorder, Verdict) {
     let mut rec = Recorder::new();
     // The library's start-up (once per process), apart from `roots-creation` and `total`,
-    // and what it makes of the CT logs (once per list), apart from any stage.
+    // what it makes of the CT logs (once per list), apart from any stage, and the revocation
+    // data's load (once per process), as `revocation-load`.
     verifier.start_up();
-    if let Some(logs) = ct {
+    if let Some(logs) = checks.ct {
         verifier.prepare_ct(logs);
     }
     if let Some(ns) = verifier.take_start_up_ns() {
         rec.add(Stage::LibraryInit, ns);
+    }
+    let revocation = checks
+        .revocation
+        .filter(|d| verifier.capabilities().revocation.mechanism(d).is_some());
+    if let Some(data) = revocation
+        && let Some(mechanism) = verifier.capabilities().revocation.mechanism(data)
+    {
+        data.preload(mechanism, &mut rec);
     }
     let total = rec.start();
     let built;
@@ -301,7 +337,9 @@ pub fn measure_ct(
             }
         }
     };
-    let target = Target::server(&item.host, item.validation_time).with_ct(ct);
+    let target = Target::server(&item.host, item.validation_time)
+        .with_ct(checks.ct)
+        .with_revocation(revocation, item.stapled_ocsp.as_deref());
     let span = rec.start();
     let result = verifier.verify(store, &item.chain, target, &mut rec);
     rec.stop(Stage::TotalVerification, span);

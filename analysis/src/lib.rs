@@ -32,6 +32,8 @@ pub mod limbo;
 pub mod page;
 #[cfg(feature = "report")]
 pub mod pq;
+#[cfg(feature = "report")]
+pub mod revocation;
 pub mod schema;
 pub mod servo;
 #[cfg(feature = "report")]

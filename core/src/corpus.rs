@@ -62,6 +62,10 @@ pub struct CorpusChain {
     /// requires Certificate Transparency of it (Chrome: `is_issued_by_known_root`; Firefox:
     /// built-in roots); `false` for a private CA's root (the manifest's `public_root`).
     pub public_root: bool,
+    /// The OCSP response the site stapled for the leaf, when the corpus has one
+    /// (`stapled.ocsp` in the chain's folder: a real response, as its PROVENANCE says); the
+    /// `verify` command offers it as a server would staple it.
+    pub stapled_ocsp: Option<Vec<u8>>,
 }
 
 /// A chain that could not be loaded.
@@ -190,6 +194,7 @@ impl Corpus {
             match load_one(&chain_dir) {
                 Ok((chain, roots)) => chains.push(CorpusChain {
                     key_types: chain.key_types(),
+                    stapled_ocsp: std::fs::read(chain_dir.join("stapled.ocsp")).ok(),
                     id,
                     host,
                     validation_time,

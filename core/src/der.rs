@@ -171,6 +171,19 @@ pub fn issuer(der: &[u8]) -> Option<&[u8]> {
     tbs_at_issuer(der)?.expect(SEQUENCE).ok()
 }
 
+/// The content bytes of a certificate's serialNumber INTEGER (as sent: a leading zero byte
+/// kept where DER needs it), reading only the DER headers before it; `None` if those do not
+/// parse.
+pub fn serial(der: &[u8]) -> Option<&[u8]> {
+    let mut outer = Der::new(der);
+    let mut c = Der::new(outer.expect(SEQUENCE).ok()?);
+    let mut t = Der::new(c.expect(SEQUENCE).ok()?);
+    if t.peek() == Some(VERSION) {
+        t.next().ok()?;
+    }
+    t.expect(INTEGER).ok()
+}
+
 /// A certificate's tbsCertificate, read up to its issuer Name (the next TLV), from the DER
 /// headers alone; `None` if those do not parse.
 fn tbs_at_issuer(der: &[u8]) -> Option<Der<'_>> {

@@ -17,15 +17,18 @@ use rustls_pki_types::CertificateDer;
 use crate::chain::Chain;
 use crate::error::Error;
 use crate::ffi::native::{Build, LoadError, Loaded, NativeError, Store};
+use crate::revocation::crlset::CrlSet;
+use crate::revocation::{Loaded as Data, Mechanism, PathParts, RevocationError, no_data};
 use crate::stages::Recorder;
 use crate::verifier::{Capabilities, Library, PeerName, Rejection, Target, Verifier};
 
 /// A native verifier as a [`Verifier`]: `library-init` its start-up (once per process),
 /// `chain-creation` the library's parse of the chain as sent, `ev-attempt` the browser's EV
 /// attempt for a leaf with an EV policy, `verify` its (DV) path building and verification for
-/// TLS server authentication at the target's time, `ct` (with the target's CT logs) the
-/// browser's Certificate Transparency check of that path, and `verify-hostname` its own name
-/// check.
+/// TLS server authentication at the target's time, `revocation` (with the target's revocation
+/// data) the browser's revocation check of the path it built, `ct` (with the target's CT logs)
+/// the browser's Certificate Transparency check of that path, and `verify-hostname` its own
+/// name check.
 pub struct NativeVerifier {
     build: &'static Build,
     cell: &'static OnceLock<Result<Loaded, LoadError>>,
@@ -134,6 +137,30 @@ impl Verifier for NativeVerifier {
         loaded
             .verify(roots, &parsed, time, rec)
             .map_err(|r| Rejection::new(r.0))?;
+        // Revocation, as the browser checks it on the path its builder accepted, before CT
+        // (Chrome: the CRLSet in `CheckPathAfterVerification`; Firefox: CRLite in
+        // `CheckRevocation`, inside path building; CT is checked on the built chain after).
+        if let Some(data) = target.revocation
+            && let Some(mechanism) = self.capabilities.revocation.mechanism(data)
+        {
+            let path = loaded
+                .verified_path(&parsed)
+                .map_err(|r| Rejection::new(format!("the verified path: {}", r.0)))?;
+            let parts = PathParts::from_native(path).map_err(|e| Rejection::new(e.to_string()))?;
+            let path = parts.view();
+            let now = target.time_or_now();
+            data.run(mechanism, None, rec, |data| match (mechanism, data) {
+                (Mechanism::CrlSet, Some(Data::CrlSet(set))) => set.check_path(&path, now),
+                // No CRLSet downloaded: Chrome checks against its built-in (empty) one.
+                (Mechanism::CrlSet, None) => CrlSet::builtin().check_path(&path, now),
+                (Mechanism::Crlite, Some(Data::Crlite(filter))) => filter.check_gecko(&path, now),
+                (_, None) => no_data(),
+                (other, Some(_)) => Err(RevocationError::Invalid {
+                    mechanism: other,
+                    detail: "not this browser's mechanism".into(),
+                }),
+            })?;
+        }
         if let Some(ct) = &ct {
             loaded
                 .verify_ct(ct, &parsed, time, rec)

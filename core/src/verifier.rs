@@ -168,7 +168,7 @@ pub struct Capabilities {
     pub ct: bool,
     /// A revocation check (`--revocation`, [`Target::revocation`]): the browser's own
     /// mechanism, or the one `--revocation` names for the rustls methods.
-    pub revocation: bool,
+    pub revocation: crate::revocation::Support,
 }
 
 impl Capabilities {
@@ -182,7 +182,7 @@ impl Capabilities {
         crls: true,
         ml_dsa: true,
         ct: false,
-        revocation: false,
+        revocation: crate::revocation::Support::None,
     };
 
     /// Why a method with these capabilities cannot verify `target`, or `None` if it can.

@@ -26,6 +26,7 @@ mod output;
 mod page;
 mod pq;
 mod report;
+mod revocation;
 mod verify;
 
 const AFTER_HELP: &str = "Exit codes: 0 all measured; 1 fatal error; 2 usage error; \

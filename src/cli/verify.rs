@@ -56,6 +56,8 @@ pub(super) struct VerifyArgs {
     pq: Vec<Profile>,
     #[command(flatten)]
     ct: super::ct::CtArgs,
+    #[command(flatten)]
+    revocation: super::revocation::RevocationArgs,
     /// Append every sample (warm-up included) to FILE as JSON lines, flushed as taken.
     #[arg(long)]
     raw: Option<PathBuf>,
@@ -92,6 +94,7 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
         cache_roots: args.cache_roots,
         extra_intermediates: plan.extra.intermediates.clone(),
         ct: args.ct.logs(None)?,
+        revocation: args.revocation.data(None, &|l| out.note(l))?,
     };
     out.note(&plan.describe(&opts));
 

@@ -63,6 +63,8 @@ pub fn twins(corpus: &Corpus, profile: Profile) -> Twins {
                     key_types: chain.key_types(),
                     chain,
                     roots: vec![twin.root],
+                    // The real response is for the real leaf, not its twin.
+                    stapled_ocsp: None,
                     ..c.clone()
                 });
             }

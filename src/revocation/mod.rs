@@ -3,9 +3,11 @@
 //! ([`crl`]) and OCSP responses for the mirror to staple ([`ocsp`]). What each generator is
 //! given is a list of [`Issuer`]s: the corpus' and the mirror's, plus synthetic ones for scale.
 
+pub mod bundle;
 pub mod crl;
 pub mod crlite;
 pub mod crlset;
+pub mod issuers;
 pub mod ocsp;
 
 /// One issuing CA, as the data generators see it.

@@ -127,6 +127,7 @@ fn verify_pq_gives_every_twin_the_verdict_of_todays_chain() {
         cache_roots: true,
         extra_intermediates: Vec::new(),
         ct: None,
+        revocation: None,
     };
     let mut samples = Vec::new();
     verify::run(&plan, &opts, |s| samples.push(s));

@@ -825,6 +825,62 @@ pub fn check_stapled_ocsp(
         mechanism: Mechanism::Ocsp,
         detail,
     };
+    let gnutls_failed = |e: GnutlsError| invalid(format!("GnuTLS failed: {e}"));
+    let leaf =
+        Cert::from_der(leaf_der).map_err(|e| RevocationError::BadPath(format!("the leaf: {e}")))?;
+    let issuer = match response {
+        Some(_) => Some(
+            Cert::from_der(issuer_der)
+                .map_err(|e| RevocationError::BadPath(format!("the issuer: {e}")))?,
+        ),
+        None => None,
+    };
+    check_stapled_ocsp_of(response, &leaf, issuer.as_ref(), None, now_unix).map_err(|e| match e {
+        StapleError::Revocation(e) => e,
+        StapleError::Gnutls(e) => gnutls_failed(e),
+    })
+}
+
+/// [`check_stapled_ocsp`]'s failures before its verdict.
+enum StapleError {
+    Revocation(RevocationError),
+    Gnutls(GnutlsError),
+}
+
+/// [`check_stapled_ocsp`] on the peer certificates already imported (as a session holds them),
+/// the response's signer looked for in `trust` first, then in the peer at `issuer` (the leaf's
+/// issuer among those sent, if any), as `check_ocsp_response` does.
+pub fn check_stapled_ocsp_peer(
+    response: Option<&[u8]>,
+    peers: &Peers,
+    issuer: Option<usize>,
+    trust: Option<&Trust>,
+    now_unix: u64,
+) -> Result<Status, RevocationError> {
+    let leaf = &peers.0[0];
+    let issuer = issuer.filter(|&i| i > 0).and_then(|i| peers.0.get(i));
+    check_stapled_ocsp_of(response, leaf, issuer, trust, now_unix).map_err(|e| match e {
+        StapleError::Revocation(e) => e,
+        StapleError::Gnutls(e) => RevocationError::Invalid {
+            mechanism: Mechanism::Ocsp,
+            detail: format!("GnuTLS failed: {e}"),
+        },
+    })
+}
+
+fn check_stapled_ocsp_of(
+    response: Option<&[u8]>,
+    leaf: &Cert,
+    issuer: Option<&Cert>,
+    trust: Option<&Trust>,
+    now_unix: u64,
+) -> Result<Status, StapleError> {
+    let invalid = |detail: String| {
+        StapleError::Revocation(RevocationError::Invalid {
+            mechanism: Mechanism::Ocsp,
+            detail,
+        })
+    };
     let missing = || {
         invalid(
             "the certificate requires a stapled OCSP response (TLS feature status_request) \
@@ -832,9 +888,7 @@ pub fn check_stapled_ocsp(
                 .to_owned(),
         )
     };
-    let gnutls_failed = |e: GnutlsError| invalid(format!("GnuTLS failed: {e}"));
-    let leaf =
-        Cert::from_der(leaf_der).map_err(|e| RevocationError::BadPath(format!("the leaf: {e}")))?;
+    let gnutls_failed = StapleError::Gnutls;
     let Some(response) = response else {
         // `_gnutls_x509_cert_verify_peers`: no response for this certificate.
         return if leaf.requires_stapling().map_err(gnutls_failed)? {
@@ -843,22 +897,24 @@ pub fn check_stapled_ocsp(
             Ok(Status::SoftFail(SoftFail::NoData))
         };
     };
-    let issuer = Cert::from_der(issuer_der)
-        .map_err(|e| RevocationError::BadPath(format!("the issuer: {e}")))?;
-    let now = i64::try_from(now_unix)
-        .map_err(|_| RevocationError::BadPath("validation time out of range".into()))?;
-    let check = check_ocsp_response(&leaf, None, &[&issuer], response, VERIFY_PEERS_FLAGS, now)
+    let now = i64::try_from(now_unix).map_err(|_| {
+        StapleError::Revocation(RevocationError::BadPath(
+            "validation time out of range".into(),
+        ))
+    })?;
+    let issuers: Vec<&Cert> = issuer.into_iter().collect();
+    let check = check_ocsp_response(leaf, trust, &issuers, response, VERIFY_PEERS_FLAGS, now)
         .map_err(gnutls_failed)?;
     const INVALID_OCSP: &str = "GNUTLS_CERT_INVALID_OCSP_STATUS";
     const SUPERSEDED: &str = "GNUTLS_CERT_REVOCATION_DATA_SUPERSEDED";
     match check.step {
-        OcspStep::Unparsable(code) => Err(RevocationError::Corrupt {
+        OcspStep::Unparsable(code) => Err(StapleError::Revocation(RevocationError::Corrupt {
             mechanism: Mechanism::Ocsp,
             detail: format!(
                 "There was an error parsing the OCSP response: {} ({INVALID_OCSP})",
                 strerror(code)
             ),
-        }),
+        })),
         OcspStep::NotSuccessful(_) if check.status & GNUTLS_CERT_MISSING_OCSP_STATUS != 0 => {
             Err(missing())
         }
@@ -874,13 +930,15 @@ pub fn check_stapled_ocsp(
             "OCSP rejection reason: {} ({INVALID_OCSP})",
             ocsp_verify_reasons(bits)
         ))),
-        OcspStep::SingleUnreadable(code) => Err(RevocationError::Corrupt {
-            mechanism: Mechanism::Ocsp,
-            detail: format!(
-                "There was an error parsing the OCSP response: {} ({INVALID_OCSP})",
-                strerror(code)
-            ),
-        }),
+        OcspStep::SingleUnreadable(code) => {
+            Err(StapleError::Revocation(RevocationError::Corrupt {
+                mechanism: Mechanism::Ocsp,
+                detail: format!(
+                    "There was an error parsing the OCSP response: {} ({INVALID_OCSP})",
+                    strerror(code)
+                ),
+            }))
+        }
         OcspStep::Revoked => Ok(Status::Revoked { depth: 0 }),
         OcspStep::Old => Err(invalid(format!("The OCSP response is old ({SUPERSEDED})"))),
         OcspStep::Superseded => Err(invalid(format!(

@@ -44,6 +44,8 @@ impl Chrome {
                 ml_dsa: true,
                 // Chrome's CT check (verify_ct in the shim).
                 ct: true,
+                // `--revocation`: Chrome's CRLSet (checked by `crate::native`).
+                revocation: crate::revocation::Support::Own(crate::revocation::Mechanism::CrlSet),
                 ..Capabilities::default()
             },
         )

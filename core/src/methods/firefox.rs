@@ -48,6 +48,8 @@ impl Firefox {
                 no_name: true,
                 // Firefox's CT check (verify_ct in the shim).
                 ct: true,
+                // `--revocation`: CRLite as Gecko queries it (checked by `crate::native`).
+                revocation: crate::revocation::Support::Own(crate::revocation::Mechanism::Crlite),
                 ..Capabilities::default()
             },
         )

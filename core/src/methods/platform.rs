@@ -40,16 +40,20 @@ impl Verifier for Platform {
     /// Roots the platform verifier refuses as extras are left out (as the webpki methods skip
     /// unusable roots); an error only when it cannot be built at all.
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<ServerVerifierRoots, Error> {
-        let usable = roots
+        let usable: Vec<_> = roots
             .iter()
             .filter(|r| webpki::anchor_from_trusted_cert(r).is_ok())
-            .cloned();
+            .cloned()
+            .collect();
+        let anchors = super::rustls_serial::trust_anchors(&usable).unwrap_or_default();
         let v = rustls_platform_verifier::Verifier::new_with_extra_roots(usable, provider())
             .map_err(|e| Error::Roots {
                 origin: "platform".into(),
                 message: e.to_string(),
             })?;
-        Ok(ServerVerifierRoots(Arc::new(v)))
+        // `--revocation` finds the path's anchor among the roots given (the system's, which
+        // the verifier adds, are not kept: a chain to one of those alone is not checked).
+        Ok(ServerVerifierRoots(Arc::new(v), anchors))
     }
 
     fn verify(
@@ -59,7 +63,7 @@ impl Verifier for Platform {
         target: Target<'_>,
         rec: &mut Recorder,
     ) -> Result<(), Rejection> {
-        verify_with_server_verifier(roots.0.as_ref(), chain, target, rec)
+        verify_with_server_verifier(roots, chain, target, rec)
     }
 
     fn rustls_verifier(&self, roots: &ServerVerifierRoots) -> Option<Arc<dyn ServerCertVerifier>> {

@@ -123,7 +123,8 @@ impl Verifier for RustlsSerial {
             &target,
             &crate::ct::check::Serial,
             rec,
-        )
+        )?;
+        crate::revocation::rustls_stage(self.algs, chain, &roots.0, &target, rec)
     }
 }
 
@@ -139,7 +140,8 @@ pub(crate) const CAPABILITIES: Capabilities = Capabilities {
     ml_dsa: true,
     // `--ct`: certbench's SCT check on rustls' provider (`crate::ct::check`).
     ct: true,
-    revocation: false,
+    // `--revocation`: the mechanism it names (`crate::revocation::rustls_stage`).
+    revocation: crate::revocation::Support::Rustls,
 };
 
 /// The arguments of `verify_for_usage` that come from the [`Target`].

@@ -12,7 +12,7 @@ use certbench_analysis::Stage;
 use rustls::client::WebPkiServerVerifier;
 use rustls::client::danger::ServerCertVerifier;
 use rustls::crypto::CryptoProvider;
-use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls_pki_types::{CertificateDer, ServerName, TrustAnchor, UnixTime};
 
 use crate::chain::Chain;
 use crate::error::Error;
@@ -30,12 +30,16 @@ pub fn provider() -> Arc<CryptoProvider> {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct WebpkiServer;
 
-/// A built `WebPkiServerVerifier`.
-pub struct ServerVerifierRoots(pub Arc<dyn ServerCertVerifier>);
+/// A built rustls server verifier, and the trust anchors it was given (which it keeps to
+/// itself): what `--ct` and `--revocation` find the path's issuers among.
+pub struct ServerVerifierRoots(
+    pub Arc<dyn ServerCertVerifier>,
+    pub Vec<TrustAnchor<'static>>,
+);
 
 /// Verifies `chain` for `target` with any rustls server verifier, timing the call as `verify`.
 pub(crate) fn verify_with_server_verifier(
-    verifier: &dyn ServerCertVerifier,
+    roots: &ServerVerifierRoots,
     chain: &Chain,
     target: Target<'_>,
     rec: &mut Recorder,
@@ -53,19 +57,16 @@ pub(crate) fn verify_with_server_verifier(
     };
     let now = UnixTime::since_unix_epoch(std::time::Duration::from_secs(target.time_or_now()));
     let span = rec.start();
-    let result = verifier.verify_server_cert(&chain.leaf, &chain.intermediates, &name, &[], now);
+    let stapled = target.stapled_ocsp.unwrap_or_default();
+    let result =
+        (roots.0).verify_server_cert(&chain.leaf, &chain.intermediates, &name, stapled, now);
     rec.stop(Stage::Verify, span);
     result.map_err(|e| Rejection::new(e.to_string()))?;
-    // `--ct`: the verifier keeps its roots to itself, so the issuer is looked for among the
-    // certificates sent (every corpus leaf's issuer is sent).
-    crate::ct::check::rustls_stage(
-        crate::methods::rustls_serial::signature_algorithms(),
-        chain,
-        &[],
-        &target,
-        &crate::ct::check::Serial,
-        rec,
-    )
+    // `--ct`: the issuer is looked for among the certificates sent (every corpus leaf's
+    // issuer is sent).
+    let algs = crate::methods::rustls_serial::signature_algorithms();
+    crate::ct::check::rustls_stage(algs, chain, &[], &target, &crate::ct::check::Serial, rec)?;
+    crate::revocation::rustls_stage(algs, chain, &roots.1, &target, rec)
 }
 
 /// What the rustls server verifiers express: DNS and IP names, server auth, nothing more.
@@ -80,7 +81,8 @@ pub(crate) const CAPABILITIES: Capabilities = Capabilities {
     ml_dsa: true,
     // `--ct`: certbench's SCT check on rustls' provider (`crate::ct::check`).
     ct: true,
-    revocation: false,
+    // `--revocation`: the mechanism it names (`crate::revocation::rustls_stage`).
+    revocation: crate::revocation::Support::Rustls,
 };
 
 impl Verifier for WebpkiServer {
@@ -113,7 +115,10 @@ impl Verifier for WebpkiServer {
                 origin: "rustls".into(),
                 message: e.to_string(),
             })?;
-        Ok(ServerVerifierRoots(v))
+        Ok(ServerVerifierRoots(
+            v,
+            crate::methods::rustls_serial::trust_anchors(roots).unwrap_or_default(),
+        ))
     }
 
     fn verify(
@@ -123,7 +128,7 @@ impl Verifier for WebpkiServer {
         target: Target<'_>,
         rec: &mut Recorder,
     ) -> Result<(), Rejection> {
-        verify_with_server_verifier(roots.0.as_ref(), chain, target, rec)
+        verify_with_server_verifier(roots, chain, target, rec)
     }
 
     fn rustls_verifier(&self, roots: &ServerVerifierRoots) -> Option<Arc<dyn ServerCertVerifier>> {

@@ -26,6 +26,53 @@ pub struct DataFiles {
     pub upki: Option<PathBuf>,
     /// The CRLs (DER), one per issuer.
     pub crls: Vec<PathBuf>,
+    /// Where the data came from, for samples (e.g. `certbench revocation data, corpus+mirror`).
+    pub origin: String,
+}
+
+impl DataFiles {
+    /// The data in `dir`, laid out as certbench writes it: `crlset` (Chrome's CRLSet),
+    /// `crlite.filter` (a clubcard filter), `upki/` (upki's store) and `crls/*.crl` (DER, in
+    /// name order). A file that is not there is absent data: the browser's soft-fail.
+    pub fn in_dir(dir: &std::path::Path, origin: impl Into<String>) -> DataFiles {
+        let mut crls: Vec<PathBuf> = std::fs::read_dir(dir.join("crls"))
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok())
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "crl"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        crls.sort();
+        DataFiles {
+            crlset: Some(dir.join("crlset")),
+            crlite: Some(dir.join("crlite.filter")),
+            upki: Some(dir.join("upki")),
+            crls,
+            origin: origin.into(),
+        }
+    }
+
+    /// Bytes on disk of `mechanism`'s data (0 when absent; for `ocsp`, the staples come with
+    /// each connection).
+    pub fn bytes(&self, mechanism: Mechanism) -> u64 {
+        let size = |p: &PathBuf| std::fs::metadata(p).map_or(0, |m| m.len());
+        match mechanism {
+            Mechanism::CrlSet => self.crlset.as_ref().map_or(0, size),
+            Mechanism::Crlite => self.crlite.as_ref().map_or(0, size),
+            Mechanism::Upki => self.upki.as_ref().map_or(0, |dir| {
+                std::fs::read_dir(dir).map_or(0, |entries| {
+                    entries
+                        .filter_map(|e| e.ok())
+                        .map(|e| e.metadata().map_or(0, |m| m.len()))
+                        .sum()
+                })
+            }),
+            Mechanism::Crl => self.crls.iter().map(size).sum(),
+            Mechanism::Ocsp => 0,
+        }
+    }
 }
 
 /// One mechanism's data, as loaded.
@@ -87,6 +134,27 @@ impl RevocationData {
         &self.files
     }
 
+    /// How a sample's configuration names `mechanism` with this data: the mechanism, its
+    /// data's size and origin (`crlset: 249.8 KB of certbench revocation data …`).
+    pub fn label(&self, mechanism: Mechanism) -> String {
+        match mechanism {
+            Mechanism::Ocsp => format!("{mechanism}: the response stapled"),
+            _ => {
+                let bytes = self.files.bytes(mechanism);
+                let size = if bytes >= 1 << 20 {
+                    format!("{:.1} MB", bytes as f64 / 1e6)
+                } else {
+                    format!("{:.1} KB", bytes as f64 / 1e3)
+                };
+                let n = match mechanism {
+                    Mechanism::Crl => format!(" in {} CRLs", self.files.crls.len()),
+                    _ => String::new(),
+                };
+                format!("{mechanism}: {size}{n} of {}", self.files.origin)
+            }
+        }
+    }
+
     fn load(&self, mechanism: Mechanism) -> Result<Option<Loaded>, RevocationError> {
         let unreadable = |p: &PathBuf, e: std::io::Error| RevocationError::Unreadable {
             mechanism,
@@ -132,27 +200,41 @@ impl RevocationData {
         })
     }
 
-    /// Runs one check of `mechanism` for a verified path: the data's load the first time in
-    /// this process (`revocation-load`), then `check` over it (`revocation`), noting what it
-    /// found in `rec`. `check` gets `None` when the data is absent. A revoked certificate and
-    /// unusable data are rejections; a soft-fail is an accept that the sample records.
-    pub fn run(
-        &self,
-        mechanism: Mechanism,
-        rec: &mut Recorder,
-        check: impl FnOnce(Option<&Loaded>) -> Result<Status, RevocationError>,
-    ) -> Result<(), Rejection> {
+    /// Loads `mechanism`'s data if this process has not yet, recording the load as
+    /// `revocation-load` in `rec`: a runner calls it before timing a sample, so that the load
+    /// stays out of `total-verification` (as `library-init` does). The sample whose check
+    /// first needed the data is the cold one.
+    pub fn preload(&self, mechanism: Mechanism, rec: &mut Recorder) {
         let cell = &self.loaded[mechanism as usize];
-        let mut cold = false;
+        if mechanism == Mechanism::Ocsp {
+            // Nothing to load: the response comes with the connection.
+            let _ = cell.set(Ok(Some(Loaded::Nothing)));
+            return;
+        }
         if cell.get().is_none() {
             let span = rec.start();
             let loaded = self.load(mechanism);
             let ns = span.elapsed_ns();
             if cell.set(loaded).is_ok() {
                 rec.add(Stage::RevocationLoad, ns);
-                cold = true;
             }
         }
+    }
+
+    /// Runs one check of `mechanism` for a verified path: the data's load the first time in
+    /// this process (`revocation-load`), then `check` over it (`revocation`), noting what it
+    /// found in `rec` (with `staple`, the stapled response checked, as the data's bytes). `check` gets `None` when the data is absent. A revoked certificate and
+    /// unusable data are rejections; a soft-fail is an accept that the sample records.
+    pub fn run(
+        &self,
+        mechanism: Mechanism,
+        staple: Option<&[u8]>,
+        rec: &mut Recorder,
+        check: impl FnOnce(Option<&Loaded>) -> Result<Status, RevocationError>,
+    ) -> Result<(), Rejection> {
+        let cell = &self.loaded[mechanism as usize];
+        self.preload(mechanism, rec);
+        let cold = rec.get(Stage::RevocationLoad).is_some();
         let loaded = match cell.get().expect("set above") {
             Ok(l) => l.as_ref(),
             Err(e) => return Err(Rejection::new(e.to_string())),
@@ -161,7 +243,10 @@ impl RevocationData {
         let status = check(loaded);
         rec.stop(Stage::Revocation, span);
         let status = status.map_err(|e| Rejection::new(e.to_string()))?;
-        let (data_bytes, resident_bytes) = loaded.map_or((0, 0), Loaded::sizes);
+        let (mut data_bytes, resident_bytes) = loaded.map_or((0, 0), Loaded::sizes);
+        if let Some(staple) = staple {
+            data_bytes = staple.len() as u64;
+        }
         rec.note_revocation(RevocationOutcome {
             mechanism: mechanism.name().to_owned(),
             status: status.name().to_owned(),

@@ -14,11 +14,15 @@ pub mod crlite;
 pub mod crlset;
 mod data;
 pub mod ocsp;
+mod path;
+mod rustls;
 
 use std::fmt;
 
 pub use certbench_analysis::schema::RevocationOutcome;
 pub use data::{DataFiles, Loaded, RevocationData, no_data};
+pub use path::PathParts;
+pub use rustls::{rustls_has, rustls_stage};
 
 /// A revocation mechanism.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -76,6 +80,30 @@ impl std::str::FromStr for Mechanism {
             .ok_or_else(|| {
                 format!("unknown revocation mechanism `{s}` (crlset, crlite, upki, crl, ocsp)")
             })
+    }
+}
+
+/// Which revocation mechanism a method checks with ([`crate::verifier::Capabilities`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Support {
+    /// None: the method ignores `--revocation`.
+    #[default]
+    None,
+    /// Its browser's own, whatever `--revocation` names (`chrome`: the CRLSet, `firefox`:
+    /// CRLite, `gnutls`: the stapled OCSP response).
+    Own(Mechanism),
+    /// The one `--revocation` names for the rustls methods ([`RevocationData::rustls`]).
+    Rustls,
+}
+
+impl Support {
+    /// The mechanism a method with this support checks `data` with.
+    pub fn mechanism(self, data: &RevocationData) -> Option<Mechanism> {
+        match self {
+            Support::None => None,
+            Support::Own(m) => Some(m),
+            Support::Rustls => Some(data.rustls),
+        }
     }
 }
 

@@ -206,7 +206,8 @@ impl Verifier for RustlsParallel {
         })?;
         // The SCTs' signatures are independent checks: spread over the pool's workers and
         // this thread (with one CPU, no workers: one after the other).
-        crate::ct::check::rustls_stage(algs, chain, &roots.anchors, &target, self.pool, rec)
+        crate::ct::check::rustls_stage(algs, chain, &roots.anchors, &target, self.pool, rec)?;
+        crate::revocation::rustls_stage(algs, chain, &roots.anchors, &target, rec)
     }
 
     /// A TLS handshake has just started (its ClientHello is on the

@@ -1,0 +1,104 @@
+//! `--revocation` and `--revocation-data`, shared by the subcommands that verify: args → the
+//! revocation data a run checks against.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Result;
+use certbench_core::revocation::{DataFiles, Mechanism, RevocationData};
+use clap::{Args, ValueEnum};
+
+use crate::mirror::MirrorSet;
+
+/// The mechanisms the rustls methods can be given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum RustlsMechanism {
+    /// rustls-webpki's CRL checking, over CRLs per issuer.
+    Crl,
+    /// CRLite through `clubcard-crlite`, the filter held in memory.
+    Crlite,
+    /// CRLite through the rustls project's `upki`, which reads its files per check.
+    Upki,
+    /// The OCSP response the server stapled, verified with `x509-ocsp`.
+    Ocsp,
+}
+
+impl From<RustlsMechanism> for Mechanism {
+    fn from(m: RustlsMechanism) -> Mechanism {
+        match m {
+            RustlsMechanism::Crl => Mechanism::Crl,
+            RustlsMechanism::Crlite => Mechanism::Crlite,
+            RustlsMechanism::Upki => Mechanism::Upki,
+            RustlsMechanism::Ocsp => Mechanism::Ocsp,
+        }
+    }
+}
+
+#[derive(Args, Debug, Clone, Default)]
+pub(super) struct RevocationArgs {
+    /// Check revocation (the `revocation` stage): chrome with Chrome's CRLSet, firefox with
+    /// CRLite as Gecko queries it, gnutls the stapled OCSP response as GnuTLS checks it,
+    /// whatever MECHANISM is; the rustls methods (rustlsserial, rustlsparallel, webpki,
+    /// platform) with MECHANISM; other methods check none.
+    #[arg(long, value_enum, value_name = "MECHANISM")]
+    pub revocation: Option<RustlsMechanism>,
+    /// The revocation data's folder (`crlset`, `crlite.filter`, `upki/`, `crls/*.crl`); a
+    /// file missing there is missing data, which each browser soft-fails [default: the data
+    /// certbench makes for the corpus and the mirror, cached].
+    #[arg(long, value_name = "DIR", requires = "revocation")]
+    pub revocation_data: Option<PathBuf>,
+    /// The scale of the data certbench makes: full (Chrome's CRLSet size, a CRLite filter of
+    /// 100 M certificates: minutes to make once) or test (the corpus' and mirror's issuers
+    /// alone, a tiny filter: under a second).
+    #[arg(long, value_enum, default_value = "full", requires = "revocation")]
+    pub revocation_scale: ScaleArg,
+}
+
+/// `--revocation-scale`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub(super) enum ScaleArg {
+    /// Realistic.
+    #[default]
+    Full,
+    /// Small, for tests.
+    Test,
+}
+
+impl RevocationArgs {
+    /// The data, if `--revocation`: `--revocation-data`, else certbench's own for the corpus
+    /// (and `mirror`'s issuers), made once and cached.
+    pub fn data(
+        &self,
+        mirror: Option<&MirrorSet>,
+        note: &dyn Fn(&str),
+    ) -> Result<Option<Arc<RevocationData>>> {
+        let Some(mechanism) = self.revocation else {
+            return Ok(None);
+        };
+        let files = match &self.revocation_data {
+            Some(dir) => {
+                anyhow::ensure!(
+                    dir.is_dir(),
+                    "--revocation-data {}: not a folder",
+                    dir.display()
+                );
+                DataFiles::in_dir(dir, dir.display().to_string())
+            }
+            None => {
+                let scale = match self.revocation_scale {
+                    ScaleArg::Full => crate::revocation::bundle::Scale::Full,
+                    ScaleArg::Test => crate::revocation::bundle::Scale::Test,
+                };
+                let made = crate::revocation::bundle::ensure(
+                    &crate::revocation::bundle::cache_dir(),
+                    mirror,
+                    scale,
+                    note,
+                )?;
+                note(&made.describe());
+                made.files
+            }
+        };
+        Ok(Some(Arc::new(RevocationData::new(mechanism.into(), files))))
+    }
+}
