@@ -30,6 +30,7 @@ mod parallel_equiv;
 mod pq;
 mod rejections;
 mod report;
+mod revocation;
 mod servo_api;
 mod servo_child;
 mod sites;
