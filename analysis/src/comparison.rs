@@ -378,6 +378,24 @@ const WHAT_BROWSERS_COMPARE: &str = "That compares path building alone (chains, 
 /// The same line for a `--ct` run, whose CT methods all checked CT.
 const WHAT_BROWSERS_COMPARE_WITH_CT: &str = "That compares path building and Certificate Transparency alike: Chrome and Firefox check their SCTs and apply their own CT policies, Servo's verifiers check theirs as a rustls user would add it (Chrome's policy); gnutls checks none, as WebKitGTK enforces none. No method here checks revocation (CRLSets, CRLite, OCSP), which Chrome and Firefox do on every connection (docs/verifiers.md).";
 
+/// The line under the browsers' comparison in a `--revocation` run (without `--ct`).
+const WHAT_BROWSERS_COMPARE_WITH_REVOCATION: &str = "That compares path building and revocation: Chrome checks its CRLSet, Firefox CRLite, gnutls the stapled OCSP response, Servo's verifiers the mechanism `--revocation` named (the revocation table below). No method here checks Certificate Transparency (`--ct`), which Chrome and Firefox do on every connection (docs/verifiers.md).";
+
+/// The same line for a run with `--ct` and `--revocation`.
+const WHAT_BROWSERS_COMPARE_WITH_CT_AND_REVOCATION: &str = "That compares path building, Certificate Transparency and revocation alike: Chrome and Firefox check their SCTs and apply their own CT policies, Servo's verifiers check theirs as a rustls user would add it (Chrome's policy), gnutls checks none; Chrome checks its CRLSet, Firefox CRLite, gnutls the stapled OCSP response, Servo's verifiers the mechanism `--revocation` named (the revocation table below).";
+
+/// The answer's `lines` for a run whose methods checked revocation (`--revocation`): the
+/// line under the browsers' comparison no longer says that no method checks it.
+pub fn revocation_checked(lines: &mut [String]) {
+    for line in lines {
+        if line == WHAT_BROWSERS_COMPARE {
+            *line = WHAT_BROWSERS_COMPARE_WITH_REVOCATION.to_owned();
+        } else if line == WHAT_BROWSERS_COMPARE_WITH_CT {
+            *line = WHAT_BROWSERS_COMPARE_WITH_CT_AND_REVOCATION.to_owned();
+        }
+    }
+}
+
 /// The median over sites of a column's medians.
 fn median_over_sites(
     cmp: &Comparison,

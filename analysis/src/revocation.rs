@@ -46,6 +46,9 @@ pub struct RevocationRow {
     pub outcomes: BTreeMap<String, usize>,
 }
 
+/// Per chain: the `revocation` stage, the own cost, and the own cost without the stage.
+type PerChain = (Vec<u64>, Vec<u64>, Vec<u64>);
+
 fn median(v: &mut [f64]) -> f64 {
     crate::stats::middle(v).unwrap_or(0.0)
 }
@@ -72,7 +75,7 @@ pub fn rows(samples: &[Sample]) -> Vec<RevocationRow> {
                 .filter_map(|s| s.stage(Stage::RevocationLoad))
                 .collect();
             let measured: Vec<&&Sample> = all.iter().filter(|s| !s.warmup).collect();
-            let mut per_chain: BTreeMap<String, (Vec<u64>, Vec<u64>, Vec<u64>)> = BTreeMap::new();
+            let mut per_chain: BTreeMap<String, PerChain> = BTreeMap::new();
             let mut outcomes = BTreeMap::new();
             for s in &measured {
                 let r = s.meta.revocation.as_ref()?;
@@ -90,7 +93,7 @@ pub fn rows(samples: &[Sample]) -> Vec<RevocationRow> {
                 e.1.push(own);
                 e.2.push(own.saturating_sub(rev));
             }
-            let mid = |f: fn(&(Vec<u64>, Vec<u64>, Vec<u64>)) -> &Vec<u64>| {
+            let mid = |f: fn(&PerChain) -> &Vec<u64>| {
                 let mut v: Vec<f64> = per_chain
                     .values()
                     .filter_map(|t| Summary::of(f(t)).map(|s| s.median))

@@ -1,8 +1,9 @@
 //! `certbench report`: the HTML report from the driver's mirror run, a patched Servo's
 //! samples and `certbench handshake` results (fixtures), malformed lines skipped with their
 //! line numbers, the A/B compare from the command line, handshake results charted and
-//! tabled (and a live handshake run reported back), and the page opened in headless Chromium
-//! (charts rendered, screenshot not blank).
+//! tabled (and a live handshake run reported back), a live `verify --revocation` run's cold and
+//! warm table (markdown, JSON, HTML), and the pages opened in headless Chromium (charts
+//! rendered, screenshot not blank, the revocation section there).
 //!
 //! Chromium: `.ci/run` installs Debian's `chromium`. Without it the browser test says so and
 //! passes, unless `CI` is set.
@@ -110,6 +111,86 @@ fn the_html_report_is_one_self_contained_file_with_charts_and_tables() {
     for needle in ["http://", "https://", "<script", "<link", "<img", "url("] {
         assert!(!fetches.contains(needle), "found {needle}");
     }
+}
+
+/// A live `certbench verify --revocation crl` run (rustlsserial with CRLs, chrome with its
+/// CRLSet; the data at test scale) and its report, markdown and `--html`: (markdown, page).
+fn revocation_report(dir: &Path) -> (String, PathBuf) {
+    let raw = dir.join("revocation.jsonl");
+    let (raw_s, html) = (raw.display().to_string(), dir.join("revocation.html"));
+    let out = certbench(&[
+        "verify",
+        "--method",
+        "rustlsserial,chrome",
+        "--revocation",
+        "crl",
+        "--revocation-scale",
+        "test",
+        "--runs",
+        "2",
+        "--warmup",
+        "1",
+        "--quiet",
+        "--raw",
+        &raw_s,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html_s = html.display().to_string();
+    let out = certbench(&["report", &raw_s, "--html", &html_s]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}");
+    (text, html)
+}
+
+#[test]
+fn a_revocation_run_is_reported_cold_and_warm_in_markdown_and_html() {
+    let dir = tempfile::tempdir().unwrap();
+    let (text, html) = revocation_report(dir.path());
+    // The seed tables carry the per-connection stage; the cold/warm table both stages.
+    let seed_header = |l: &&str| l.starts_with("| site") && l.contains(" revocation |");
+    assert_eq!(text.lines().filter(seed_header).count(), 2, "{text}");
+    let section = &text[text.find("### Revocation, cold and warm").expect(&text)..];
+    assert!(
+        section.contains("revocation-load (cold, once)"),
+        "{section}"
+    );
+    assert!(section.contains("| rustlsserial | crl: "), "{section}");
+    assert!(section.contains("| chrome | crlset: "), "{section}");
+    assert!(
+        section.contains("CRLs as rustls-webpki checks them would cost Servo +"),
+        "{section}"
+    );
+    assert!(section.contains("What each browser pays per connection with revocation"));
+    // The comparison no longer says that no method checks revocation.
+    assert!(!text.contains("No method here checks revocation"), "{text}");
+    assert!(!text.contains("or revocation (CRLSets"), "{text}");
+    // The HTML report: the section after the tables, its chart, table and answer.
+    let page = std::fs::read_to_string(&html).unwrap();
+    let at = page
+        .find("<h2>Revocation</h2>")
+        .expect("revocation section");
+    assert!(page.find("<h2>Tables</h2>").unwrap() < at);
+    let section = &page[at..];
+    assert!(section.contains("with and without revocation"), "chart");
+    assert!(section.contains("<th>revocation-load (cold, once)</th>"));
+    assert!(
+        section.contains("<td>rustlsserial</td><td>crl: "),
+        "{section}"
+    );
+    assert!(section.contains("would cost Servo +"));
+    // The markdown table's JSON twin: `report --format json` carries the rows.
+    let raw = dir.path().join("revocation.jsonl");
+    let out = certbench(&["report", raw.to_str().unwrap(), "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = json["revocation"].as_array().expect("revocation rows");
+    assert!(
+        rows.iter()
+            .any(|r| r["mechanism"] == "crl" && r["load"]["n"] == 1)
+    );
 }
 
 #[test]
@@ -413,4 +494,24 @@ fn chromium_renders_the_charts() {
         pixels.len()
     );
     assert!(colours.len() > 20, "{} colours", colours.len());
+
+    // A `--revocation` run's report: the browser renders its section, chart and table.
+    let (_, html) = revocation_report(dir.path());
+    let dom = headless(
+        browser,
+        &dir.path().join("profile2"),
+        &["--dump-dom".into()],
+        &html,
+    );
+    let at = dom
+        .find("<h2>Revocation</h2>")
+        .expect("revocation section rendered");
+    let section = &dom[at..];
+    assert!(section.contains("<svg"), "its chart");
+    assert!(
+        section.matches("<rect").count() >= 4,
+        "bars with and without revocation"
+    );
+    assert!(section.contains("revocation-load (cold, once)"));
+    assert!(section.contains("crlset: "), "chrome's row");
 }

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::comparison::{Comparison, answer, build_comparison};
 use crate::pq::{CLASSICAL, PqSummary, summarize};
+use crate::revocation::RevocationRow;
 use crate::schema::Sample;
 use crate::table::{SeedTable, build_seed_tables};
 
@@ -24,6 +25,9 @@ pub struct Report {
     pub answer: Vec<String>,
     /// A `--pq` run's twins against today's chains.
     pub pq: Option<PqSummary>,
+    /// With `--revocation`: per method and mechanism, the `revocation` stage warm and the
+    /// data's `revocation-load` cold ([`crate::revocation::rows`]); empty without.
+    pub revocation: Vec<RevocationRow>,
 }
 
 impl Report {
@@ -71,6 +75,10 @@ impl Report {
             let fastest = comparison.as_ref().map(crate::comparison::fastest);
             answer.extend(pq.answer(fastest.as_deref()));
         }
+        let revocation = crate::revocation::rows(samples);
+        if !revocation.is_empty() {
+            crate::comparison::revocation_checked(&mut answer);
+        }
         let mut configs: Vec<String> = Vec::new();
         for t in &tables {
             let d = t.config.describe_run();
@@ -84,6 +92,7 @@ impl Report {
             comparison,
             answer,
             pq,
+            revocation,
         }
     }
 }

@@ -4,7 +4,8 @@
 //! the charts ([`chart`]: store scaling, per-site bars of the compared stage per method with
 //! 95 % error bars, a stacked bar of stages per method, box plots of the slowest sites) and
 //! the tables ([`table`]); then the handshake, page-load and bulk-transfer sections
-//! ([`handshake`], [`page`], [`bulk`]), each only when such results are given.
+//! ([`handshake`], [`page`], [`bulk`]), each only when such results are given. With
+//! `--revocation` samples, the revocation section ([`revocation`]) follows the tables.
 //!
 //! Every text from the inputs goes through [`table::esc`]; the sections and charts append to
 //! one `String` in page order and never read what came before.
@@ -14,6 +15,7 @@ mod chart;
 mod handshake;
 mod page;
 mod pq;
+mod revocation;
 mod table;
 
 use std::fmt::Write;
@@ -57,6 +59,7 @@ pub fn render(
         charts(&mut h, report, samples);
         table::tables(&mut h, report);
         pq::section(&mut h, report.pq.as_ref());
+        revocation::section(&mut h, &report.revocation);
     }
     handshake::section(&mut h, handshakes);
     page::section(&mut h, pages);
