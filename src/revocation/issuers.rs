@@ -53,7 +53,8 @@ pub fn scts(leaf: &[u8]) -> Vec<([u8; 32], u64)> {
 }
 
 /// The issuers of `leaves`, one per issuing key, each with the leaves it issued (revoked as
-/// [`REVOKED_HOSTS`] says), in a stable order (by key).
+/// [`REVOKED_HOSTS`] says), in a stable order (by key). A leaf whose issuer is not among its
+/// candidates is left out; one that does not parse is an error.
 pub fn issuers(leaves: &[Leaf<'_>]) -> Result<Vec<Issuer>, IssuerError> {
     let mut by_key: BTreeMap<Vec<u8>, Issuer> = BTreeMap::new();
     for l in leaves {
@@ -62,11 +63,15 @@ pub fn issuers(leaves: &[Leaf<'_>]) -> Result<Vec<Issuer>, IssuerError> {
             what: what.to_owned(),
         };
         let issuer_name = der::issuer(l.leaf).ok_or_else(|| err("the leaf does not parse"))?;
-        let issuer = l
+        let Some(issuer) = l
             .candidates
             .iter()
             .find(|c| der::SignedParts::parse(c).is_ok_and(|p| p.subject == issuer_name))
-            .ok_or_else(|| err("no certificate sent or root is the leaf's issuer"))?;
+        else {
+            // A leaf whose issuer is nowhere (a self-signed one, a fault host of the mirror):
+            // no data can hold it, and a check finds its issuer not enrolled.
+            continue;
+        };
         let spki = der::spki_tlv(issuer).ok_or_else(|| err("the issuer's key does not parse"))?;
         let serial = der::serial(l.leaf).ok_or_else(|| err("the leaf's serial"))?;
         let entry = by_key.entry(spki.to_vec()).or_insert_with(|| Issuer {
@@ -104,19 +109,24 @@ pub fn corpus_leaves(corpus: &certbench_core::corpus::Corpus) -> Vec<Leaf<'_>> {
         .collect()
 }
 
-/// The mirror's leaves, with their sent certificates and the mirror's roots as candidates.
+/// The mirror's leaves, with their sent certificates and the mirror's roots as candidates;
+/// a fault host's leaf whose issuer is none of them (the self-signed leaf, the chain under an
+/// untrusted root) is left out: no client of the mirror could build its path.
 pub fn mirror_leaves(set: &crate::mirror::MirrorSet) -> Vec<Leaf<'_>> {
     set.hosts
         .iter()
         .filter_map(|(host, h)| {
             let (leaf, sent) = h.chain.split_first()?;
-            Some(Leaf {
+            let candidates: Vec<&[u8]> = (sent.iter())
+                .chain(set.roots.iter())
+                .map(CertificateDer::as_ref)
+                .collect();
+            let issuer = der::issuer(leaf)?;
+            let issued = |c: &&[u8]| der::SignedParts::parse(c).is_ok_and(|p| p.subject == issuer);
+            candidates.iter().any(issued).then_some(Leaf {
                 host,
                 leaf: leaf.as_ref(),
-                candidates: (sent.iter())
-                    .chain(set.roots.iter())
-                    .map(CertificateDer::as_ref)
-                    .collect(),
+                candidates,
             })
         })
         .collect()

@@ -211,13 +211,17 @@ impl RevocationData {
             let _ = cell.set(Ok(Some(Loaded::Nothing)));
             return;
         }
-        if cell.get().is_none() {
+        // `get_or_init`: a second thread asking while the first loads waits for that load
+        // (one load per process, as a browser makes it); only the loading thread records it.
+        let mut took = None;
+        cell.get_or_init(|| {
             let span = rec.start();
             let loaded = self.load(mechanism);
-            let ns = span.elapsed_ns();
-            if cell.set(loaded).is_ok() {
-                rec.add(Stage::RevocationLoad, ns);
-            }
+            took = Some(span.elapsed_ns());
+            loaded
+        });
+        if let Some(ns) = took {
+            rec.add(Stage::RevocationLoad, ns);
         }
     }
 
