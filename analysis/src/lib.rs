@@ -34,6 +34,8 @@ pub mod page;
 pub mod pq;
 #[cfg(feature = "report")]
 pub mod revocation;
+#[cfg(feature = "report")]
+pub mod revocation_scale;
 pub mod schema;
 pub mod servo;
 #[cfg(feature = "report")]

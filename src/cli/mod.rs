@@ -27,6 +27,7 @@ mod page;
 mod pq;
 mod report;
 mod revocation;
+mod revocation_scale;
 mod verify;
 
 const AFTER_HELP: &str = "Exit codes: 0 all measured; 1 fatal error; 2 usage error; \
@@ -75,6 +76,9 @@ enum Command {
     Page(page::PageArgs),
     /// Save each site's served chain (verified, with its root) for `verify --chains DIR`.
     Capture(capture::CaptureArgs),
+    /// Lookup cost against data size: CRLSets, CRLite filters (in memory and through upki)
+    /// and CRLs, cold and warm, with the bytes each keeps resident.
+    RevocationScale(revocation_scale::RevocationScaleArgs),
 }
 
 /// Parses the command line and runs it.
@@ -92,6 +96,7 @@ pub fn main() -> ExitCode {
         Some(Command::Capture(args)) => capture::run(args),
         Some(Command::Page(args)) => page::run(args),
         Some(Command::Bulk(args)) => bulk::run(args),
+        Some(Command::RevocationScale(args)) => revocation_scale::run(args),
         None => drive::run(cli.drive, argv),
     };
     output::exit_code(result)

@@ -9,6 +9,7 @@ pub mod crlite;
 pub mod crlset;
 pub mod issuers;
 pub mod ocsp;
+pub mod scale;
 
 /// One issuing CA, as the data generators see it.
 #[derive(Clone, Debug)]

@@ -1,0 +1,110 @@
+//! `certbench revocation-scale`: lookup cost against data size, per revocation data set (args
+//! → [`crate::revocation::scale::Options`] → [`crate::revocation::scale::run`] → the table).
+
+use std::path::PathBuf;
+
+use anyhow::{Result, bail};
+use certbench_analysis::export::Format;
+use clap::{Args, ValueEnum};
+
+use super::output::{Outcome, OutputArgs};
+use crate::revocation::crlite::Scale;
+use crate::revocation::scale::{Options, run as measure};
+
+/// A CRLite filter scale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum CrliteScale {
+    /// 20 k synthetic certificates (tests).
+    Tiny,
+    /// 10 M certificates.
+    Small,
+    /// 100 M certificates.
+    Medium,
+    /// 900 M certificates, the published filter's (minutes to build, once).
+    Large,
+}
+
+impl From<CrliteScale> for Scale {
+    fn from(s: CrliteScale) -> Scale {
+        match s {
+            CrliteScale::Tiny => Scale::TINY,
+            CrliteScale::Small => Scale::SMALL,
+            CrliteScale::Medium => Scale::MEDIUM,
+            CrliteScale::Large => Scale::LARGE,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub(super) struct RevocationScaleArgs {
+    /// CRLite filter scales, comma-separated, each checked in memory as Gecko and as a rustls
+    /// user (clubcard-crlite) do, and through upki [default: small,large; --quick: tiny,small].
+    #[arg(long, value_enum, value_delimiter = ',')]
+    crlite_scales: Vec<CrliteScale>,
+    /// CRL sizes in revoked serials, comma-separated, one CRL each [default:
+    /// 2000,100000,1000000; --quick: 2000,20000].
+    #[arg(long, value_delimiter = ',')]
+    crl_sizes: Vec<usize>,
+    /// Fresh loads per data set (cold) [default: 5; --quick: 3].
+    #[arg(long)]
+    cold_runs: Option<usize>,
+    /// Checks per leaf and data set (warm) [default: 200; --quick: 20].
+    #[arg(long)]
+    warm_runs: Option<usize>,
+    /// Small data and few runs, for tests: the defaults marked --quick above.
+    #[arg(long)]
+    quick: bool,
+    /// Where the generated data is cached (made once, then only measured).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = ".certbench-cache/revocation-scale"
+    )]
+    cache: PathBuf,
+    #[command(flatten)]
+    out: OutputArgs,
+}
+
+impl RevocationScaleArgs {
+    fn options(&self) -> Options {
+        let (scales, sizes, cold, warm) = match self.quick {
+            true => (vec![Scale::TINY, Scale::SMALL], vec![2_000, 20_000], 3, 20),
+            false => (
+                vec![Scale::SMALL, Scale::LARGE],
+                vec![2_000, 100_000, 1_000_000],
+                5,
+                200,
+            ),
+        };
+        Options {
+            crlite: match self.crlite_scales.is_empty() {
+                true => scales,
+                false => self.crlite_scales.iter().map(|&s| s.into()).collect(),
+            },
+            crl_sizes: match self.crl_sizes.is_empty() {
+                true => sizes,
+                false => self.crl_sizes.clone(),
+            },
+            cold_runs: self.cold_runs.unwrap_or(cold),
+            warm_runs: self.warm_runs.unwrap_or(warm),
+            cache: self.cache.clone(),
+        }
+    }
+}
+
+pub(super) fn run(args: RevocationScaleArgs) -> Result<Outcome> {
+    let out = &args.out;
+    if out.format == Format::Csv {
+        bail!("revocation-scale writes md or json, not csv");
+    }
+    let report = measure(&args.options(), &|m| out.note(m))?;
+    let text = match out.format {
+        Format::Json => serde_json::to_string_pretty(&report)? + "\n",
+        _ => format!(
+            "## Revocation: lookup cost against data size\n\n{}",
+            report.markdown()
+        ),
+    };
+    out.write(&text)?;
+    Ok(Outcome::Complete)
+}
