@@ -85,7 +85,12 @@ fn verify_all_with_ct_and_each_mechanism_rejects_only_revoked_badssl() {
             .map(|w| w.verdict.clone())
             .expect("the same sample without --revocation")
     };
-    for mechanism in [Mechanism::Crlite, Mechanism::Crl, Mechanism::Ocsp, Mechanism::Upki] {
+    for mechanism in [
+        Mechanism::Crlite,
+        Mechanism::Crl,
+        Mechanism::Ocsp,
+        Mechanism::Upki,
+    ] {
         let samples = run(Some(mechanism), &files, true);
         assert_eq!(samples.len(), without.len());
         for s in &samples {
@@ -98,7 +103,12 @@ fn verify_all_with_ct_and_each_mechanism_rejects_only_revoked_badssl() {
                 _ => None,
             };
             let Some(own) = own else {
-                assert!(s.config.revocation.is_none(), "{}: {:?}", s.method, s.config);
+                assert!(
+                    s.config.revocation.is_none(),
+                    "{}: {:?}",
+                    s.method,
+                    s.config
+                );
                 assert!(s.meta.revocation.is_none());
                 assert_eq!(s.verdict, verdict_without(s), "{} {:?}", s.method, s.chain);
                 continue;
@@ -116,7 +126,12 @@ fn verify_all_with_ct_and_each_mechanism_rejects_only_revoked_badssl() {
                     assert_eq!(r.soft_fail.as_deref(), Some("no-data"), "{}", s.method);
                     assert_eq!(s.verdict, Verdict::Ok, "{}", s.method);
                 } else {
-                    assert!(rejected_as_revoked(s), "{} ({own}): {:?}", s.method, s.verdict);
+                    assert!(
+                        rejected_as_revoked(s),
+                        "{} ({own}): {:?}",
+                        s.method,
+                        s.verdict
+                    );
                     let r = s.meta.revocation.as_ref().unwrap();
                     assert_eq!((r.status.as_str(), r.depth), ("revoked", Some(0)));
                 }
@@ -211,7 +226,11 @@ fn each_mechanism_rejects_the_revoked_leaf_and_accepts_the_other() {
         (Method::Gnutls, Mechanism::Crl),
     ];
     for m in RUSTLS {
-        cases.extend([(m, Mechanism::Crlite), (m, Mechanism::Upki), (m, Mechanism::Ocsp)]);
+        cases.extend([
+            (m, Mechanism::Crlite),
+            (m, Mechanism::Upki),
+            (m, Mechanism::Ocsp),
+        ]);
     }
     for (method, mechanism) in cases {
         if !common::all_methods().contains(&method) {
