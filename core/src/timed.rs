@@ -5,6 +5,9 @@
 //! `WebPkiServerVerifier`, rustls-platform-verifier, Servo's own: the whole call is `verify`)
 //! or a certbench method through [`MethodVerifier`], which records the method's own
 //! `chain-creation`, `verify` and `verify-hostname`. `total-verification` is the whole call.
+//! With revocation data (`--revocation`), a method that checks revocation gets the data and
+//! the OCSP response rustls hands `verify_server_cert` (the server's staple) in its
+//! [`Target`]: its `revocation` stage runs inside the handshake.
 //! A panic inside the wrapped verifier is a rejection ([`crate::fail_closed`]), never an
 //! unwind into rustls.
 
@@ -23,6 +26,7 @@ use crate::chain::Chain;
 use crate::ct::CtLogs;
 use crate::fail_closed;
 use crate::methods::{AnyRoots, DynVerifier};
+use crate::revocation::RevocationData;
 use crate::stages::Recorder;
 use crate::verifier::{Eku, PeerName, Rejection, Target};
 
@@ -35,6 +39,7 @@ pub struct MethodVerifier {
     roots: Arc<AnyRoots>,
     provider: Arc<CryptoProvider>,
     ct: Option<Arc<CtLogs>>,
+    revocation: Option<Arc<RevocationData>>,
 }
 
 impl fmt::Debug for MethodVerifier {
@@ -71,7 +76,18 @@ impl MethodVerifier {
             roots,
             provider: crate::methods::webpki_server::provider(),
             ct: None,
+            revocation: None,
         }
+    }
+
+    /// The same, checking revocation against `data` (`--revocation`) where the method has a
+    /// mechanism ([`crate::verifier::Capabilities::revocation`]), with the response the server
+    /// stapled, if any. The data is loaded on the first check that needs it, unless the
+    /// runner preloads it ([`RevocationData::preload`]) as the driver does.
+    pub fn with_revocation(mut self, data: Option<Arc<RevocationData>>) -> MethodVerifier {
+        let support = self.verifier.capabilities().revocation;
+        self.revocation = data.filter(|d| support.mechanism(d).is_some());
+        self
     }
 
     /// The same, checking Certificate Transparency against `logs` (`--ct`) where the method
@@ -86,12 +102,27 @@ impl MethodVerifier {
         self
     }
 
-    /// `verify_server_cert`, recording the method's stages into `rec`.
+    /// `verify_server_cert` without a stapled response, recording the method's stages into
+    /// `rec`.
     pub fn verify_staged(
         &self,
         end_entity: &CertificateDer<'_>,
         intermediates: &[CertificateDer<'_>],
         server_name: &ServerName<'_>,
+        now: UnixTime,
+        rec: &mut Recorder,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        let certs = (end_entity, intermediates);
+        self.verify_stapled(certs, server_name, &[], now, rec)
+    }
+
+    /// `verify_server_cert` with the OCSP response the server stapled (`ocsp_response`, empty
+    /// when it stapled none, as rustls hands it), recording the method's stages into `rec`.
+    pub fn verify_stapled(
+        &self,
+        (end_entity, intermediates): (&CertificateDer<'_>, &[CertificateDer<'_>]),
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
         now: UnixTime,
         rec: &mut Recorder,
     ) -> Result<ServerCertVerified, rustls::Error> {
@@ -120,8 +151,8 @@ impl MethodVerifier {
             max_depth: None,
             crls: &[],
             ct: self.ct.as_deref(),
-            revocation: None,
-            stapled_ocsp: None,
+            revocation: self.revocation.as_deref(),
+            stapled_ocsp: (!ocsp_response.is_empty()).then_some(ocsp_response),
         };
         fail_closed::verify(|| self.verifier.verify(&self.roots, &chain, target, rec))
             .map(|()| ServerCertVerified::assertion())
@@ -135,13 +166,13 @@ impl ServerCertVerifier for MethodVerifier {
         end_entity: &CertificateDer<'_>,
         intermediates: &[CertificateDer<'_>],
         server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
+        ocsp_response: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        self.verify_staged(
-            end_entity,
-            intermediates,
+        self.verify_stapled(
+            (end_entity, intermediates),
             server_name,
+            ocsp_response,
             now,
             &mut Recorder::new(),
         )
@@ -282,6 +313,30 @@ impl TimedVerifier {
             None => TimedVerifier::for_method(verifier, roots, sink),
         }
     }
+
+    /// [`TimedVerifier::for_method_with_ct`], also checking revocation against `revocation`
+    /// (`--revocation`) where the method has a mechanism: then always through
+    /// [`MethodVerifier`] (as for CT), which hands the method the server's stapled response.
+    pub fn for_method_checking(
+        verifier: Arc<dyn DynVerifier>,
+        roots: Arc<AnyRoots>,
+        ct: Option<Arc<CtLogs>>,
+        revocation: Option<Arc<RevocationData>>,
+        sink: Arc<dyn VerificationSink>,
+    ) -> Self {
+        let support = verifier.capabilities().revocation;
+        match revocation.filter(|d| support.mechanism(d).is_some()) {
+            Some(data) => TimedVerifier {
+                inner: Inner::Staged(Arc::new(
+                    MethodVerifier::new(verifier, roots)
+                        .with_ct(ct)
+                        .with_revocation(Some(data)),
+                )),
+                sink,
+            },
+            None => TimedVerifier::for_method_with_ct(verifier, roots, ct, sink),
+        }
+    }
 }
 
 impl ServerCertVerifier for TimedVerifier {
@@ -305,9 +360,13 @@ impl ServerCertVerifier for TimedVerifier {
                 rec.stop(Stage::Verify, span);
                 r
             }
-            Inner::Staged(m) => {
-                m.verify_staged(end_entity, intermediates, server_name, now, &mut rec)
-            }
+            Inner::Staged(m) => m.verify_stapled(
+                (end_entity, intermediates),
+                server_name,
+                ocsp_response,
+                now,
+                &mut rec,
+            ),
         };
         rec.stop(Stage::TotalVerification, total);
         let verdict = match &result {

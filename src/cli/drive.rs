@@ -1,5 +1,4 @@
-//! The main job, `certbench [--sites FILE] [--method …] [--mirror] …`: args → a
-//! [`DrivePlan`] → [`crate::driver::measure`] → the tables.
+//! The main job, `certbench [--sites FILE] [--method …] [--mirror] …`: args → plan → tables.
 
 use std::path::PathBuf;
 
@@ -64,6 +63,8 @@ pub(super) struct DriveArgs {
     #[command(flatten)]
     ct: super::ct::CtArgs,
     #[command(flatten)]
+    revocation: super::revocation::RevocationArgs,
+    #[command(flatten)]
     out: OutputArgs,
 }
 
@@ -76,9 +77,7 @@ impl DriveArgs {
         for e in &bad_lines {
             (self.out).error(&format!("certbench: error: {file}: {e} (skipped)"));
         }
-        if sites.is_empty() {
-            anyhow::bail!("{}: no site to measure", self.sites.display());
-        }
+        anyhow::ensure!(!sites.is_empty(), "{file}: no site to measure");
         let mut net = self.net.settle(self.out.quiet)?;
         let pq = self.pq.settle(&self.net, &mut net, self.out.quiet)?;
         let raw_path = (self.resume.clone().or(self.raw.clone()))
@@ -96,6 +95,7 @@ impl DriveArgs {
             concurrency: usize::from(self.concurrency),
             served: pq.served(),
             ct: self.ct.mirror_logs(net.mirror.as_ref(), &pq.sets)?,
+            revocation: (self.revocation).data(net.mirror.as_ref(), &|s| self.out.note(s))?,
         };
         let plan = DrivePlan {
             sites,

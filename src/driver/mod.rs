@@ -20,6 +20,14 @@
 //! sample's `meta.ct`, the list in its `config.ct`); the others (`openssl`, `gnutls`, …) verify
 //! as without it.
 //!
+//! With `--revocation`, every method with a revocation mechanism
+//! ([`crate::verifier::Capabilities::revocation`]) checks the path it verified inside the
+//! handshake (the `revocation` stage, inside `total-verification`), with the OCSP response the
+//! server stapled (both transports ask for one); the data's one load per process is made
+//! before the method's first sample is timed (`revocation-load`, outside `total`, as
+//! `library-init`); the outcome in the sample's `meta.revocation`, the mechanism and its data
+//! in its `config.revocation`.
+//!
 //! With `--pq`, each method is measured on each site's chain of today and on its twin under
 //! each profile, interleaved in the same square: an entry is a (method, profile) pair, and a
 //! method that does not implement the profile's algorithm gives an `unsupported` sample
@@ -39,6 +47,7 @@ use std::time::Duration;
 
 use certbench_analysis::Sample;
 use certbench_core::ct::CtLogs;
+use certbench_core::revocation::{Mechanism, RevocationData};
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 
@@ -83,6 +92,9 @@ pub struct DriverOptions {
     /// `--ct`: the CT logs every method with a CT check checks the leaves' SCTs against (the
     /// `ct` stage); `None`: no CT check.
     pub ct: Option<Arc<CtLogs>>,
+    /// `--revocation`: the data every method with a revocation mechanism checks against (the
+    /// `revocation` stage); `None`: no check.
+    pub revocation: Option<Arc<RevocationData>>,
 }
 
 /// What the mirror serves beyond today's chains, and how it is reached.
@@ -174,6 +186,9 @@ struct Entry<T: Transport> {
     verifier: Arc<dyn DynVerifier>,
     /// The CT logs this method checks against (`--ct` and a method with a CT check).
     ct: Option<Arc<CtLogs>>,
+    /// The revocation data and the mechanism this method checks it with (`--revocation` and a
+    /// method with a mechanism).
+    revocation: Option<(Arc<RevocationData>, Mechanism)>,
     cached: Option<Result<T::Stores, Failure>>,
     unsupported: Option<String>,
 }
@@ -204,6 +219,9 @@ async fn schedule<T: Transport>(
         .map(|(method, profile)| {
             let verifier: Arc<dyn DynVerifier> = Arc::from(method.verifier());
             let ct = (opts.ct.clone()).filter(|_| verifier.capabilities().ct);
+            let support = verifier.capabilities().revocation;
+            let revocation =
+                (opts.revocation.clone()).and_then(|d| Some((d.clone(), support.mechanism(&d)?)));
             let unsupported = profile
                 .and_then(|p| p.unsupported_by(&verifier.capabilities()))
                 .map(|u| u.to_string());
@@ -214,6 +232,7 @@ async fn schedule<T: Transport>(
                 profile,
                 verifier,
                 ct,
+                revocation,
                 cached,
                 unsupported,
             }

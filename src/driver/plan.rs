@@ -62,11 +62,16 @@ impl DrivePlan {
         what + ")"
     }
 
-    /// `, CT checked (28 logs of corpus/ct-logs)` with `--ct`, else nothing.
+    /// `, CT checked (28 logs of corpus/ct-logs)` with `--ct`, else nothing; then
+    /// `, revocation checked (rustls methods: crlite)` with `--revocation`.
     fn ct(&self) -> String {
-        (self.opts.ct.as_deref()).map_or(String::new(), |logs| {
+        let ct = (self.opts.ct.as_deref()).map_or(String::new(), |logs| {
             format!(", CT checked ({})", logs.label())
-        })
+        });
+        let revocation = (self.opts.revocation.as_deref()).map_or(String::new(), |d| {
+            format!(", revocation checked (rustls methods: {})", d.rustls)
+        });
+        ct + &revocation
     }
 
     /// The title of the tables.
@@ -206,6 +211,12 @@ pub fn measured_with(
     // and against which logs: the list's label (its size and origin) stands for it.
     if let Some(logs) = &opts.ct {
         v.push(("--ct", logs.label()));
+    }
+    // `--revocation` likewise (the `revocation` stage): the rustls methods' mechanism and the
+    // data's origin stand for it.
+    if let Some(data) = &opts.revocation {
+        let what = format!("{} ({})", data.rustls, data.files().origin);
+        v.push(("--revocation", what));
     }
     if opts.transport == Stack::Openssl {
         v.push(("--hook", opts.hook.name().to_owned()));

@@ -11,7 +11,7 @@ use certbench_core::methods::openssl::OpenSslVerifier;
 use super::{Ctx, Entry};
 use crate::sites::Site;
 use crate::stages::Recorder;
-use crate::transport::{Failure, Transport, http_get};
+use crate::transport::{Checks, Failure, Transport, http_get};
 
 /// Measures `entry`'s method on `site` once, over `ctx`'s transport. `reuse` is what this
 /// (site, method) kept from its previous sample.
@@ -60,6 +60,11 @@ pub(super) async fn measure<T: Transport>(
     if let Some(ns) = entry.verifier.take_start_up_ns() {
         rec.add(Stage::LibraryInit, ns);
     }
+    // The revocation data's load (once per process), apart from `total` too: the sample that
+    // loads it is the cold one.
+    if let Some((data, mechanism)) = &entry.revocation {
+        data.preload(*mechanism, &mut rec);
+    }
     let total = rec.start();
 
     // roots-creation: built now, or 0 when built once for the run or kept by the transport.
@@ -83,14 +88,18 @@ pub(super) async fn measure<T: Transport>(
     // http-connector-creation
     let addr = opts.address(entry.profile, &site.host, site.port);
     let connector = rec.time(Stage::HttpConnectorCreation, || {
-        t.connector(
+        let checks = Checks {
+            ct: entry.ct.as_ref(),
+            revocation: entry.revocation.as_ref().map(|(d, _)| d),
+        };
+        t.connector_checking(
             entry.method,
             &entry.verifier,
             stores,
             site,
             addr,
             time,
-            entry.ct.as_ref(),
+            checks,
             reuse,
         )
     });
@@ -119,6 +128,11 @@ pub(super) async fn measure<T: Transport>(
     }
     sample.meta.ev = verification.stages.ev();
     sample.meta.ct = verification.stages.ct();
+    sample.meta.revocation = verification.stages.revocation().cloned().map(|mut r| {
+        // Loaded before the handshake, in this sample: its check was the cold one.
+        r.cold |= rec.get(Stage::RevocationLoad).is_some();
+        r
+    });
     match result {
         Ok((open, info)) => {
             // Closing is not part of the sample; it is bounded like the connection.
@@ -173,7 +187,7 @@ fn config<T: Transport>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
         profile: entry.profile.map(|p| p.name().to_owned()),
         link: opts.served.link.clone(),
         ct: entry.ct.as_deref().map(certbench_core::ct::CtLogs::label),
-        revocation: None,
+        revocation: (entry.revocation.as_ref()).map(|(data, mechanism)| data.label(*mechanism)),
     }
 }
 

@@ -419,6 +419,27 @@ impl Cloner {
     }
 }
 
+impl Cloner {
+    /// The clone of the CA that issued `sent[0]` (its certificate, and an rcgen issuer over
+    /// its key, named as the leaf's issuer field names it), when the chain's own certificates
+    /// or root hold that CA (`None` for a stand-in issuer, or a chain not cloned yet): what
+    /// signs the leaf's OCSP response and its CA's CRL.
+    pub fn leaf_issuer(
+        &self,
+        sent: &[CertificateDer<'static>],
+        root: &CertificateDer<'static>,
+    ) -> Option<(CertificateDer<'static>, Issuer<'static, &KeyPair>)> {
+        let all: Vec<&CertificateDer<'static>> = sent.iter().chain(std::iter::once(root)).collect();
+        let parsed: Vec<X509Certificate<'_>> = (all.iter())
+            .map(|der| X509Certificate::from_der(der).ok().map(|(_, x)| x))
+            .collect::<Option<_>>()?;
+        let j = issuer_of(&parsed, 0)?;
+        let clone = self.done.get(&sha256(all[j]))?;
+        let params = issuer_params(&parsed[j], self.profile);
+        Some((clone.der.clone(), Issuer::new(params, &clone.key)))
+    }
+}
+
 /// The chain position of the certificate that issued `parsed[i]`, by name; the root (last)
 /// is preferred over a sent certificate with the same name.
 fn issuer_of(parsed: &[X509Certificate<'_>], i: usize) -> Option<usize> {

@@ -25,6 +25,10 @@
 //! leaf is still valid and its CT log list is less than [`CT_LOG_LIST_MAX_AGE_DAYS`] old;
 //! otherwise it is made anew (RSA-4096 keys take seconds each).
 //!
+//! Revocation (`--revocation`): every leaf's issuing CA signs the OCSP response its server
+//! staples and one CRL per CA (see [`revocation`]): `DIR/<host>/stapled.ocsp` and
+//! `DIR/crls/<CA>.crl`; revoked.badssl.com's clone is revoked in both.
+//!
 //! With a post-quantum [`Profile`] (`--pq`), every chain is its twin instead (see
 //! [`clone`]): the same hosts, names, extensions and validity, every key the profile's
 //! ML-DSA key, the synthetic hosts' too; cached in `DIR/pq/<profile>/`.
@@ -33,6 +37,7 @@ pub mod clone;
 pub mod ct;
 pub mod faults;
 pub mod local;
+pub mod revocation;
 pub mod server;
 
 use std::collections::BTreeMap;
@@ -54,7 +59,7 @@ use clone::{CloneError, Cloner};
 use ct::{CachedLog, CtError, CtLogs};
 
 /// Bumped whenever generation changes, so older caches are not reused.
-const GENERATOR_VERSION: u32 = 7;
+const GENERATOR_VERSION: u32 = 8;
 
 /// A cache whose CT log list is older than this is made anew: Chrome stops enforcing CT with
 /// a log list more than ten weeks old.
@@ -99,6 +104,15 @@ pub enum MirrorError {
     /// The mirror's CT logs could not be made.
     #[error("CT logs: {0}")]
     Ct(#[source] CtError),
+    /// A staple or a CRL could not be signed.
+    #[error("revocation data of {host}: {source}")]
+    Revocation {
+        /// The host (or CA) it was for.
+        host: String,
+        /// Why.
+        #[source]
+        source: revocation::RevocationGenError,
+    },
     /// Cache I/O.
     #[error("mirror cache {path}: {message}")]
     Cache {
@@ -118,6 +132,9 @@ pub struct HostCert {
     pub key: Vec<u8>,
     /// The corpus chain it clones, or `synthetic`.
     pub source: String,
+    /// The OCSP response its server staples (DER), signed by the leaf's issuer; `None` for a
+    /// post-quantum twin, a leaf without an issuing CA of the mirror's, or an expired one.
+    pub ocsp: Option<Vec<u8>>,
 }
 
 /// Every host's certificates, and the roots a client of the mirror must trust.
@@ -140,6 +157,8 @@ pub struct MirrorSet {
     /// mirror trusts beside [`Self::roots`]. Every log `usable`; the list's timestamp is when
     /// the set was made.
     pub ct_log_list: String,
+    /// Each issuing CA's CRL (DER) by file name (`DIR/crls/<name>`); none for twins.
+    pub crls: revocation::Crls,
 }
 
 #[derive(Serialize, Deserialize, PartialEq, Eq)]
@@ -275,8 +294,18 @@ impl MirrorSet {
             if !valid && host != EXPIRED_HOST && host != NOT_YET_VALID_HOST {
                 return Ok(None);
             }
-            hosts.insert(host, HostCert { chain, key, source });
+            let ocsp = std::fs::read(d.join("stapled.ocsp")).ok();
+            hosts.insert(
+                host,
+                HostCert {
+                    chain,
+                    key,
+                    source,
+                    ocsp,
+                },
+            );
         }
+        let crls = read_crls(&dir.join("crls"));
         Ok(Some(MirrorSet {
             hosts,
             roots,
@@ -285,6 +314,7 @@ impl MirrorSet {
             profile,
             ct_logs,
             ct_log_list,
+            crls,
         }))
     }
 
@@ -310,7 +340,17 @@ impl MirrorSet {
             // PEM by hand of the crate: rcgen cannot read an ML-DSA PKCS#8 key back.
             let key = pem::Pem::new("PRIVATE KEY", hc.key.clone());
             write(d.join("key.pem"), pem::encode(&key))?;
+            if let Some(ocsp) = &hc.ocsp {
+                let p = d.join("stapled.ocsp");
+                std::fs::write(&p, ocsp).map_err(|e| cache_err(&p, e))?;
+            }
             hosts.insert(host.clone(), hc.source.clone());
+        }
+        let crl_dir = dir.join("crls");
+        std::fs::create_dir_all(&crl_dir).map_err(|e| cache_err(&crl_dir, e))?;
+        for (name, der) in &self.crls {
+            let p = crl_dir.join(name);
+            std::fs::write(&p, der).map_err(|e| cache_err(&p, e))?;
         }
         let index = Index {
             generator: GENERATOR_VERSION,
@@ -342,8 +382,10 @@ impl MirrorSet {
         let mut cloner = Cloner::with_logs(profile, ct_logs);
         let mut hosts = BTreeMap::new();
         let mut roots: Vec<CertificateDer<'static>> = Vec::new();
+        // Per issuing CA (its clone's DER): the chain it was met in, and what its CRL lists.
+        let mut cas: BTreeMap<Vec<u8>, (usize, revocation::CaLeaves)> = BTreeMap::new();
         let now = now();
-        for c in &corpus.chains {
+        for (i, c) in corpus.chains.iter().enumerate() {
             if hosts.contains_key(&c.host) || c.roots.is_empty() {
                 continue;
             }
@@ -358,19 +400,54 @@ impl MirrorSet {
             if !roots.iter().any(|r| r.as_ref() == cloned.root.as_ref()) {
                 roots.push(cloned.root.clone());
             }
+            // The staple, while the issuer's key exists (classical chains only: see
+            // [`revocation`]).
+            let mut ocsp = None;
+            if profile == Profile::Classical
+                && let Some((issuer_der, issuer)) = cloner.leaf_issuer(&sent, &c.roots[0])
+            {
+                let leaf = cloned.sent[0].as_ref();
+                ocsp = revocation::staple(&issuer_der, issuer.key(), leaf, &c.host, now as u64)
+                    .map_err(|source| MirrorError::Revocation {
+                        host: c.host.clone(),
+                        source,
+                    })?;
+                let ca = cas
+                    .entry(issuer_der.to_vec())
+                    .or_insert((i, Default::default()));
+                ca.1.add(leaf, &c.host);
+            }
             hosts.insert(
                 c.host.clone(),
                 HostCert {
                     chain: cloned.sent,
                     key: cloned.leaf_key,
                     source: c.id.clone(),
+                    ocsp,
                 },
             );
+        }
+        let mut crls = revocation::Crls::new();
+        for (issuer_der, (i, leaves)) in &cas {
+            let c = &corpus.chains[*i];
+            let sent: Vec<CertificateDer<'static>> = c.chain.iter().cloned().collect();
+            let Some((_, issuer)) = cloner.leaf_issuer(&sent, &c.roots[0]) else {
+                continue;
+            };
+            let (name, der) =
+                revocation::ca_crl(issuer_der, &issuer, leaves, now as u64).map_err(|source| {
+                    MirrorError::Revocation {
+                        host: c.host.clone(),
+                        source,
+                    }
+                })?;
+            crls.insert(name, der);
         }
         let ct_logs = cloner.into_ct_logs();
         let synthetic = synthetic_hosts(now, profile, &ct_logs)?;
         roots.push(synthetic.root);
         hosts.extend(synthetic.hosts);
+        crls.extend(synthetic.crls);
         Ok(MirrorSet {
             hosts,
             roots,
@@ -379,8 +456,24 @@ impl MirrorSet {
             profile,
             ct_log_list: ct_logs.log_list_json(now),
             ct_logs,
+            crls,
         })
     }
+}
+
+/// The CRLs in `dir` (`*.crl`), by file name; none when it cannot be read.
+fn read_crls(dir: &Path) -> revocation::Crls {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return revocation::Crls::new();
+    };
+    entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "crl"))
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            Some((name, std::fs::read(e.path()).ok()?))
+        })
+        .collect()
 }
 
 /// What a cache must have been made from.
@@ -405,7 +498,11 @@ fn sha256_hex(path: &Path) -> String {
 struct Synthetic {
     root: CertificateDer<'static>,
     hosts: BTreeMap<String, HostCert>,
+    crls: revocation::Crls,
 }
+
+/// A synthetic host's chain, and its intermediate's CRL (`None` for a twin).
+type Signed = (HostCert, Option<(String, Vec<u8>)>);
 
 fn gen_err(host: &str) -> impl Fn(rcgen::Error) -> MirrorError + '_ {
     move |source| MirrorError::Generate {
@@ -459,7 +556,8 @@ fn leaf_key_usages(profile: Profile) -> Vec<KeyUsagePurpose> {
 }
 
 /// RSA-2048 leaf ← RSA-2048 intermediate under `root` (the profile's keys for a twin), for
-/// `names`, valid from `from` for `days` days.
+/// `names`, valid from `from` for `days` days; with the intermediate's staple for the leaf
+/// and its CRL ([`revocation`]; today's keys only).
 fn leaf_chain(
     (root, profile): (&Issuer<'_, &KeyPair>, Profile),
     inter_name: &str,
@@ -468,7 +566,7 @@ fn leaf_chain(
     days: i64,
     host: &str,
     scts: &[ct::SctSpec<'_>],
-) -> Result<HostCert, MirrorError> {
+) -> Result<Signed, MirrorError> {
     let err = gen_err(host);
     let inter_key = synthetic_key(profile, true).map_err(&err)?;
     let mut ip = ca_params(inter_name, from, profile);
@@ -496,11 +594,28 @@ fn leaf_chain(
     } else {
         ct::issue_with_scts(&lp, &leaf_key, &inter_issuer, scts).map_err(MirrorError::Ct)?
     };
-    Ok(HostCert {
+    let (mut ocsp, mut crl) = (None, None);
+    if profile == Profile::Classical {
+        let now = now() as u64;
+        let revocation_err = |source| MirrorError::Revocation {
+            host: host.to_owned(),
+            source,
+        };
+        ocsp = revocation::staple(inter.der(), &inter_key, leaf.der(), host, now)
+            .map_err(revocation_err)?;
+        let mut leaves = revocation::CaLeaves::default();
+        leaves.add(leaf.der(), host);
+        crl = Some(
+            revocation::ca_crl(inter.der(), &inter_issuer, &leaves, now).map_err(revocation_err)?,
+        );
+    }
+    let host_cert = HostCert {
         chain: vec![leaf.der().clone(), inter.der().clone()],
         key: leaf_key.serialize_der(),
         source: "synthetic".to_owned(),
-    })
+        ocsp,
+    };
+    Ok((host_cert, crl))
 }
 
 /// A self-signed RSA-2048 (or the profile's) leaf for [`SELF_SIGNED_HOST`] (not a CA), alone.
@@ -518,6 +633,7 @@ fn self_signed(now: time::OffsetDateTime, profile: Profile) -> Result<HostCert, 
         chain: vec![cert.der().clone()],
         key: key.serialize_der(),
         source: "synthetic".to_owned(),
+        ocsp: None,
     })
 }
 
@@ -555,6 +671,7 @@ fn out_of_order(
         chain: vec![leaf.der().clone(), a.der().clone(), b.der().clone()],
         key: leaf_key.serialize_der(),
         source: "synthetic".to_owned(),
+        ocsp: None,
     })
 }
 
@@ -598,8 +715,13 @@ fn synthetic_hosts(
 
     let day = time::Duration::days(1);
     let mut hosts = BTreeMap::new();
-    hosts.insert(
-        "cnn.com".to_owned(),
+    let mut crls = revocation::Crls::new();
+    let mut put = |host: &str, (cert, crl): Signed| {
+        hosts.insert(host.to_owned(), cert);
+        crls.extend(crl);
+    };
+    put(
+        "cnn.com",
         leaf_chain(
             root_issuer,
             "certbench mirror RSA CA",
@@ -610,8 +732,8 @@ fn synthetic_hosts(
             &synthetic_scts(logs, profile, now_secs - 30 * 86_400),
         )?,
     );
-    hosts.insert(
-        EXPIRED_HOST.to_owned(),
+    put(
+        EXPIRED_HOST,
         leaf_chain(
             root_issuer,
             "certbench mirror RSA CA (expired)",
@@ -622,8 +744,8 @@ fn synthetic_hosts(
             &[],
         )?,
     );
-    hosts.insert(
-        WRONG_HOST.to_owned(),
+    put(
+        WRONG_HOST,
         leaf_chain(
             root_issuer,
             "certbench mirror RSA CA (wrong host)",
@@ -634,8 +756,8 @@ fn synthetic_hosts(
             &[],
         )?,
     );
-    hosts.insert(
-        NOT_YET_VALID_HOST.to_owned(),
+    put(
+        NOT_YET_VALID_HOST,
         leaf_chain(
             root_issuer,
             "certbench mirror RSA CA (not yet valid)",
@@ -646,8 +768,8 @@ fn synthetic_hosts(
             &[],
         )?,
     );
-    hosts.insert(
-        faults::NO_HTTP_HOST.to_owned(),
+    put(
+        faults::NO_HTTP_HOST,
         leaf_chain(
             root_issuer,
             "certbench mirror RSA CA (no HTTP)",
@@ -658,9 +780,9 @@ fn synthetic_hosts(
             &[],
         )?,
     );
-    hosts.insert(SELF_SIGNED_HOST.to_owned(), self_signed(now, profile)?);
-    hosts.insert(
-        LOAD_WILDCARD.to_owned(),
+    put(SELF_SIGNED_HOST, (self_signed(now, profile)?, None));
+    put(
+        LOAD_WILDCARD,
         leaf_chain(
             root_issuer,
             "certbench mirror RSA CA (load)",
@@ -671,16 +793,13 @@ fn synthetic_hosts(
             &[],
         )?,
     );
-    hosts.insert(
-        OUT_OF_ORDER_HOST.to_owned(),
-        out_of_order(root_issuer, now)?,
-    );
+    put(OUT_OF_ORDER_HOST, (out_of_order(root_issuer, now)?, None));
     let err = gen_err(UNTRUSTED_HOST);
     let untrusted_key = synthetic_key(profile, true).map_err(&err)?;
     let untrusted_params = ca_params("certbench mirror untrusted root", now, profile);
     let untrusted_issuer = Issuer::new(untrusted_params, &untrusted_key);
-    hosts.insert(
-        UNTRUSTED_HOST.to_owned(),
+    put(
+        UNTRUSTED_HOST,
         leaf_chain(
             (&untrusted_issuer, profile),
             "certbench mirror RSA CA (untrusted)",
@@ -694,5 +813,6 @@ fn synthetic_hosts(
     Ok(Synthetic {
         root: root.der().clone(),
         hosts,
+        crls,
     })
 }

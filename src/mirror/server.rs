@@ -7,6 +7,10 @@
 //! today. Under rustls an unknown server name fails the handshake (rustls has no certificate
 //! to send) rather than with OpenSSL's `unrecognized_name` alert.
 //!
+//! Each host's OCSP response ([`super::HostCert::ocsp`]) is stapled when the client asks for
+//! one (`status_request`), over both stacks: OpenSSL from the host context's status callback,
+//! rustls from the host's `CertifiedKey`.
+//!
 //! An unknown server name is refused with a fatal `unrecognized_name` alert. The server
 //! peeks at each ClientHello's server name first: a connection-fault host
 //! ([`super::faults`]) gets its fault instead of a handshake, and [`NO_HTTP_HOST`] is closed
@@ -65,6 +69,7 @@ impl Drop for MirrorServer {
 fn context_for(
     chain: &[rustls_pki_types::CertificateDer<'static>],
     key: &[u8],
+    ocsp: Option<&[u8]>,
 ) -> Result<SslContext, openssl::error::ErrorStack> {
     let mut b = SslAcceptor::mozilla_intermediate_v5(SslMethod::tls_server())?;
     let leaf = X509::from_der(&chain[0])?;
@@ -75,6 +80,14 @@ fn context_for(
     let key = PKey::private_key_from_pkcs8(key)?;
     b.set_private_key(&key)?;
     b.check_private_key()?;
+    if let Some(response) = ocsp {
+        // Called (server side) only when the client asked for a staple: staple it.
+        let response = response.to_vec();
+        b.set_status_callback(move |ssl| {
+            ssl.set_ocsp_status(&response)?;
+            Ok(true)
+        })?;
+    }
     Ok(b.build().into_context())
 }
 
@@ -82,7 +95,10 @@ fn context_for(
 fn acceptor(set: &MirrorSet) -> Result<SslAcceptor, openssl::error::ErrorStack> {
     let mut contexts = HashMap::new();
     for (host, hc) in &set.hosts {
-        contexts.insert(host.to_ascii_lowercase(), context_for(&hc.chain, &hc.key)?);
+        contexts.insert(
+            host.to_ascii_lowercase(),
+            context_for(&hc.chain, &hc.key, hc.ocsp.as_deref())?,
+        );
     }
     let contexts = Arc::new(contexts);
     let mut b = SslAcceptor::mozilla_intermediate_v5(SslMethod::tls_server())?;
@@ -134,7 +150,8 @@ fn rustls_acceptor(set: &MirrorSet) -> Result<tokio_rustls::TlsAcceptor, rustls:
     for (host, hc) in &set.hosts {
         let key = (provider.key_provider)
             .load_private_key(PrivateKeyDer::Pkcs8(hc.key.clone().into()))?;
-        let certified = CertifiedKey::new(hc.chain.clone(), key);
+        let mut certified = CertifiedKey::new(hc.chain.clone(), key);
+        certified.ocsp = hc.ocsp.clone();
         certs.insert(host.to_ascii_lowercase(), Arc::new(certified));
     }
     let config = rustls::ServerConfig::builder_with_provider(provider)

@@ -14,6 +14,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use certbench_analysis::ErrorKind;
 use certbench_core::ct::CtLogs;
+use certbench_core::revocation::RevocationData;
 use http_body_util::Empty;
 
 use crate::methods::{DynVerifier, Method};
@@ -100,6 +101,17 @@ pub struct ConnInfo {
     pub first_flight_bytes: Option<u64>,
 }
 
+/// What a method checks beyond the chain, inside the handshake: the leaf's SCTs against `ct`
+/// (`--ct`) and revocation against `revocation` (`--revocation`, with the response the server
+/// staples: the transport asks for one). A method without the check ignores it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Checks<'a> {
+    /// The CT logs.
+    pub ct: Option<&'a Arc<CtLogs>>,
+    /// The revocation data.
+    pub revocation: Option<&'a Arc<RevocationData>>,
+}
+
 /// What the verifier did inside one handshake: its stages, and its reason if it rejected.
 #[derive(Debug, Default)]
 pub struct Verification {
@@ -171,6 +183,25 @@ pub trait Transport: Sync {
         ct: Option<&Arc<CtLogs>>,
         reuse: &mut Self::Reuse,
     ) -> Result<Self::Connector, Failure>;
+
+    /// [`Transport::connector`], the method also checking revocation (`checks.revocation`)
+    /// with the response the server staples. A stack without revocation support builds the
+    /// connector without it.
+    #[allow(clippy::too_many_arguments)]
+    fn connector_checking(
+        &self,
+        method: Method,
+        verifier: &Arc<dyn DynVerifier>,
+        stores: Option<Self::Stores>,
+        site: &Site,
+        addr: Option<SocketAddr>,
+        time: u64,
+        checks: Checks<'_>,
+        reuse: &mut Self::Reuse,
+    ) -> Result<Self::Connector, Failure> {
+        let ct = checks.ct;
+        self.connector(method, verifier, stores, site, addr, time, ct, reuse)
+    }
 
     /// Resolves and connects ([`tcp`]), then the TLS handshake.
     fn handshake(

@@ -16,6 +16,13 @@
 //!
 //! With `--ct`, a hooked method that checks CT is given the logs in its [`Target`] (its `ct`
 //! stage inside its own stages); `openssl` itself has no CT check (OpenSSL verifies no SCT).
+//!
+//! With `--revocation`, a hooked method with a revocation mechanism is given the run's data and
+//! the OCSP response the server stapled (the connection asks for one, `status_request`;
+//! OpenSSL holds a TLS 1.3 staple, which comes in the Certificate message, when it verifies
+//! the chain: `SSL_get_tlsext_status_ocsp_resp` in the hook). A TLS 1.2 staple comes after the
+//! verification, in CertificateStatus: such a connection checks none. `openssl` natively
+//! checks no revocation.
 
 use std::net::SocketAddr;
 use std::pin::Pin;
@@ -26,13 +33,16 @@ use certbench_core::ct::CtLogs;
 use certbench_core::fail_closed;
 use certbench_core::ffi::ossl;
 use certbench_core::methods::openssl::{OpenSslRoots, OpenSslVerifier};
+use certbench_core::revocation::RevocationData;
 use hyper_util::rt::TokioIo;
-use openssl::ssl::{SslConnector, SslConnectorBuilder, SslMethod, SslSession, SslVerifyMode};
-use openssl::x509::X509StoreContextRef;
+use openssl::ssl::{
+    SslConnector, SslConnectorBuilder, SslMethod, SslRef, SslSession, SslVerifyMode, StatusType,
+};
 use openssl::x509::store::X509Store;
+use openssl::x509::{X509StoreContext, X509StoreContextRef};
 use rustls_pki_types::CertificateDer;
 
-use super::{ConnInfo, Failure, Transport, Verification, tcp};
+use super::{Checks, ConnInfo, Failure, Transport, Verification, tcp};
 use crate::chain::Chain;
 use crate::methods::{AnyRoots, DynVerifier, Method};
 use crate::roots::RootSet;
@@ -158,6 +168,21 @@ pub fn connector_with_ct(
     resumption: bool,
     state: Arc<Mutex<HookState>>,
 ) -> Result<SslConnector, openssl::error::ErrorStack> {
+    let checks = (ct, None);
+    connector_checking(hook, store, host, time, checks, resumption, state)
+}
+
+/// [`connector_with_ct`], the hooked method also checking revocation against `revocation`
+/// (`--revocation`) with the server's staple if it has a mechanism; [`Hook::Native`] has none.
+pub fn connector_checking(
+    hook: Hook,
+    store: Option<X509Store>,
+    host: &str,
+    time: u64,
+    (ct, revocation): (Option<Arc<CtLogs>>, Option<Arc<RevocationData>>),
+    resumption: bool,
+    state: Arc<Mutex<HookState>>,
+) -> Result<SslConnector, openssl::error::ErrorStack> {
     use openssl::ssl::SslSessionCacheMode;
     let mut b = SslConnector::builder(SslMethod::tls_client())?;
     if resumption {
@@ -174,7 +199,7 @@ pub fn connector_with_ct(
     if let Some(store) = store {
         b.set_cert_store(store);
     }
-    let hooked = |v, r| HookedMethod::new(v, r, host, time, ct);
+    let hooked = |v, r| HookedMethod::new(v, r, (host, time), ct, revocation);
     match hook {
         Hook::Native => install_native(&mut b, host, time, state),
         Hook::Callback(v, r) => install_callback(&mut b, hooked(v, r), state),
@@ -235,20 +260,30 @@ struct HookedMethod {
     host: String,
     time: u64,
     ct: Option<Arc<CtLogs>>,
+    revocation: Option<Arc<RevocationData>>,
+}
+
+/// The OCSP response the server stapled on the connection whose chain `ctx` verifies.
+fn stapled(ctx: &X509StoreContextRef) -> Option<Vec<u8>> {
+    let idx = X509StoreContext::ssl_idx().ok()?;
+    let ssl: &SslRef = ctx.ex_data(idx)?;
+    ssl.ocsp_status().map(<[u8]>::to_vec)
 }
 
 impl HookedMethod {
     /// `verifier` with its store `roots`, verifying `host` at `time`, and the leaf's SCTs
     /// against `ct` (`--ct`) if the method has a CT check (prepared for it now, before any
-    /// handshake).
+    /// handshake), and revocation against `revocation` if the method has a mechanism.
     fn new(
         verifier: Arc<dyn DynVerifier>,
         roots: Arc<AnyRoots>,
-        host: &str,
-        time: u64,
+        (host, time): (&str, u64),
         ct: Option<Arc<CtLogs>>,
+        revocation: Option<Arc<RevocationData>>,
     ) -> Self {
         let ct = ct.filter(|_| verifier.capabilities().ct);
+        let support = verifier.capabilities().revocation;
+        let revocation = revocation.filter(|d| support.mechanism(d).is_some());
         if let Some(logs) = &ct {
             verifier.prepare_ct(logs);
         }
@@ -258,12 +293,17 @@ impl HookedMethod {
             host: host.to_owned(),
             time,
             ct,
+            revocation,
         }
     }
 
-    /// Runs the method on the chain in `ctx` (see [`webpki`]).
+    /// Runs the method on the chain in `ctx` (see [`webpki`]), with the server's staple when
+    /// it checks revocation.
     fn verify(&self, ctx: &mut X509StoreContextRef, rec: &mut Recorder) -> Result<(), Rejection> {
-        let target = Target::server(&self.host, self.time).with_ct(self.ct.as_deref());
+        let staple = self.revocation.as_ref().and_then(|_| stapled(ctx));
+        let target = Target::server(&self.host, self.time)
+            .with_ct(self.ct.as_deref())
+            .with_revocation(self.revocation.as_deref(), staple.as_deref());
         webpki(self.verifier.as_ref(), &self.roots, ctx, target, rec)
     }
 }
@@ -382,6 +422,8 @@ pub struct OpensslConnector {
     state: Arc<Mutex<HookState>>,
     verify_host: bool,
     offer: Option<SslSession>,
+    /// Ask the server for a staple (`status_request`): the method checks revocation.
+    status_request: bool,
     /// The method verifying, told as the handshake starts ([`DynVerifier::handshake_started`]).
     verifier: Arc<dyn DynVerifier>,
 }
@@ -455,6 +497,24 @@ impl Transport for OpensslTransport {
         ct: Option<&Arc<CtLogs>>,
         reuse: &mut Option<SslSession>,
     ) -> Result<OpensslConnector, Failure> {
+        let checks = Checks {
+            ct,
+            revocation: None,
+        };
+        self.connector_checking(method, verifier, stores, site, addr, time, checks, reuse)
+    }
+
+    fn connector_checking(
+        &self,
+        method: Method,
+        verifier: &Arc<dyn DynVerifier>,
+        stores: Option<OpensslStores>,
+        site: &Site,
+        addr: Option<SocketAddr>,
+        time: u64,
+        checks: Checks<'_>,
+        reuse: &mut Option<SslSession>,
+    ) -> Result<OpensslConnector, Failure> {
         let stores = stores.ok_or_else(|| Failure::Input("no trust store".to_owned()))?;
         let state = Arc::new(Mutex::new(HookState::default()));
         let store = stores
@@ -470,12 +530,16 @@ impl Transport for OpensslTransport {
             (false, Some(r)) => Hook::Replace(verifier.clone(), r),
             (false, None) => return Err(Failure::Input(format!("no {method} trust store"))),
         };
-        let ssl = connector_with_ct(
+        let support = verifier.capabilities().revocation;
+        let revocation = (checks.revocation.cloned())
+            .filter(|d| !self.native(method) && support.mechanism(d).is_some());
+        let status_request = revocation.is_some();
+        let ssl = connector_checking(
             hook,
             store,
             &site.host,
             time,
-            ct.cloned(),
+            (checks.ct.cloned(), revocation),
             self.resumption,
             state.clone(),
         )
@@ -486,6 +550,7 @@ impl Transport for OpensslTransport {
             state,
             verify_host: self.native(method),
             offer: if self.resumption { reuse.clone() } else { None },
+            status_request,
             verifier: verifier.clone(),
         })
     }
@@ -507,6 +572,10 @@ impl Transport for OpensslTransport {
             .map_err(|e| tls_error(&e))?;
         if let Some(session) = &c.offer {
             ossl::offer_session(&mut ssl, session).map_err(|e| tls_error(&e))?;
+        }
+        if c.status_request {
+            ssl.set_status_type(StatusType::OCSP)
+                .map_err(|e| tls_error(&e))?;
         }
         let mut tls = tokio_openssl::SslStream::new(ssl, tcp).map_err(|e| tls_error(&e))?;
         c.verifier.handshake_started();

@@ -20,6 +20,11 @@
 //! ([`TimedVerifier::for_method_with_ct`]), always: also `webpki` and `platform`, whose own
 //! rustls verifiers (what [`TimedVerifier::for_method`] would take, as one opaque `verify`)
 //! check no SCT; their `verify()` is the same verifier's call, then the `ct` stage.
+//!
+//! With `--revocation`, likewise for a method with a revocation mechanism
+//! ([`TimedVerifier::for_method_checking`]): rustls asks every server for a staple
+//! (`status_request`) and hands the response to `verify_server_cert`, which passes it and the
+//! run's data to the method (its `revocation` stage inside the handshake).
 
 use std::net::SocketAddr;
 use std::pin::Pin;
@@ -31,7 +36,7 @@ use hyper_util::rt::TokioIo;
 use rustls::client::danger::ServerCertVerifier;
 
 use super::flight::{Counted, Flights, certificate_message_bytes, chain_bytes};
-use super::{ConnInfo, Failure, Transport, Verification, tcp};
+use super::{Checks, ConnInfo, Failure, Transport, Verification, tcp};
 use crate::methods::{AnyRoots, DynVerifier, Method};
 use crate::roots::RootSet;
 use crate::sites::Site;
@@ -53,6 +58,23 @@ pub fn timed(
         verifier.clone(),
         store,
         ct.cloned(),
+        sink,
+    ))
+}
+
+/// [`timed`], the method also checking revocation against `checks.revocation` with the
+/// server's staple ([`TimedVerifier::for_method_checking`]).
+pub fn timed_checking(
+    verifier: &Arc<dyn DynVerifier>,
+    store: Arc<AnyRoots>,
+    checks: Checks<'_>,
+    sink: Arc<dyn VerificationSink>,
+) -> Arc<dyn ServerCertVerifier> {
+    Arc::new(TimedVerifier::for_method_checking(
+        verifier.clone(),
+        store,
+        checks.ct.cloned(),
+        checks.revocation.cloned(),
         sink,
     ))
 }
@@ -208,10 +230,28 @@ impl Transport for RustlsTransport {
         method: Method,
         verifier: &Arc<dyn DynVerifier>,
         stores: Option<Arc<AnyRoots>>,
+        site: &Site,
+        addr: Option<SocketAddr>,
+        time: u64,
+        ct: Option<&Arc<CtLogs>>,
+        reuse: &mut RustlsReuse,
+    ) -> Result<RustlsConnector, Failure> {
+        let checks = Checks {
+            ct,
+            revocation: None,
+        };
+        self.connector_checking(method, verifier, stores, site, addr, time, checks, reuse)
+    }
+
+    fn connector_checking(
+        &self,
+        method: Method,
+        verifier: &Arc<dyn DynVerifier>,
+        stores: Option<Arc<AnyRoots>>,
         _site: &Site,
         addr: Option<SocketAddr>,
         _time: u64,
-        ct: Option<&Arc<CtLogs>>,
+        checks: Checks<'_>,
         reuse: &mut RustlsReuse,
     ) -> Result<RustlsConnector, Failure> {
         let reused = if self.resumption {
@@ -223,7 +263,7 @@ impl Transport for RustlsTransport {
             (Some(pair), _) => pair,
             (None, Some(store)) => {
                 let last = Arc::new(LastVerification::default());
-                let timed = timed(verifier, store, ct, last.clone());
+                let timed = timed_checking(verifier, store, checks, last.clone());
                 let sessions = self.resumption.then(|| reuse.sessions.clone());
                 let provider = match self.hybrid_first {
                     true => Arc::new(crate::tls::hybrid_first(

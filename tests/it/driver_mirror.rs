@@ -110,6 +110,7 @@ fn drive_ct(
             concurrency: 1,
             served: Default::default(),
             ct,
+            revocation: None,
         };
         let mut out = Vec::new();
         run(&sites, &roots, &opts, |s| out.push(s)).await;

@@ -85,6 +85,7 @@ fn drive(
             concurrency: 1,
             served: Default::default(),
             ct: None,
+            revocation: None,
         };
         let mut out = Vec::new();
         let start = Instant::now();

@@ -31,6 +31,7 @@ mod pq;
 mod rejections;
 mod report;
 mod revocation;
+mod revocation_driver;
 mod revocation_scale;
 mod servo_api;
 mod servo_child;

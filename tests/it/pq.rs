@@ -265,6 +265,7 @@ pub fn drive_pq(
                 link: link.map(|l| l.to_string()),
             },
             ct: None,
+            revocation: None,
         };
         let mut out = Vec::new();
         run(&sites, &roots, &opts, |s| out.push(s)).await;
