@@ -214,11 +214,13 @@ fn fresh(dir: &Path) -> bool {
         .is_ok_and(|at| now().saturating_sub(at) < MAX_CACHE_AGE.as_secs())
 }
 
-/// Makes the data into `dir` (written into a fresh folder beside it, then renamed in, so a
-/// run cut short never leaves a half-made cache that looks complete).
+/// Makes the data into `dir` (written into a folder of this process's own beside it, then
+/// renamed in, so a run cut short never leaves a half-made cache that looks complete, and two
+/// processes making the same data do not write into one folder; the second to finish keeps
+/// the first's).
 fn make(dir: &Path, issuers: &[Issuer], crls: &[PathBuf], scale: Scale) -> Result<(), BundleError> {
     let made_at = now();
-    let tmp = dir.with_extension("tmp");
+    let tmp = dir.with_extension(format!("tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(tmp.join("crls")).map_err(io(&tmp))?;
     let (crlset_scale, crlite_scale) = scale.parts();
@@ -266,8 +268,20 @@ fn make(dir: &Path, issuers: &[Issuer], crls: &[PathBuf], scale: Scale) -> Resul
     );
     std::fs::write(tmp.join("PROVENANCE.md"), provenance).map_err(io(&tmp))?;
     std::fs::write(tmp.join("made-at"), made_at.to_string()).map_err(io(&tmp))?;
+    if fresh(dir) {
+        // Another process made it meanwhile.
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Ok(());
+    }
     let _ = std::fs::remove_dir_all(dir);
-    std::fs::rename(&tmp, dir).map_err(io(dir))
+    match std::fs::rename(&tmp, dir) {
+        Ok(()) => Ok(()),
+        Err(_) if fresh(dir) => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            Ok(())
+        }
+        Err(e) => Err(io(dir)(e)),
+    }
 }
 
 /// The logs of the issuers' SCTs, each covered from a day before its oldest SCT to `made_at`.

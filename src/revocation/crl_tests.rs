@@ -7,7 +7,7 @@ use rcgen::{
     CrlScope, IsCa, KeyPair, KeyUsagePurpose,
 };
 use rustls_pki_types::{CertificateDer, UnixTime};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use webpki::{
     CertRevocationList, EndEntityCert, KeyUsage, OwnedCertRevocationList, RevocationCheckDepth,
     RevocationOptionsBuilder, UnknownStatusPolicy,
@@ -312,48 +312,4 @@ fn bad_generator_input_is_a_typed_error() {
     ));
     assert_eq!(synthetic_serials(100, 3), synthetic_serials(100, 3));
     assert_ne!(synthetic_serials(100, 3), synthetic_serials(100, 4));
-}
-
-/// The scale table: generation time and size of synthetic CRLs, then rustls-webpki's parse
-/// (cold) and one check (warm). `cargo test --release --lib revocation::crl -- --ignored
-/// --nocapture`.
-#[test]
-#[ignore = "scale measurement (1 M serials), run by hand"]
-fn synthetic_scale() {
-    let c = chain(both(), None);
-    let leaf = serial_of(&c.leaf);
-    for n in [2_000, 100_000, 1_000_000] {
-        let start = Instant::now();
-        let der = synthetic(
-            &c.inter.issuer(),
-            n,
-            42,
-            std::slice::from_ref(&leaf),
-            NOW - 60,
-            NOW + WEEK,
-        )
-        .unwrap();
-        let generated = start.elapsed();
-        let start = Instant::now();
-        let crls = Crls::parse(std::slice::from_ref(&der)).unwrap();
-        let parsed = start.elapsed();
-        let (_, root) = x509_parser::parse_x509_certificate(c.root.cert.der()).unwrap();
-        let certs = [c.leaf.der().as_ref(), c.inter.cert.der().as_ref()];
-        let path = VerifiedPath {
-            certs: &certs,
-            anchor_subject: root.tbs_certificate.subject.as_raw(),
-            anchor_spki: root.tbs_certificate.subject_pki.raw,
-            anchor_cert: None,
-        };
-        let start = Instant::now();
-        let status = crls.check_path(&path, signature_algorithms(), NOW);
-        let checked = start.elapsed();
-        assert_eq!(status, Ok(Status::Revoked { depth: 0 }));
-        println!(
-            "{n} serials: generated in {generated:.2?}, {} bytes DER, parsed in {parsed:.2?}, \
-             ~{} bytes resident, one check {checked:.2?}",
-            der.len(),
-            crls.resident_bytes()
-        );
-    }
 }

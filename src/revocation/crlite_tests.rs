@@ -304,36 +304,3 @@ fn bad_input_is_a_clear_error() {
         assert!(err.to_string().contains(says), "{err} (wanted {says:?})");
     }
 }
-
-/// Build time and size per scale, for the docs: `cargo test --release --lib
-/// revocation::crlite::tests::scales -- --ignored --nocapture`.
-#[test]
-#[ignore = "minutes: the benchmark's figures"]
-fn scales() {
-    let w = world();
-    let (pc, pr, pb) = PUBLISHED;
-    println!("published: {pc} certificates, {pr} revoked, {pb} bytes (ePrint 2025/610)");
-    for scale in [Scale::TINY, Scale::SMALL, Scale::MEDIUM, Scale::LARGE] {
-        let t = std::time::Instant::now();
-        let bytes = build_filter(&w.issuers(), &w.coverage(), scale, 7).unwrap();
-        let built = t.elapsed();
-        let t = std::time::Instant::now();
-        let filter = Filter::load(&bytes).unwrap();
-        println!(
-            "{}: {} certificates, ~{} revoked: built in {:.1} s, {} bytes, loaded in {:.1} ms, {} resident",
-            scale.name,
-            scale.certificates(),
-            scale.certificates() * u64::from(scale.revoked_ppm) / 1_000_000,
-            built.as_secs_f64(),
-            bytes.len(),
-            t.elapsed().as_secs_f64() * 1e3,
-            filter.resident_bytes(),
-        );
-        w.path("revoked", |p| {
-            assert_eq!(
-                filter.check_rustls(p).unwrap(),
-                Status::Revoked { depth: 0 }
-            );
-        });
-    }
-}
