@@ -29,6 +29,10 @@ pub struct PageLoad {
     /// origin); absent: no CT check (also for a method that has none, in a `--ct` run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ct: Option<String>,
+    /// Revocation was checked (`--revocation`): the mechanism and its data; absent: no
+    /// revocation check (also for a method that has none, in a `--revocation` run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revocation: Option<String>,
     /// TLS sessions were offered again.
     pub resumption: bool,
     /// 1-based load number; load 1 is cold (empty cache, no session).
@@ -58,6 +62,17 @@ pub struct PageLoad {
     /// does an SCT whose signature the browser's own cache holds (Firefox's).
     #[serde(default)]
     pub sct_checked: u64,
+    /// Revocation checks the verifier ran (`--revocation`): a result from Chrome's cache
+    /// checks none.
+    #[serde(default)]
+    pub revocation_checked: u64,
+    /// Nanoseconds of those checks (their `revocation` stages), inside `verifier_ns`.
+    #[serde(default)]
+    pub revocation_ns: u64,
+    /// Nanoseconds of the revocation data's load (`revocation-load`), once per browser: in
+    /// its first load's first check, inside that load's `verifier_ns`.
+    #[serde(default)]
+    pub revocation_load_ns: u64,
     /// Nanoseconds of all connections (connect to response head), summed.
     pub connection_ns: u64,
     /// Nanoseconds from the document's connection to the last subresource's, wall clock.
@@ -190,7 +205,7 @@ fn median(mut v: Vec<f64>) -> Option<f64> {
 /// The configuration of a load beyond its method: transport, cache, resumption, CT.
 pub fn config(l: &PageLoad) -> String {
     format!(
-        "{}, cache {}, {}{}",
+        "{}, cache {}, {}{}{}",
         l.transport,
         l.verify_cache,
         if l.resumption {
@@ -199,7 +214,10 @@ pub fn config(l: &PageLoad) -> String {
             "full handshakes"
         },
         l.ct.as_ref()
-            .map_or(String::new(), |logs| format!(", CT ({logs})"))
+            .map_or(String::new(), |logs| format!(", CT ({logs})")),
+        l.revocation
+            .as_ref()
+            .map_or(String::new(), |r| format!(", revocation ({r})"))
     )
 }
 
@@ -375,6 +393,10 @@ mod tests {
             verification_ns: ns,
             verifier_ns: ns,
             sct_checked: 0,
+            revocation: None,
+            revocation_checked: 0,
+            revocation_ns: 0,
+            revocation_load_ns: 0,
             connection_ns: 10 * ns,
             wall_ns: 20 * ns,
         }

@@ -24,7 +24,10 @@
 //! With `--ct` ([`Target::ct`]) the CT check is part of the verification a result is kept for,
 //! as in Chrome (CertVerifyProc checks CT, so CachingCertVerifier keeps its outcome): a hit
 //! checks no SCT. Every call counts the SCT signatures the verifier checked
-//! ([`CacheCounts::sct_checked`]).
+//! ([`CacheCounts::sct_checked`]). Likewise with `--revocation` ([`Target::revocation`]): a
+//! Chrome hit checks no revocation, as Chrome's cached `CertVerifyResult` holds its CRLSet
+//! outcome (the key holds the stapled response, as Chrome's `RequestParams` do; Chrome clears
+//! the cache when its CRLSet changes, which no run sees); Firefox's policy checks every time.
 //!
 //! Invariants: the wrapped verifier's verdict is returned as it gave it (cached or not);
 //! a panic inside it is a rejection (fail closed), cached like any rejection; a caller that
@@ -36,6 +39,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use certbench_analysis::Stage;
 use rustls::client::danger::ServerCertVerifier;
 use rustls_pki_types::CertificateDer;
 
@@ -99,6 +103,14 @@ pub struct CacheCounts {
     /// SCT signatures the wrapped verifier checked (`--ct`; a result from the cache, or an
     /// SCT signature result from the browser's own cache, checks none).
     pub sct_checked: u64,
+    /// Revocation checks the wrapped verifier ran (`--revocation`; a result from the cache
+    /// checks none, as Chrome's cached result holds its CRLSet outcome).
+    pub revocation_checked: u64,
+    /// Nanoseconds of those checks (their `revocation` stages).
+    pub revocation_ns: u64,
+    /// Nanoseconds the revocation data's load took (`revocation-load`: the first check of
+    /// the data's process, here the browser's).
+    pub revocation_load_ns: u64,
 }
 
 impl CacheCounts {
@@ -112,6 +124,9 @@ impl CacheCounts {
             call_ns: self.call_ns - before.call_ns,
             ran_ns: self.ran_ns - before.ran_ns,
             sct_checked: self.sct_checked - before.sct_checked,
+            revocation_checked: self.revocation_checked - before.revocation_checked,
+            revocation_ns: self.revocation_ns - before.revocation_ns,
+            revocation_load_ns: self.revocation_load_ns - before.revocation_load_ns,
         }
     }
 }
@@ -125,6 +140,9 @@ struct Counters {
     call_ns: AtomicU64,
     ran_ns: AtomicU64,
     sct_checked: AtomicU64,
+    revocation_checked: AtomicU64,
+    revocation_ns: AtomicU64,
+    revocation_load_ns: AtomicU64,
 }
 
 type Key = Vec<u8>;
@@ -189,6 +207,9 @@ impl CachingVerifier {
             call_ns: c.call_ns.load(Ordering::SeqCst),
             ran_ns: c.ran_ns.load(Ordering::SeqCst),
             sct_checked: c.sct_checked.load(Ordering::SeqCst),
+            revocation_checked: c.revocation_checked.load(Ordering::SeqCst),
+            revocation_ns: c.revocation_ns.load(Ordering::SeqCst),
+            revocation_load_ns: c.revocation_load_ns.load(Ordering::SeqCst),
         }
     }
 
@@ -208,6 +229,7 @@ impl CachingVerifier {
         // `rec` is this verification's (a transport makes one per call): the CT outcome it
         // holds after the run, and not before, is this run's.
         let ct_before = rec.ct();
+        let revocation_before = rec.get(Stage::Revocation).is_some();
         let outcome = fail_closed::verify(|| self.inner.verify(roots, chain, target, rec));
         self.counters
             .ran_ns
@@ -217,6 +239,13 @@ impl CachingVerifier {
             && let Some(ct) = rec.ct()
         {
             (self.counters.sct_checked).fetch_add(u64::from(ct.checked), Ordering::SeqCst);
+        }
+        if !revocation_before && let Some(ns) = rec.get(Stage::Revocation) {
+            let c = &self.counters;
+            c.revocation_checked.fetch_add(1, Ordering::SeqCst);
+            c.revocation_ns.fetch_add(ns, Ordering::SeqCst);
+            let load = rec.get(Stage::RevocationLoad).unwrap_or(0);
+            c.revocation_load_ns.fetch_add(load, Ordering::SeqCst);
         }
         outcome
     }
@@ -312,6 +341,10 @@ fn key(chain: &Chain, target: &Target<'_>) -> Key {
         target.ct.map(|logs| (&logs.origin, logs.logs().len()))
     )
     .as_bytes());
+    // As Chrome's RequestParams: the stapled response is part of the key; the CRLSet is not
+    // (Chrome clears the cache when its CRLSet changes, which a run never sees).
+    put(format!("{:?}", target.revocation.map(|d| d.rustls)).as_bytes());
+    put(target.stapled_ocsp.unwrap_or_default());
     for crl in target.crls {
         put(crl.as_ref());
     }

@@ -57,6 +57,8 @@ pub(super) struct PageArgs {
     #[command(flatten)]
     ct: super::ct::CtArgs,
     #[command(flatten)]
+    revocation: super::revocation::RevocationArgs,
+    #[command(flatten)]
     out: OutputArgs,
 }
 
@@ -82,6 +84,9 @@ pub(super) fn run(args: PageArgs) -> Result<Outcome> {
         warmup: args.warmup,
         caches: caches(&args.verify_cache),
         ct: args.ct.mirror_logs(net.mirror.as_ref(), &[])?,
+        revocation: args
+            .revocation
+            .data(net.mirror.as_ref(), &|l| out.note(l))?,
         resumption: args.tls_resumption,
         concurrency: usize::from(args.concurrency),
         transport: args.transport,

@@ -25,6 +25,13 @@
 //! they verify as under `none` (and `chrome`'s shim keeps no SCT cache either). The shim's
 //! certificate-signature cache stays per verification: only the SCT cache lives across
 //! connections here.
+//! With `--revocation` each browser loads its own copy of the run's revocation data once, as
+//! a browser process loads its CRLSet or filter: the load (`revocation-load`) lands in its
+//! first verification, in load 1. Chrome's cache keeps whole results, the CRLSet's outcome
+//! with them (`CachingCertVerifier` over `CertVerifyProc`), so a hit checks no revocation;
+//! Firefox's policy verifies every chain and checks CRLite each time. Per load: the checks
+//! run, their time, and the data's load where this load paid it.
+//!
 //! Loads are measured in turn: for each load number, every page, its methods in the order of
 //! a balanced Latin square ([`crate::run::schedule::permutation`]). A warm-up load per page and
 //! method, with a browser of its own that is then thrown away, comes first.
@@ -49,6 +56,7 @@ use std::time::{Duration, Instant};
 
 use certbench_analysis::page::PageLoad;
 use certbench_core::ct::CtLogs;
+use certbench_core::revocation::RevocationData;
 
 use crate::cache::{CachePolicy, CachingVerifier};
 use crate::methods::{DynVerifier, Method};
@@ -58,7 +66,7 @@ use crate::sites::{Site, SiteError, parse_one};
 use crate::tls::Stack;
 use crate::transport::openssl::{HookMode, OpensslTransport};
 use crate::transport::rustls::RustlsTransport;
-use crate::transport::{Failure, Transport, http_get};
+use crate::transport::{Checks, Failure, Transport, http_get};
 
 /// Connections a browser opens to one host at most (Chrome, Firefox: 6).
 pub const MAX_PER_HOST: usize = 6;
@@ -152,6 +160,9 @@ pub struct PageOptions {
     /// `--ct`: the CT logs the methods with a CT check check against; each browser gets a
     /// set of its own of these logs.
     pub ct: Option<Arc<CtLogs>>,
+    /// `--revocation`: the data the methods with a mechanism check against; each browser
+    /// gets a copy of its own, loaded once in that browser.
+    pub revocation: Option<Arc<RevocationData>>,
     /// Offer TLS sessions again.
     pub resumption: bool,
     /// Connections opened to one host at once (1–6).
@@ -172,6 +183,9 @@ struct Browser<T: Transport> {
     /// This browser's CT log set (`--ct`, a method with a CT check), of its own: with
     /// Firefox's model it keeps the browser's SCT signature cache, cold at its first load.
     ct: Option<Arc<CtLogs>>,
+    /// This browser's revocation data (`--revocation`, a method with a mechanism), of its
+    /// own: loaded on its first check, once per browser.
+    revocation: Option<Arc<RevocationData>>,
     stores: Result<T::Stores, Failure>,
     /// Per site id: the TLS client state kept between connections.
     reuse: Mutex<HashMap<String, T::Reuse>>,
@@ -183,7 +197,7 @@ impl<T: Transport> Browser<T> {
         method: Method,
         roots: &RootSet,
         policy: CachePolicy,
-        ct: Option<&CtLogs>,
+        (ct, revocation): (Option<&CtLogs>, Option<&RevocationData>),
     ) -> Browser<T> {
         let cache = Arc::new(CachingVerifier::new(Arc::from(method.verifier()), policy));
         let verifier: Arc<dyn DynVerifier> = cache.clone();
@@ -192,6 +206,9 @@ impl<T: Transport> Browser<T> {
                 .with_signature_cache(policy.signature_cache());
             Arc::new(own)
         });
+        let support = verifier.capabilities().revocation;
+        let revocation = (revocation.filter(|d| support.mechanism(d).is_some()))
+            .map(|d| Arc::new(RevocationData::new(d.rustls, d.files().clone())));
         let stores = t.stores(method, verifier.as_ref(), roots);
         // What the method makes of the logs (a shim's log set, its SCT cache empty), now,
         // before any load, as the store.
@@ -203,6 +220,7 @@ impl<T: Transport> Browser<T> {
             cache,
             verifier,
             ct,
+            revocation,
             stores,
             reuse: Mutex::default(),
         }
@@ -238,8 +256,12 @@ async fn connect<T: Transport + Send + 'static>(
         let connector = {
             let mut reuse = b.reuse();
             let r = reuse.entry(site.id()).or_default();
-            let ct = b.ct.as_ref();
-            t.connector(b.method, &b.verifier, Some(stores), &site, addr, now, ct, r)?
+            let checks = Checks {
+                ct: b.ct.as_ref(),
+                revocation: b.revocation.as_ref(),
+            };
+            let v = &b.verifier;
+            t.connector_checking(b.method, v, Some(stores), &site, addr, now, checks, r)?
         };
         let (io, info) = tokio::time::timeout(opts.timeout, async {
             let (io, info) = t.handshake(&connector, &site).await?;
@@ -350,6 +372,8 @@ async fn load<T: Transport + Send + 'static>(
         transport: t.kind().name().to_owned(),
         verify_cache: b.cache.policy().name().to_owned(),
         ct: b.ct.as_deref().map(CtLogs::label),
+        revocation: (b.revocation.as_deref())
+            .and_then(|d| Some(d.label(b.verifier.capabilities().revocation.mechanism(d)?))),
         resumption: opts.resumption,
         load: n,
         connections: conns.len() as u32,
@@ -363,6 +387,9 @@ async fn load<T: Transport + Send + 'static>(
         verification_ns: c.call_ns,
         verifier_ns: c.ran_ns,
         sct_checked: c.sct_checked,
+        revocation_checked: c.revocation_checked,
+        revocation_ns: c.revocation_ns,
+        revocation_load_ns: c.revocation_load_ns,
         connection_ns: conns.iter().map(|c| c.ns).sum(),
         wall_ns,
     }
@@ -412,7 +439,7 @@ async fn run_on<T: Transport + Send + 'static>(
     mut sink: impl FnMut(PageLoad),
 ) -> Vec<StoreFailure> {
     let opts = Arc::new(opts.clone());
-    let ct = opts.ct.as_deref();
+    let ct = (opts.ct.as_deref(), opts.revocation.as_deref());
     let browsers: Vec<Arc<Browser<T>>> = (opts.caches.iter())
         .flat_map(|&policy| opts.methods.iter().map(move |&m| (m, policy)))
         .map(|(m, policy)| Arc::new(Browser::new(t.as_ref(), m, roots, policy, ct)))

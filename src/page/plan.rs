@@ -35,11 +35,20 @@ impl PagePlan {
         names.join(", ")
     }
 
-    /// `, CT checked (28 logs of mirror)` with `--ct`, else nothing.
+    /// `, CT checked (28 logs of mirror)` with `--ct`, `, revocation checked (crl, …)` with
+    /// `--revocation`, else nothing.
     fn ct(&self) -> String {
-        (self.opts.ct.as_deref()).map_or(String::new(), |logs| {
+        let ct = (self.opts.ct.as_deref()).map_or(String::new(), |logs| {
             format!(", CT checked ({})", logs.label())
-        })
+        });
+        let revocation = (self.opts.revocation.as_deref()).map_or(String::new(), |d| {
+            format!(
+                ", revocation checked ({}, data of {})",
+                d.rustls,
+                d.files().origin
+            )
+        });
+        ct + &revocation
     }
 
     /// The one-line summary of what is about to be loaded.

@@ -264,3 +264,59 @@ fn with_ct_chromes_result_cache_and_firefoxs_sct_cache_check_fewer_scts_when_war
         );
     }
 }
+
+/// `--revocation` with Chrome's and Firefox's caches side by side: each browser loads its own
+/// copy of the data once (`revocation-load` in its first load only); Chrome's cache keeps the
+/// CRLSet's outcome with the result, so its later loads check no revocation; Firefox's model
+/// verifies every chain and checks revocation each time. Both the browser's own mechanism
+/// (chrome: its CRLSet) and a rustls method's (`crl`) are named in every load.
+#[test]
+fn with_revocation_the_data_loads_once_per_browser_and_chromes_cache_skips_the_check() {
+    let (loads, stderr) = page(
+        CT_PAGES,
+        &[
+            "--revocation",
+            "crl",
+            "--revocation-scale",
+            "test",
+            "--verify-cache",
+            "chrome,firefox",
+            "--method",
+            "chrome,rustlsserial",
+        ],
+    );
+    assert_eq!(loads.len(), 2 * 2 * 2 * 3, "{stderr}");
+    for l in &loads {
+        assert_eq!(l.failed, 0, "{l:?}");
+        let label = l.revocation.as_deref().expect("a revocation check");
+        let mechanism = if l.method == "chrome" {
+            "crlset: "
+        } else {
+            "crl: "
+        };
+        assert!(label.starts_with(mechanism), "{l:?}");
+    }
+    for method in ["chrome", "rustlsserial"] {
+        for cache in ["chrome", "firefox"] {
+            let mut of: Vec<&PageLoad> = (loads.iter())
+                .filter(|l| l.method == method && l.verify_cache == cache)
+                .collect();
+            of.sort_by_key(|l| (l.load, l.line));
+            let what = format!("{method} under {cache}'s cache");
+            // One browser per method and cache: its data loaded in its very first load.
+            let paid: Vec<_> = of.iter().filter(|l| l.revocation_load_ns > 0).collect();
+            assert_eq!(paid.len(), 1, "{what}: {of:?}");
+            assert_eq!(paid[0].load, 1, "{what}");
+            for l in &of {
+                if cache == "chrome" && l.load > 1 {
+                    assert_eq!((l.ran, l.revocation_checked), (0, 0), "{what}: {l:?}");
+                } else {
+                    assert_eq!(l.revocation_checked, l.ran, "{what}: {l:?}");
+                    assert!(l.ran > 0 && l.revocation_ns > 0, "{what}: {l:?}");
+                }
+            }
+        }
+    }
+    let md = certbench_analysis::page::render_markdown(&loads);
+    assert!(md.contains("revocation (crlset: "), "{md}");
+}
