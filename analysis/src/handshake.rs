@@ -64,6 +64,28 @@ pub struct HandshakeRun {
     pub client_cpu_us: f64,
     /// Server CPU time per handshake, µs.
     pub server_cpu_us: f64,
+    /// `--revocation`: verifications whose revocation check ran (every full handshake's, for
+    /// a method with a mechanism).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub revocation_checks: u64,
+    /// Of those, the checks that found the path good.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub revocation_good: u64,
+    /// Bytes of data a check read (the CRLSet, the filter, the CRLs; for `ocsp`, the stapled
+    /// response).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub revocation_data_bytes: u64,
+    /// Bytes the mechanism keeps in memory between checks.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub revocation_resident_bytes: u64,
+    /// The data's one load (`revocation-load`), µs, made before the timed handshakes and not
+    /// in their figures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revocation_load_us: Option<f64>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn one() -> usize {
@@ -453,6 +475,11 @@ mod tests {
             max_us: 4.0,
             client_cpu_us: 5.0,
             server_cpu_us: 6.0,
+            revocation_checks: 0,
+            revocation_good: 0,
+            revocation_data_bytes: 0,
+            revocation_resident_bytes: 0,
+            revocation_load_us: None,
         }
     }
 

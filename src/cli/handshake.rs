@@ -63,13 +63,15 @@ pub(super) struct HandshakeArgs {
     client_threads: Option<u16>,
     /// Instead of throughput: hold this many idle connections (comma-separated counts) per
     /// client stack and report each side's resident memory per connection.
-    #[arg(long, value_delimiter = ',', conflicts_with = "ct")]
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["ct", "revocation"])]
     hold: Vec<usize>,
     /// Internal: serve for `--hold` in a child process.
     #[arg(long, hide = true)]
     serve_child: bool,
     #[command(flatten)]
     ct: super::ct::CtArgs,
+    #[command(flatten)]
+    revocation: super::revocation::RevocationArgs,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -96,13 +98,10 @@ impl HandshakeArgs {
             provider: self.provider,
             verifiers: super::args::or_rustls_own(&self.method),
             intermediate: self.intermediate,
-            server_threads: self
-                .server_threads
-                .iter()
-                .map(|&t| usize::from(t))
-                .collect(),
+            server_threads: self.server_threads.iter().map(|&t| t.into()).collect(),
             client_threads: self.client_threads.map(usize::from),
             ct: self.ct.ct,
+            revocation: None,
         }
     }
 
@@ -123,15 +122,11 @@ pub(super) fn run(args: HandshakeArgs, argv: Vec<String>) -> Result<Outcome> {
     let duration = args.duration()?;
     let out = &args.out;
     args.ct.for_handshake(!args.method.is_empty())?;
+    let revocation = args.revocation.for_handshake(!args.method.is_empty())?;
     if args.serve_child {
-        let server = args.server.for_client(Stack::Openssl);
-        hold::serve_child(
-            server,
-            args.key[0],
-            args.tls[0],
-            args.provider,
-            output::print,
-        )?;
+        let (key, tls, server) = (args.key[0], args.tls[0], args.server);
+        let server = server.for_client(Stack::Openssl);
+        hold::serve_child(server, key, tls, args.provider, output::print)?;
         return Ok(Outcome::Complete);
     }
     if !args.hold.is_empty() {
@@ -139,8 +134,12 @@ pub(super) fn run(args: HandshakeArgs, argv: Vec<String>) -> Result<Outcome> {
         out.write_with_header(&render_memory(&runs, out.format), &info)?;
         return Ok(Outcome::Complete);
     }
-    let sweep = plan::sweep(&args.options(duration), |event| match event {
-        Event::Start(..) => out.note(&event.to_string()),
+    let opts = Options {
+        revocation,
+        ..args.options(duration)
+    };
+    let sweep = plan::sweep(&opts, |event| match event {
+        Event::Start(..) | Event::Note(_) => out.note(&event.to_string()),
         Event::Failed(_) | Event::NotResumed(..) => out.error(&event.to_string()),
     })?;
     out.write_with_header(&render(&sweep.runs, out.format), &info)?;

@@ -49,7 +49,9 @@ pub(super) struct RevocationArgs {
     pub revocation_data: Option<PathBuf>,
     /// The scale of the data certbench makes: full (Chrome's CRLSet size, a CRLite filter of
     /// 100 M certificates: minutes to make once) or test (the corpus' and mirror's issuers
-    /// alone, a tiny filter: under a second).
+    /// alone, a tiny filter: under a second). `handshake` makes its data for the run's fresh
+    /// CA each run: at full, Chrome's CRLSet size and a CRLite filter of 10 M certificates
+    /// (CRLite's small scale: seconds), not the published 900 M.
     #[arg(long, value_enum, default_value = "full", requires = "revocation")]
     pub revocation_scale: ScaleArg,
 }
@@ -65,6 +67,31 @@ pub(super) enum ScaleArg {
 }
 
 impl RevocationArgs {
+    /// What `handshake` checks (`--revocation`): its certificate is made for the run, and its
+    /// data with it, so `--revocation-data` does not apply; only a certbench method
+    /// (`--method`) checks revocation.
+    pub fn for_handshake(
+        &self,
+        has_methods: bool,
+    ) -> Result<Option<(Mechanism, crate::revocation::bundle::Scale)>> {
+        let Some(mechanism) = self.revocation else {
+            return Ok(None);
+        };
+        anyhow::ensure!(
+            self.revocation_data.is_none(),
+            "--revocation-data does not apply to `certbench handshake`: its certificate is made for the run, with revocation data made with it"
+        );
+        anyhow::ensure!(
+            has_methods,
+            "--revocation needs --method: rustls' own verifier and the OpenSSL client check no revocation"
+        );
+        let scale = match self.revocation_scale {
+            ScaleArg::Full => crate::revocation::bundle::Scale::Full,
+            ScaleArg::Test => crate::revocation::bundle::Scale::Test,
+        };
+        Ok(Some((mechanism.into(), scale)))
+    }
+
     /// The data, if `--revocation`: `--revocation-data`, else certbench's own for the corpus
     /// (and `mirror`'s issuers), made once and cached.
     pub fn data(

@@ -6,11 +6,11 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use certbench_core::ct::CtLogs;
 use openssl::ssl::{SslConnector, SslMethod, SslSession, SslSessionCacheMode};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use super::{Config, HandshakeError, Resumption};
+use super::revocation::{Counted, Counts};
+use super::{Checks, Config, HandshakeError, Resumption};
 use crate::tls::certs::{SERVER_NAME, ServerCert};
 
 /// A client stack's connector, one per client task (sessions are per client).
@@ -56,12 +56,15 @@ pub(super) fn openssl_client(cfg: &Config, cert: &ServerCert) -> Result<Client, 
     })
 }
 
-/// The rustls client; with `ct` (`--ct`), a certbench method that has a CT check checks the
-/// leaf's SCTs against those logs in every handshake (rustls' own verifier, none).
+/// The rustls client; with `checks.ct` (`--ct`), a certbench method that has a CT check
+/// checks the leaf's SCTs against those logs in every handshake, and with
+/// `checks.revocation` (`--revocation`) one with a revocation check checks it, with the
+/// server's staple, counting what it found into `counts` (rustls' own verifier, neither).
 pub(super) fn rustls_client(
     cfg: &Config,
     cert: &ServerCert,
-    ct: Option<&Arc<CtLogs>>,
+    checks: Checks<'_>,
+    counts: &Arc<Counts>,
 ) -> Result<Client, HandshakeError> {
     let versions = cfg.tls.rustls();
     let builder = rustls::ClientConfig::builder_with_provider(cfg.provider.crypto())
@@ -84,10 +87,20 @@ pub(super) fn rustls_client(
             // whose `verify()` is their own rustls verifier's call): with `ct`, its `verify()`
             // adds the CT check, which their rustls verifiers do not make.
             let timed = certbench_core::timed::MethodVerifier::new(verifier, Arc::new(roots))
-                .with_ct(ct.cloned());
+                .with_ct(checks.ct.cloned());
+            let verifier: Arc<dyn rustls::client::danger::ServerCertVerifier> = match checks
+                .revocation
+                .filter(|_| checks.mechanism(cfg).is_some())
+            {
+                Some(r) => Arc::new(Counted {
+                    inner: timed.with_revocation(Some(r.data.clone())),
+                    counts: counts.clone(),
+                }),
+                None => Arc::new(timed),
+            };
             builder
                 .dangerous()
-                .with_custom_certificate_verifier(Arc::new(timed))
+                .with_custom_certificate_verifier(verifier)
                 .with_no_client_auth()
         }
     };

@@ -10,7 +10,8 @@
 use std::sync::Arc;
 
 use certbench_core::ct::CtLogs;
-use rcgen::Issuer;
+use rcgen::{CertificateParams, Issuer, KeyPair};
+use rustls_pki_types::CertificateDer;
 
 use super::HandshakeError;
 use crate::mirror::ct::{MirrorLog, SctSpec, issue_with_scts};
@@ -24,12 +25,40 @@ fn ct_error(e: impl std::fmt::Display) -> HandshakeError {
     HandshakeError::Setup(format!("the certificate's SCTs: {e}"))
 }
 
+/// A CA of the run's chain, as the revocation data generators need it
+/// ([`super::revocation`]): its certificate, its parameters and its key, which sign its CRL
+/// (and, for the leaf's issuer, the stapled OCSP response).
+pub struct Ca {
+    /// Its certificate.
+    pub der: CertificateDer<'static>,
+    /// What it was made from.
+    pub params: CertificateParams,
+    /// Its key.
+    pub key: KeyPair,
+}
+
+/// The run's chain with SCTs, the logs of its SCTs and its CAs.
+pub struct Signed {
+    /// The chain the server sends, its key and the root the clients trust.
+    pub cert: ServerCert,
+    /// The logs of the leaf's SCTs, as the clients know them.
+    pub logs: Arc<CtLogs>,
+    /// The CAs, the leaf's issuer first (with `intermediate`: intermediate, then root).
+    pub cas: Vec<Ca>,
+}
+
 /// A leaf ← CA chain (with `intermediate`, leaf ← intermediate ← root), all of `key`'s type,
 /// its leaf with two SCTs; and the logs that signed them, as the clients know them.
 pub fn generate(
     key: KeyType,
     intermediate: bool,
 ) -> Result<(ServerCert, Arc<CtLogs>), HandshakeError> {
+    let signed = generate_signed(key, intermediate)?;
+    Ok((signed.cert, signed.logs))
+}
+
+/// [`generate`], keeping the CAs' keys (for `--revocation`'s CRLs and OCSP response).
+pub fn generate_signed(key: KeyType, intermediate: bool) -> Result<Signed, HandshakeError> {
     let now = time::OffsetDateTime::now_utc();
     let gen_err = HandshakeError::Generate;
     let logs: Vec<MirrorLog> = (1..=2)
@@ -54,28 +83,28 @@ pub fn generate(
         })
         .collect();
 
-    let root_key = keypair(key).map_err(gen_err)?;
-    let (root_name, issuer_name) = match intermediate {
-        true => ("root", "intermediate"),
-        false => ("CA", "CA"),
+    let ca = |name: &str, signer: Option<&Ca>| -> Result<Ca, HandshakeError> {
+        let key_pair = keypair(key).map_err(gen_err)?;
+        let params = ca_params(now, format!("certbench handshake {name} ({key})"));
+        let cert = match signer {
+            None => params.self_signed(&key_pair),
+            Some(s) => params.signed_by(&key_pair, &Issuer::new(s.params.clone(), &s.key)),
+        };
+        Ok(Ca {
+            der: cert.map_err(gen_err)?.der().clone(),
+            params,
+            key: key_pair,
+        })
     };
-    let root_params = ca_params(now, format!("certbench handshake {root_name} ({key})"));
-    let root = root_params.self_signed(&root_key).map_err(gen_err)?;
-    let mut chain_tail = Vec::new();
-    let inter_key;
-    let issuer = if intermediate {
-        let root_issuer = Issuer::new(root_params, &root_key);
-        inter_key = keypair(key).map_err(gen_err)?;
-        let inter_params = ca_params(now, format!("certbench handshake {issuer_name} ({key})"));
-        let inter = (inter_params.signed_by(&inter_key, &root_issuer)).map_err(gen_err)?;
-        chain_tail.push(inter.der().clone());
-        Issuer::new(inter_params, &inter_key)
-    } else {
-        // The server sends leaf and CA, as `certs::generate` makes it.
-        chain_tail.push(root.der().clone());
-        Issuer::new(root_params, &root_key)
-    };
+    // The server sends leaf and its issuer (the CA itself without `intermediate`, as
+    // `certs::generate` makes it).
+    let mut cas = vec![ca(if intermediate { "root" } else { "CA" }, None)?];
+    if intermediate {
+        let inter = ca("intermediate", Some(&cas[0]))?;
+        cas.insert(0, inter);
+    }
     let leaf_key = keypair(key).map_err(gen_err)?;
+    let issuer = Issuer::new(cas[0].params.clone(), &cas[0].key);
     let leaf = issue_with_scts(
         &leaf_params(now).map_err(gen_err)?,
         &leaf_key,
@@ -85,16 +114,16 @@ pub fn generate(
     .map_err(ct_error)?;
 
     let known = logs.iter().map(MirrorLog::ct_log).collect();
-    let mut chain = vec![leaf.der().clone()];
-    chain.extend(chain_tail);
-    Ok((
-        ServerCert {
-            chain,
+    let root = cas.last().expect("a root").der.clone();
+    Ok(Signed {
+        cert: ServerCert {
+            chain: vec![leaf.der().clone(), cas[0].der.clone()],
             key: leaf_key.serialize_der(),
-            ca: root.der().clone(),
+            ca: root,
         },
-        Arc::new(CtLogs::new(known, ORIGIN)),
-    ))
+        logs: Arc::new(CtLogs::new(known, ORIGIN)),
+        cas,
+    })
 }
 
 #[cfg(test)]

@@ -128,7 +128,10 @@ pub fn hold(
     };
     let connector = match client {
         Stack::Openssl => super::client::openssl_client(&cfg, &cert)?,
-        Stack::Rustls => super::client::rustls_client(&cfg, &cert, None)?,
+        Stack::Rustls => {
+            let counts = Default::default();
+            super::client::rustls_client(&cfg, &cert, Default::default(), &counts)?
+        }
     };
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -14,12 +14,17 @@
 //!
 //! With `--ct` ([`ct`]), the server's leaf embeds SCTs from logs made for the run, and a
 //! rustls client whose verifier is a certbench method with a CT check checks them in every
-//! full handshake (the OpenSSL client, and rustls' own verifier, check no CT).
+//! full handshake (the OpenSSL client, and rustls' own verifier, check no CT). With
+//! `--revocation` ([`revocation`]), revocation data is made for the run's certificate, the
+//! server staples an OCSP response for it when the client checks `ocsp`, and a rustls client's
+//! certbench method with a revocation check checks it in every full handshake, the data loaded
+//! once before the timed handshakes.
 
 pub mod client;
 pub mod ct;
 pub mod hold;
 pub mod plan;
+pub mod revocation;
 pub mod server;
 
 pub use client::HandshakeFailure;
@@ -28,9 +33,11 @@ use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use certbench_analysis::handshake::HandshakeRun;
 use certbench_core::ct::CtLogs;
+use certbench_core::revocation::Mechanism;
 use hdrhistogram::Histogram;
 
 use crate::tls::certs::{self, ServerCert};
@@ -136,6 +143,23 @@ pub struct Outcome {
     pub first_error: Option<String>,
 }
 
+/// What a rustls client's certbench method checks beyond the chain and the name.
+#[derive(Clone, Copy, Default)]
+pub struct Checks<'a> {
+    /// `--ct`: the logs of the leaf's SCTs ([`ct::generate`]).
+    pub ct: Option<&'a Arc<CtLogs>>,
+    /// `--revocation`: the data made for the run's certificate ([`revocation::make`]).
+    pub revocation: Option<&'a revocation::RunData>,
+}
+
+impl Checks<'_> {
+    /// The mechanism `cfg`'s client checks revocation with: its method's, given data.
+    pub fn mechanism(&self, cfg: &Config) -> Option<Mechanism> {
+        let method = cfg.verifier.filter(|_| cfg.client == Stack::Rustls)?;
+        crate::verify::revocation_for(method, &self.revocation?.data)
+    }
+}
+
 /// Measures `cfg` against a server it starts (with a certificate made for the run).
 pub fn run(cfg: &Config) -> Result<Outcome, HandshakeError> {
     let cert = certs::generate(cfg.key)?;
@@ -156,21 +180,20 @@ struct ThreadResult {
 fn client_thread(
     cfg: &Config,
     cert: &ServerCert,
-    ct: Option<&Arc<CtLogs>>,
+    checks: (Checks<'_>, &Arc<revocation::Counts>),
     clients: usize,
     addr: std::net::SocketAddr,
     next: &std::sync::atomic::AtomicU64,
     deadline: Option<Instant>,
     ready: &std::sync::Barrier,
 ) -> Result<ThreadResult, HandshakeError> {
-    use std::sync::atomic::Ordering;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
     let made: Result<Vec<Client>, HandshakeError> = (0..clients)
         .map(|_| match cfg.client {
             Stack::Openssl => openssl_client(cfg, cert),
-            Stack::Rustls => rustls_client(cfg, cert, ct),
+            Stack::Rustls => rustls_client(cfg, cert, checks.0, checks.1),
         })
         .collect();
     let result = rt.block_on(async {
@@ -241,18 +264,46 @@ pub fn run_with_ct(
     cert: &ServerCert,
     ct: Option<&Arc<CtLogs>>,
 ) -> Result<Outcome, HandshakeError> {
+    run_checking(
+        cfg,
+        cert,
+        Checks {
+            ct,
+            revocation: None,
+        },
+    )
+}
+
+/// [`run_with_ct`], the rustls client's certbench method also checking revocation against
+/// `checks.revocation` (`--revocation`, [`revocation::make`]) in every full handshake if it
+/// has a mechanism: its data loaded before the timed handshakes, and the server stapling the
+/// run's OCSP response when the mechanism is `ocsp`.
+pub fn run_checking(
+    cfg: &Config,
+    cert: &ServerCert,
+    checks: Checks<'_>,
+) -> Result<Outcome, HandshakeError> {
     if cfg.clients == 0 || cfg.handshakes == 0 {
         return Err(HandshakeError::Setup(
             "--clients and --handshakes must be at least 1".into(),
         ));
     }
-    let server = server::start(
+    let mechanism = checks.mechanism(cfg);
+    let rev = checks.revocation.filter(|_| mechanism.is_some());
+    // The one load of the data, before any timed handshake (warm checks only).
+    let load = rev.zip(mechanism).and_then(|(r, m)| r.preload(m));
+    let staple = rev
+        .filter(|_| mechanism == Some(Mechanism::Ocsp))
+        .map(|r| r.staple.as_slice());
+    let counts = Arc::new(revocation::Counts::default());
+    let server = server::start_stapling(
         cfg.server,
         cert,
         cfg.tls,
         cfg.resumption,
         cfg.provider,
         cfg.server_threads,
+        staple,
     )?;
     let addr = server.addr;
     // The clients spread over the client threads (each thread at least one).
@@ -267,8 +318,9 @@ pub fn run_with_ct(
         let handles: Vec<_> = per_thread
             .iter()
             .map(|&n| {
-                let (next, ready) = (&next, &ready);
-                scope.spawn(move || client_thread(cfg, cert, ct, n, addr, next, deadline, ready))
+                let (next, ready, checks) = (&next, &ready, (checks, &counts));
+                scope
+                    .spawn(move || client_thread(cfg, cert, checks, n, addr, next, deadline, ready))
             })
             .collect();
         ready.wait();
@@ -308,6 +360,14 @@ pub fn run_with_ct(
     }
     drop(server);
     let done = hist.len();
+    // A resumed run's clients each did one uncounted full handshake first, whose check the
+    // counts hold (a failed one fails the run): theirs are left out.
+    let warm_ups = match cfg.resumption {
+        Resumption::None => 0,
+        _ => cfg.clients as u64,
+    };
+    let counted =
+        |n: &std::sync::atomic::AtomicU64| n.load(Ordering::Relaxed).saturating_sub(warm_ups);
     let per = |d: Duration| {
         if done == 0 {
             0.0
@@ -325,9 +385,7 @@ pub fn run_with_ct(
             resumption: cfg.resumption.name().to_owned(),
             clients: cfg.clients,
             verifier: match cfg.client {
-                Stack::Rustls => cfg
-                    .verifier
-                    .map(|m| verifier_name(m, ct.map(|l| l.as_ref()))),
+                Stack::Rustls => cfg.verifier.map(|m| verifier_name(m, checks)),
                 Stack::Openssl => None,
             },
             intermediate: cfg.intermediate,
@@ -347,18 +405,30 @@ pub fn run_with_ct(
             max_us: hist.max() as f64,
             client_cpu_us: per(client_cpu),
             server_cpu_us: per(server_cpu),
+            revocation_checks: counted(&counts.checks),
+            revocation_good: counted(&counts.good),
+            revocation_data_bytes: counts.data_bytes.load(Ordering::Relaxed),
+            revocation_resident_bytes: counts.resident_bytes.load(Ordering::Relaxed),
+            revocation_load_us: load.map(|d| d.as_secs_f64() * 1e6),
         },
         failed,
         first_error,
     })
 }
 
-/// How a run names its rustls client's certbench verifier: the method, and `+ CT (2 logs of
-/// the handshake run)` when it checked CT (a configuration of its own: its rows never mix
-/// with the method's without CT).
-pub fn verifier_name(method: certbench_core::Method, ct: Option<&CtLogs>) -> String {
-    match crate::verify::ct_for(method, ct) {
-        Some(logs) => format!("{method} + CT ({})", logs.label()),
-        None => method.name().to_owned(),
+/// How a run names its rustls client's certbench verifier: the method, `+ CT (2 logs of
+/// the handshake run)` when it checked CT, and `+ revocation (crlite: 1.3 MB of the handshake
+/// run)` when it checked revocation (each a configuration of its own: its rows never mix with
+/// the method's without).
+pub fn verifier_name(method: certbench_core::Method, checks: Checks<'_>) -> String {
+    let mut name = method.name().to_owned();
+    if let Some(logs) = crate::verify::ct_for(method, checks.ct.map(|l| l.as_ref())) {
+        name.push_str(&format!(" + CT ({})", logs.label()));
     }
+    let rev = checks.revocation;
+    let mechanism = rev.and_then(|r| crate::verify::revocation_for(method, &r.data));
+    if let Some((r, m)) = rev.zip(mechanism) {
+        name.push_str(&format!(" + revocation ({})", r.label(m)));
+    }
+    name
 }

@@ -9,8 +9,11 @@ use std::time::Duration;
 
 use certbench_analysis::handshake::HandshakeRun;
 use certbench_core::ct::CtLogs;
+use certbench_core::revocation::Mechanism;
 
-use super::{Config, HandshakeError, Outcome, Resumption};
+use super::revocation::RunData;
+use super::{Checks, Config, HandshakeError, Outcome, Resumption};
+use crate::revocation::bundle;
 use crate::tls::certs::{self, ServerCert};
 use crate::tls::{KeyType, Provider, Stack, Version};
 
@@ -91,12 +94,18 @@ pub struct Options {
     /// `--ct`: the leaf embeds SCTs from logs made for the run ([`super::ct`]), which the
     /// rustls clients' certbench methods with a CT check check.
     pub ct: bool,
+    /// `--revocation`: data made for each key's certificate at this scale ([`super::revocation`]),
+    /// which the rustls clients' certbench methods with a revocation check check (the rustls
+    /// methods with this mechanism).
+    pub revocation: Option<(Mechanism, bundle::Scale)>,
 }
 
 /// What happens during a [`sweep`]; `Display` is the line the CLI prints.
 pub enum Event<'a> {
-    /// A configuration starts (a note), with the CT logs its certificate's SCTs are from.
-    Start(&'a Config, Option<&'a CtLogs>),
+    /// A configuration starts (a note), with what its client checks beyond the chain.
+    Start(&'a Config, Checks<'a>),
+    /// Something about the run's data (a note): the revocation data made, its one load.
+    Note(String),
     /// Some of its handshakes failed (an error).
     Failed(&'a Outcome),
     /// A resumed configuration did full handshakes (a warning, loud even with `--quiet`: the
@@ -107,12 +116,13 @@ pub enum Event<'a> {
 impl std::fmt::Display for Event<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Event::Start(cfg, ct) => write!(
+            Event::Note(line) => write!(f, "certbench: {line}"),
+            Event::Start(cfg, checks) => write!(
                 f,
                 "certbench: handshake {}{} → {} server ({} thread(s)), {}, TLS {}, resumption {}, {} client(s) on {} thread(s)",
                 cfg.client.name(),
                 (cfg.verifier.filter(|_| cfg.client == Stack::Rustls))
-                    .map(|m| format!(" ({})", super::verifier_name(m, *ct)))
+                    .map(|m| format!(" ({})", super::verifier_name(m, *checks)))
                     .unwrap_or_default(),
                 cfg.server.name(),
                 cfg.server_threads,
@@ -183,22 +193,32 @@ fn configs(opts: &Options, key: KeyType, tls: Version, resumption: Resumption) -
     out
 }
 
-/// The run's certificate for `key`, and with `ct` the logs of the SCTs its leaf embeds.
+/// The run's certificate for `key`; with `ct` the logs of the SCTs its leaf embeds; with
+/// `revocation` the data made for it (its leaf then has SCTs too, which CRLite's coverage
+/// reads, whether or not the clients check CT).
+type Made = (ServerCert, Option<Arc<CtLogs>>, Option<RunData>);
 fn cert(
+    opts: &Options,
     key: KeyType,
-    intermediate: bool,
-    ct: bool,
-) -> Result<(ServerCert, Option<Arc<CtLogs>>), HandshakeError> {
+    on: &mut impl FnMut(Event<'_>),
+) -> Result<Made, HandshakeError> {
+    let (intermediate, ct) = (opts.intermediate, opts.ct);
+    if let Some((mechanism, scale)) = opts.revocation {
+        let signed = super::ct::generate_signed(key, intermediate)?;
+        let data = super::revocation::make(&signed, mechanism, scale)?;
+        on(Event::Note(data.describe()));
+        return Ok((signed.cert, ct.then_some(signed.logs), Some(data)));
+    }
     if ct {
         let (cert, logs) = super::ct::generate(key, intermediate)?;
-        return Ok((cert, Some(logs)));
+        return Ok((cert, Some(logs), None));
     }
     let made = if intermediate {
         certs::generate_with_intermediate(key)
     } else {
         certs::generate(key)
     };
-    Ok((made.map_err(HandshakeError::Generate)?, None))
+    Ok((made.map_err(HandshakeError::Generate)?, None, None))
 }
 
 /// Measures every configuration of `opts`, telling `on` of each as it starts and of its
@@ -209,12 +229,22 @@ pub fn sweep(opts: &Options, mut on: impl FnMut(Event<'_>)) -> Result<Sweep, Han
         partial: false,
     };
     for &key in &opts.keys {
-        let (cert, ct) = cert(key, opts.intermediate, opts.ct)?;
+        let (cert, ct, revocation) = cert(opts, key, &mut on)?;
+        let checks = Checks {
+            ct: ct.as_ref(),
+            revocation: revocation.as_ref(),
+        };
+        let mut loaded = Vec::new();
         for &tls in &opts.versions {
             for &resumption in &opts.resumptions {
                 for cfg in configs(opts, key, tls, resumption) {
-                    on(Event::Start(&cfg, ct.as_deref()));
-                    let o = super::run_with_ct(&cfg, &cert, ct.as_ref())?;
+                    let rev = checks.mechanism(&cfg).zip(revocation.as_ref());
+                    if let Some((m, r)) = rev.filter(|(m, _)| !loaded.contains(m)) {
+                        loaded.push(m);
+                        on(Event::Note(load_note(m, r)));
+                    }
+                    on(Event::Start(&cfg, checks));
+                    let o = super::run_checking(&cfg, &cert, checks)?;
                     if o.failed > 0 {
                         sweep.partial = true;
                         on(Event::Failed(&o));
@@ -229,4 +259,16 @@ pub fn sweep(opts: &Options, mut on: impl FnMut(Event<'_>)) -> Result<Sweep, Han
         }
     }
     Ok(sweep)
+}
+
+/// Loads `m`'s data once, before any timed handshake, and says how long that took.
+fn load_note(m: Mechanism, data: &RunData) -> String {
+    match data.preload(m) {
+        Some(took) => format!(
+            "revocation data: {} loaded in {:.2} ms, once, before the timed handshakes (whose checks are warm)",
+            data.label(m),
+            took.as_secs_f64() * 1e3
+        ),
+        None => format!("revocation data: {}, nothing to load", data.label(m)),
+    }
 }

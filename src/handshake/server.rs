@@ -73,6 +73,7 @@ fn openssl_acceptor(
     cert: &ServerCert,
     tls: Version,
     resumption: Resumption,
+    staple: Option<&[u8]>,
 ) -> Result<SslAcceptor, openssl::error::ErrorStack> {
     let mut b = SslAcceptor::mozilla_intermediate_v5(SslMethod::tls_server())?;
     let leaf = X509::from_der(&cert.chain[0])?;
@@ -101,6 +102,11 @@ fn openssl_acceptor(
         }
     }
     b.set_session_id_context(b"certbench-handshake")?;
+    if let Some(staple) = staple {
+        // SSL_CTX_set_tlsext_status_cb: the response, to every client that asks for one.
+        let staple = staple.to_vec();
+        b.set_status_callback(move |ssl| ssl.set_ocsp_status(&staple).map(|()| true))?;
+    }
     Ok(b.build())
 }
 
@@ -109,13 +115,18 @@ fn rustls_acceptor(
     tls: Version,
     resumption: Resumption,
     provider: Provider,
+    staple: Option<&[u8]>,
 ) -> Result<tokio_rustls::TlsAcceptor, HandshakeError> {
     let versions = tls.rustls();
     let key = rustls_pki_types::PrivateKeyDer::Pkcs8(cert.key.clone().into());
-    let mut config = rustls::ServerConfig::builder_with_provider(provider.crypto())
+    let builder = rustls::ServerConfig::builder_with_provider(provider.crypto())
         .with_protocol_versions(versions)?
-        .with_no_client_auth()
-        .with_single_cert(cert.chain.clone(), key)?;
+        .with_no_client_auth();
+    // The stapled OCSP response (`CertifiedKey.ocsp`), to every client that asks for one.
+    let mut config = match staple {
+        Some(ocsp) => builder.with_single_cert_with_ocsp(cert.chain.clone(), key, ocsp.to_vec()),
+        None => builder.with_single_cert(cert.chain.clone(), key),
+    }?;
     match resumption {
         Resumption::None => {
             config.session_storage = Arc::new(rustls::server::NoServerSessionStorage {});
@@ -154,9 +165,24 @@ pub fn start(
     provider: Provider,
     threads: usize,
 ) -> Result<Server, HandshakeError> {
+    start_stapling(stack, cert, tls, resumption, provider, threads, None)
+}
+
+/// [`start`], stapling `staple` (a DER OCSP response) for every client that asks for one.
+pub fn start_stapling(
+    stack: Stack,
+    cert: &ServerCert,
+    tls: Version,
+    resumption: Resumption,
+    provider: Provider,
+    threads: usize,
+    staple: Option<&[u8]>,
+) -> Result<Server, HandshakeError> {
     let acceptor = Arc::new(match stack {
-        Stack::Openssl => Acceptor::Openssl(openssl_acceptor(cert, tls, resumption)?),
-        Stack::Rustls => Acceptor::Rustls(rustls_acceptor(cert, tls, resumption, provider)?),
+        Stack::Openssl => Acceptor::Openssl(openssl_acceptor(cert, tls, resumption, staple)?),
+        Stack::Rustls => {
+            Acceptor::Rustls(rustls_acceptor(cert, tls, resumption, provider, staple)?)
+        }
     });
     let std_listener = std::net::TcpListener::bind("127.0.0.1:0")?;
     std_listener.set_nonblocking(true)?;

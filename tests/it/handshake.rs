@@ -268,3 +268,67 @@ fn ct_is_checked_by_the_rustls_clients_methods_against_the_runs_own_logs() {
         assert!(err.contains(why), "{err}");
     }
 }
+
+/// `--revocation`: data made for the run's certificate (`--revocation-scale test`: the run's CAs
+/// alone, a tiny filter) and checked in every handshake by the rustls client's method, all
+/// good (none of the run's certificates is revoked); the OCSP response stapled by either
+/// server arrives; the run names the mechanism and its data, and reports the one load apart.
+/// Without a method, or with `--revocation-data`, the command says why it cannot.
+#[test]
+fn revocation_is_checked_in_every_handshake_against_data_made_for_the_run() {
+    for (mechanism, server) in [
+        ("crlite", "rustls"),
+        ("ocsp", "rustls"),
+        ("ocsp", "openssl"),
+    ] {
+        let (code, out, err) = certbench(&[
+            "handshake",
+            "--transport",
+            "rustls",
+            "--server",
+            server,
+            "--method",
+            "rustlsserial",
+            "--revocation",
+            mechanism,
+            "--revocation-scale",
+            "test",
+            "--handshakes",
+            "20",
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let runs: Vec<certbench_analysis::handshake::HandshakeRun> =
+            serde_json::from_str(&out).unwrap();
+        let r = &runs[0];
+        let checked = (r.handshakes, r.revocation_checks, r.revocation_good);
+        assert_eq!(checked, (20, 20, 20), "{mechanism} {server}: {r:?}");
+        assert!(r.revocation_data_bytes > 0, "{r:?}");
+        let named = format!("rustlsserial + revocation ({mechanism}: ");
+        assert!(r.verifier.as_deref().unwrap().starts_with(&named), "{r:?}");
+        assert_eq!(r.revocation_load_us.is_some(), mechanism != "ocsp", "{r:?}");
+        assert!(
+            err.contains("revocation data for the run's certificate made"),
+            "{err}"
+        );
+    }
+    for (extra, why) in [
+        (&["--revocation", "crl"][..], "--revocation needs --method"),
+        (
+            &[
+                "--revocation",
+                "crl",
+                "--revocation-data",
+                ".",
+                "--method",
+                "webpki",
+            ][..],
+            "--revocation-data does not apply",
+        ),
+    ] {
+        let (code, _, err) = certbench(&[&["handshake", "--handshakes", "1"][..], extra].concat());
+        assert_ne!(code, 0);
+        assert!(err.contains(why), "{err}");
+    }
+}
