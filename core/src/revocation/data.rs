@@ -61,18 +61,25 @@ impl DataFiles {
         match mechanism {
             Mechanism::CrlSet => self.crlset.as_ref().map_or(0, size),
             Mechanism::Crlite => self.crlite.as_ref().map_or(0, size),
-            Mechanism::Upki => self.upki.as_ref().map_or(0, |dir| {
-                std::fs::read_dir(dir).map_or(0, |entries| {
-                    entries
-                        .filter_map(|e| e.ok())
-                        .map(|e| e.metadata().map_or(0, |m| m.len()))
-                        .sum()
-                })
-            }),
+            Mechanism::Upki => self.upki.as_deref().map_or(0, files_under),
             Mechanism::Crl => self.crls.iter().map(size).sum(),
             Mechanism::Ocsp => 0,
         }
     }
+}
+
+/// The bytes of the files under `dir`, its sub-folders included (upki keeps its store in
+/// `revocation/` under its cache folder).
+fn files_under(dir: &std::path::Path) -> u64 {
+    std::fs::read_dir(dir).map_or(0, |entries| {
+        entries
+            .filter_map(|e| e.ok())
+            .map(|e| match e.file_type() {
+                Ok(t) if t.is_dir() => files_under(&e.path()),
+                _ => e.metadata().map_or(0, |m| m.len()),
+            })
+            .sum()
+    })
 }
 
 /// One mechanism's data, as loaded.
