@@ -215,7 +215,6 @@ impl Gathered {
             }
             text.push_str(&render(&report, format));
             if format == Format::Markdown {
-                revocation_section(&mut text, &report);
                 if let Some(servo) = crate::servo_report::render_markdown(&self.samples) {
                     text.push('\n');
                     text.push_str(&servo);
@@ -286,19 +285,6 @@ impl Gathered {
             &self.inputs,
             command,
         )
-    }
-}
-
-/// Appends, with `--revocation` samples, the cold/warm table of each method and mechanism
-/// and the answer's revocation lines ([`crate::revocation`]), as `verify` prints them.
-fn revocation_section(text: &mut String, report: &Report) {
-    if report.revocation.is_empty() {
-        return;
-    }
-    text.push('\n');
-    text.push_str(&crate::revocation::markdown(&report.revocation));
-    for line in crate::revocation::answer(&report.revocation) {
-        text.push_str(&format!("\n{line}\n"));
     }
 }
 

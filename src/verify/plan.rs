@@ -255,14 +255,6 @@ impl Plan {
             let (chains, threads) = self.chain_checks();
             text.push_str(&summary::parallel_bound(samples, &chains, threads));
         }
-        let revocation = certbench_analysis::revocation::rows(samples);
-        if !revocation.is_empty() {
-            text.push('\n');
-            text.push_str(&certbench_analysis::revocation::markdown(&revocation));
-            for line in certbench_analysis::revocation::answer(&revocation) {
-                text.push_str(&format!("\n{line}\n"));
-            }
-        }
         text
     }
 

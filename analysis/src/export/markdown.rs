@@ -80,6 +80,14 @@ pub(super) fn render(report: &Report) -> String {
             out.push_str(&format!("- {l}\n"));
         }
     }
+    if !report.revocation.is_empty() {
+        // `--revocation`: each method and mechanism cold and warm, and what each costs.
+        out.push('\n');
+        out.push_str(&crate::revocation::markdown(&report.revocation));
+        for line in crate::revocation::answer(&report.revocation) {
+            out.push_str(&format!("\n{line}\n"));
+        }
+    }
     out
 }
 
