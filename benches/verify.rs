@@ -3,8 +3,10 @@
 //! with a store built once; the chain's crypto floor (its path's signature checks alone, same
 //! library, same bytes); chain creation (DER → OpenSSL `X509`s; DER → webpki's
 //! `EndEntityCert`); each method's store built cold from the same roots; the cost of
-//! recording one stage against not recording it; and each method with a CT check with and
-//! without it (`ct`).
+//! recording one stage against not recording it; each method with a CT check with and
+//! without it (`ct`); and each method with a revocation mechanism with and without it
+//! (`revocation`: the browsers' own, the rustls methods' CRLite in memory and through upki,
+//! over the data `--revocation` makes at its full scale, loaded before timing: warm).
 //!
 //! `cargo bench --bench verify`; `benches/benchmarks-md` turns a run into BENCHMARKS.md.
 
@@ -137,6 +139,55 @@ fn verify(c: &mut Criterion) {
             let store = v.build_roots(roots.certs()).unwrap();
             for (suffix, target) in [("", plain), ("+ct", with_ct)] {
                 let id = BenchmarkId::new(format!("{}{suffix}", m.name()), label);
+                g.bench_function(id, |b| {
+                    b.iter(|| {
+                        let mut rec = Recorder::new();
+                        black_box(v.verify(&store, &item.chain, target, &mut rec)).unwrap()
+                    })
+                });
+            }
+        }
+    }
+    g.finish();
+
+    // Revocation (`--revocation`): each method with a mechanism, with and without it, back to
+    // back on the same chain and store, the data loaded once before (warm); the rustls methods
+    // with CRLite in memory and through upki (on the corpus, `crl` and `ocsp` have no data to
+    // check: no CRL of a real CA, no staple but revoked.badssl.com's).
+    let files = certbench::revocation::bundle::ensure(
+        &certbench::revocation::bundle::cache_dir(),
+        None,
+        certbench::revocation::bundle::Scale::Full,
+        &|l| eprintln!("{l}"),
+    )
+    .unwrap()
+    .files;
+    use certbench_core::revocation::{Mechanism, RevocationData, Support};
+    let mut g = c.benchmark_group("revocation");
+    for &(label, id) in CT_CHAINS {
+        let item = corpus.chains.iter().find(|c| c.id == id).unwrap();
+        let plain = Target::server(&item.host, item.validation_time);
+        for m in Method::available() {
+            let v = m.verifier();
+            let mechanisms = match v.capabilities().revocation {
+                Support::None => continue,
+                Support::Own(Mechanism::Ocsp) => continue, // gnutls: no staple to check here
+                Support::Own(own) => vec![own],
+                Support::Rustls => vec![Mechanism::Crlite, Mechanism::Upki],
+            };
+            let store = v.build_roots(roots.certs()).unwrap();
+            g.bench_function(BenchmarkId::new(m.name(), label), |b| {
+                b.iter(|| {
+                    let mut rec = Recorder::new();
+                    black_box(v.verify(&store, &item.chain, plain, &mut rec)).unwrap()
+                })
+            });
+            for mechanism in mechanisms {
+                let data = RevocationData::new(mechanism, files.clone());
+                let support = v.capabilities().revocation;
+                data.preload(support.mechanism(&data).unwrap(), &mut Recorder::new());
+                let target = plain.with_revocation(Some(&data), None);
+                let id = BenchmarkId::new(format!("{}+{mechanism}", m.name()), label);
                 g.bench_function(id, |b| {
                     b.iter(|| {
                         let mut rec = Recorder::new();
