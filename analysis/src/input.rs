@@ -214,11 +214,11 @@ impl Gathered {
                 ));
             }
             text.push_str(&render(&report, format));
-            if format == Format::Markdown {
-                if let Some(servo) = crate::servo_report::render_markdown(&self.samples) {
-                    text.push('\n');
-                    text.push_str(&servo);
-                }
+            if format == Format::Markdown
+                && let Some(servo) = crate::servo_report::render_markdown(&self.samples)
+            {
+                text.push('\n');
+                text.push_str(&servo);
             }
         }
         self.handshake_section(&mut text, format, &names);
