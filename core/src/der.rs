@@ -297,7 +297,7 @@ pub fn sequence_contents(der: &[u8]) -> Result<&[u8], DerError> {
 }
 
 /// Appends a DER TLV (definite, minimal length).
-pub(crate) fn push_tlv(out: &mut Vec<u8>, tag: u8, contents: &[u8]) {
+pub fn push_tlv(out: &mut Vec<u8>, tag: u8, contents: &[u8]) {
     out.push(tag);
     let len = contents.len();
     if len < 0x80 {
@@ -498,25 +498,40 @@ pub enum DerError {
     DuplicateExtension,
 }
 
+impl From<DerError> for &'static str {
+    /// The error's words, for readers whose errors are static text (`revocation::crl`).
+    fn from(e: DerError) -> &'static str {
+        match e {
+            DerError::Truncated => "truncated",
+            DerError::BadLength => "not a DER length",
+            DerError::HighTag => "high tag number",
+            DerError::UnexpectedTag { .. } => "unexpected tag",
+            DerError::TrailingData => "trailing data",
+            DerError::BitString => "BIT STRING with unused bits",
+            DerError::DuplicateExtension => "an extension occurs twice",
+        }
+    }
+}
+
 /// One level of DER TLVs, read front to back. Hand-written rather than the `der` crate: a
 /// signature check reads six fields of each certificate on `rustlsparallel`'s timed path, and
 /// the generic decoder cost ~4,600 instructions per certificate there (callgrind), this a few
 /// hundred.
-struct Der<'a> {
+pub(crate) struct Der<'a> {
     rest: &'a [u8],
 }
 
 impl<'a> Der<'a> {
-    fn new(bytes: &'a [u8]) -> Der<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Der<'a> {
         Der { rest: bytes }
     }
 
-    fn peek(&self) -> Option<u8> {
+    pub(crate) fn peek(&self) -> Option<u8> {
         self.rest.first().copied()
     }
 
     /// The next TLV: its tag, its contents, and the whole TLV.
-    fn next(&mut self) -> Result<(u8, &'a [u8], &'a [u8]), DerError> {
+    pub(crate) fn next(&mut self) -> Result<(u8, &'a [u8], &'a [u8]), DerError> {
         let all = self.rest;
         let (&tag, rest) = all.split_first().ok_or(DerError::Truncated)?;
         if tag & 0x1f == 0x1f {
@@ -555,7 +570,7 @@ impl<'a> Der<'a> {
     }
 
     /// The contents of the next TLV, which must have `tag`.
-    fn expect(&mut self, tag: u8) -> Result<&'a [u8], DerError> {
+    pub(crate) fn expect(&mut self, tag: u8) -> Result<&'a [u8], DerError> {
         let (found, contents, _) = self.next()?;
         if found != tag {
             return Err(DerError::UnexpectedTag {
@@ -567,7 +582,7 @@ impl<'a> Der<'a> {
     }
 
     /// Nothing may follow.
-    fn finish(self) -> Result<(), DerError> {
+    pub(crate) fn finish(self) -> Result<(), DerError> {
         if self.rest.is_empty() {
             Ok(())
         } else {

@@ -9,6 +9,7 @@
 //! SHA-1 (RFC 6960 §4.3 and RFC 5019's profile), no nonce, no certs.
 
 use aws_lc_rs::digest;
+use certbench_core::der::push_tlv;
 use der::asn1::{BitString, GeneralizedTime, Null, OctetString};
 use der::{Decode, Encode};
 use rcgen::SigningKey;
@@ -188,21 +189,6 @@ fn signature_algorithm(
     let mut tlv = Vec::with_capacity(id.as_ref().len() + 4);
     push_tlv(&mut tlv, 0x30, id.as_ref());
     spki::AlgorithmIdentifierOwned::from_der(&tlv).map_err(|e| OcspGenError::Encode(e.to_string()))
-}
-
-/// Appends a DER TLV (definite, minimal length).
-fn push_tlv(out: &mut Vec<u8>, tag: u8, contents: &[u8]) {
-    out.push(tag);
-    let len = contents.len();
-    if len < 0x80 {
-        out.push(len as u8);
-    } else {
-        let bytes = len.to_be_bytes();
-        let skip = bytes.iter().take_while(|&&b| b == 0).count();
-        out.push(0x80 | (bytes.len() - skip) as u8);
-        out.extend_from_slice(&bytes[skip..]);
-    }
-    out.extend_from_slice(contents);
 }
 
 #[cfg(test)]
