@@ -92,7 +92,7 @@ pub(super) async fn measure<T: Transport>(
             ct: entry.ct.as_ref(),
             revocation: entry.revocation.as_ref().map(|(d, _)| d),
         };
-        t.connector_checking(
+        t.connector(
             entry.method,
             &entry.verifier,
             stores,

@@ -261,7 +261,7 @@ async fn connect<T: Transport + Send + 'static>(
                 revocation: b.revocation.as_ref(),
             };
             let v = &b.verifier;
-            t.connector_checking(b.method, v, Some(stores), &site, addr, now, checks, r)?
+            t.connector(b.method, v, Some(stores), &site, addr, now, checks, r)?
         };
         let (io, info) = tokio::time::timeout(opts.timeout, async {
             let (io, info) = t.handshake(&connector, &site).await?;

@@ -168,8 +168,10 @@ pub trait Transport: Sync {
     }
 
     /// Builds the connector of one sample for `site` (reached at `addr` instead of its
-    /// resolved address, if given), verifying at `time`, and checking the leaf's SCTs against
-    /// `ct` (`--ct`; a method without a CT check ignores it); `stores` is `None` only when
+    /// resolved address, if given), verifying at `time`, with `checks`: the leaf's SCTs
+    /// against `checks.ct` (`--ct`) and revocation against `checks.revocation`
+    /// (`--revocation`, with the response the server staples); a method without a CT check or
+    /// a revocation mechanism ignores them. `stores` is `None` only when
     /// [`Transport::reuses_stores`] said so.
     #[allow(clippy::too_many_arguments)]
     fn connector(
@@ -180,28 +182,9 @@ pub trait Transport: Sync {
         site: &Site,
         addr: Option<SocketAddr>,
         time: u64,
-        ct: Option<&Arc<CtLogs>>,
-        reuse: &mut Self::Reuse,
-    ) -> Result<Self::Connector, Failure>;
-
-    /// [`Transport::connector`], the method also checking revocation (`checks.revocation`)
-    /// with the response the server staples. A stack without revocation support builds the
-    /// connector without it.
-    #[allow(clippy::too_many_arguments)]
-    fn connector_checking(
-        &self,
-        method: Method,
-        verifier: &Arc<dyn DynVerifier>,
-        stores: Option<Self::Stores>,
-        site: &Site,
-        addr: Option<SocketAddr>,
-        time: u64,
         checks: Checks<'_>,
         reuse: &mut Self::Reuse,
-    ) -> Result<Self::Connector, Failure> {
-        let ct = checks.ct;
-        self.connector(method, verifier, stores, site, addr, time, ct, reuse)
-    }
+    ) -> Result<Self::Connector, Failure>;
 
     /// Resolves and connects ([`tcp`]), then the TLS handshake.
     fn handshake(

@@ -154,26 +154,12 @@ pub fn connector(
     resumption: bool,
     state: Arc<Mutex<HookState>>,
 ) -> Result<SslConnector, openssl::error::ErrorStack> {
-    connector_with_ct(hook, store, host, time, None, resumption, state)
+    connector_checking(hook, store, host, time, (None, None), resumption, state)
 }
 
 /// [`connector`], the hooked method checking the leaf's SCTs against `ct` (`--ct`) if it has
-/// a CT check; [`Hook::Native`] has none.
-pub fn connector_with_ct(
-    hook: Hook,
-    store: Option<X509Store>,
-    host: &str,
-    time: u64,
-    ct: Option<Arc<CtLogs>>,
-    resumption: bool,
-    state: Arc<Mutex<HookState>>,
-) -> Result<SslConnector, openssl::error::ErrorStack> {
-    let checks = (ct, None);
-    connector_checking(hook, store, host, time, checks, resumption, state)
-}
-
-/// [`connector_with_ct`], the hooked method also checking revocation against `revocation`
-/// (`--revocation`) with the server's staple if it has a mechanism; [`Hook::Native`] has none.
+/// a CT check, and revocation against `revocation` (`--revocation`) with the server's staple
+/// if it has a mechanism; [`Hook::Native`] has neither.
 pub fn connector_checking(
     hook: Hook,
     store: Option<X509Store>,
@@ -487,24 +473,6 @@ impl Transport for OpensslTransport {
     }
 
     fn connector(
-        &self,
-        method: Method,
-        verifier: &Arc<dyn DynVerifier>,
-        stores: Option<OpensslStores>,
-        site: &Site,
-        addr: Option<SocketAddr>,
-        time: u64,
-        ct: Option<&Arc<CtLogs>>,
-        reuse: &mut Option<SslSession>,
-    ) -> Result<OpensslConnector, Failure> {
-        let checks = Checks {
-            ct,
-            revocation: None,
-        };
-        self.connector_checking(method, verifier, stores, site, addr, time, checks, reuse)
-    }
-
-    fn connector_checking(
         &self,
         method: Method,
         verifier: &Arc<dyn DynVerifier>,

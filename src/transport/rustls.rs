@@ -230,24 +230,6 @@ impl Transport for RustlsTransport {
         method: Method,
         verifier: &Arc<dyn DynVerifier>,
         stores: Option<Arc<AnyRoots>>,
-        site: &Site,
-        addr: Option<SocketAddr>,
-        time: u64,
-        ct: Option<&Arc<CtLogs>>,
-        reuse: &mut RustlsReuse,
-    ) -> Result<RustlsConnector, Failure> {
-        let checks = Checks {
-            ct,
-            revocation: None,
-        };
-        self.connector_checking(method, verifier, stores, site, addr, time, checks, reuse)
-    }
-
-    fn connector_checking(
-        &self,
-        method: Method,
-        verifier: &Arc<dyn DynVerifier>,
-        stores: Option<Arc<AnyRoots>>,
         _site: &Site,
         addr: Option<SocketAddr>,
         _time: u64,
