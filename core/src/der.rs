@@ -456,16 +456,16 @@ pub fn signer(der: &[u8]) -> Option<Signer> {
     })
 }
 
-const INTEGER: u8 = 0x02;
-const BIT_STRING: u8 = 0x03;
-const SEQUENCE: u8 = 0x30;
+pub(crate) const INTEGER: u8 = 0x02;
+pub(crate) const BIT_STRING: u8 = 0x03;
+pub(crate) const SEQUENCE: u8 = 0x30;
 /// `[0] EXPLICIT` (constructed, context-specific 0): tbsCertificate's version.
-const VERSION: u8 = 0xa0;
+pub(crate) const VERSION: u8 = 0xa0;
 /// `[3] EXPLICIT`: tbsCertificate's extensions.
-const EXTENSIONS: u8 = 0xa3;
-const BOOLEAN: u8 = 0x01;
-const OCTET_STRING: u8 = 0x04;
-const OID: u8 = 0x06;
+pub(crate) const EXTENSIONS: u8 = 0xa3;
+pub(crate) const BOOLEAN: u8 = 0x01;
+pub(crate) const OCTET_STRING: u8 = 0x04;
+pub(crate) const OID: u8 = 0x06;
 
 /// Why bytes are not the DER this module reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

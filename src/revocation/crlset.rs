@@ -62,26 +62,6 @@ pub enum CrlSetError {
     TooManySerials(usize),
 }
 
-/// Standard, padded base64 (what `base::Base64Decode` reads).
-fn base64(bytes: &[u8]) -> String {
-    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        for i in 0..4 {
-            out.push(if i <= chunk.len() {
-                ABC[(n >> (18 - 6 * i) & 63) as usize] as char
-            } else {
-                '='
-            });
-        }
-    }
-    out
-}
-
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().take(32).map(|b| format!("{b:02x}")).collect()
 }
@@ -123,7 +103,7 @@ pub fn write(spec: &Spec) -> Result<Vec<u8>, CrlSetError> {
         "ContentType": "CRLSet",
         "Sequence": spec.sequence,
         "NumParents": spec.parents.len(),
-        "BlockedSPKIs": spec.blocked_spkis.iter().map(|h| base64(h)).collect::<Vec<_>>(),
+        "BlockedSPKIs": spec.blocked_spkis.iter().map(|h| crate::mirror::ct::base64(h)).collect::<Vec<_>>(),
     });
     if spec.not_after != 0 {
         header["NotAfter"] = spec.not_after.into();

@@ -48,15 +48,6 @@ fn round_trip_through_parse() {
 }
 
 #[test]
-fn base64_matches_the_standard_alphabet() {
-    assert_eq!(base64(b""), "");
-    assert_eq!(base64(b"f"), "Zg==");
-    assert_eq!(base64(b"fo"), "Zm8=");
-    assert_eq!(base64(b"foob"), "Zm9vYg==");
-    assert_eq!(base64(&[0xfb, 0xff]), "+/8=");
-}
-
-#[test]
 fn generates_at_chrome_scale() {
     let bytes = generate(&[], Scale::CHROME, 7, NOT_AFTER).unwrap();
     let set = CrlSet::parse(&bytes).unwrap();

@@ -601,14 +601,9 @@ pub(super) fn extensions<'a>(
     }))
 }
 
-pub(super) const BOOLEAN: u8 = 0x01;
-pub(super) const INTEGER: u8 = 0x02;
-pub(super) const BIT_STRING: u8 = 0x03;
-pub(super) const OCTET_STRING: u8 = 0x04;
-pub(super) const OID: u8 = 0x06;
-pub(super) const SEQUENCE: u8 = 0x30;
-const VERSION: u8 = 0xa0;
-const EXTENSIONS: u8 = 0xa3;
+pub(super) use crate::der::{
+    BIT_STRING, BOOLEAN, EXTENSIONS, INTEGER, OCTET_STRING, OID, SEQUENCE, VERSION,
+};
 /// DistributionPoint's `distributionPoint [0]`, and DistributionPointName's `fullName [0]`.
 const DP_NAME: u8 = 0xa0;
 const FULL_NAME: u8 = 0xa0;
