@@ -241,14 +241,150 @@ pub fn answer(rows: &[RevocationRow]) -> Vec<String> {
             ),
             None => String::new(),
         };
+        let found: Vec<String> = r.outcomes.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        let answered = |k: &str| r.outcomes.get(k).copied().unwrap_or(0);
+        if answered("good") + answered("revoked") == 0 {
+            // No check had data to answer with (no CRL of these chains' issuers, no staple but
+            // a revoked one's): a price would be the cost of finding none.
+            lines.push(format!(
+                "{}: no check on these chains had data to answer with ({}: {}), so no price for Servo here.",
+                mechanism_words(m),
+                r.method,
+                found.join(", ")
+            ));
+            continue;
+        }
         lines.push(format!(
-            "{} would cost Servo +{} per connection ({}: own cost ×{:.2}; {} chains){once}.",
+            "{} would cost Servo +{} per connection ({}: own cost ×{:.2}; {} chains; checks: {}){once}.",
             mechanism_words(m),
             human(r.warm_ns),
             r.method,
             r.own_ns / r.own_without_ns.max(1.0),
-            r.chains
+            r.chains,
+            found.join(", ")
         ));
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{RevocationOutcome, SampleMeta, Source, Verdict};
+
+    /// A `verify` sample of `method` on `chain` with mechanism `mechanism`: its own cost,
+    /// its `revocation` stage, what the check found, and a load when `load` is given.
+    fn s(
+        method: &str,
+        mechanism: &str,
+        chain: &str,
+        own: u64,
+        rev: u64,
+        status: &str,
+        load: Option<u64>,
+    ) -> Sample {
+        let mut stages: BTreeMap<Stage, u64> =
+            [(Stage::TotalVerification, own), (Stage::Revocation, rev)].into();
+        if let Some(l) = load {
+            stages.insert(Stage::RevocationLoad, l);
+        }
+        let (status, soft_fail) = match status.split_once(':') {
+            Some((s, why)) => (s.to_owned(), Some(why.to_owned())),
+            None => (status.to_owned(), None),
+        };
+        Sample {
+            schema: crate::schema::SCHEMA_VERSION,
+            source: Source::Verify,
+            method: method.into(),
+            config: Config {
+                revocation: Some(format!("{mechanism}: 9.0 MB of test data")),
+                ..Config::default()
+            },
+            site: chain.into(),
+            port: None,
+            path: None,
+            chain: Some(chain.into()),
+            run: 0,
+            warmup: false,
+            stages,
+            verdict: Verdict::Ok,
+            meta: SampleMeta {
+                revocation: Some(RevocationOutcome {
+                    mechanism: mechanism.into(),
+                    status,
+                    soft_fail,
+                    depth: None,
+                    data_bytes: 9_000_000,
+                    resident_bytes: 9_100_000,
+                    cold: load.is_some(),
+                }),
+                ..SampleMeta::default()
+            },
+        }
+    }
+
+    #[test]
+    fn rows_per_method_and_mechanism_and_the_answer_prices_only_checks_that_had_data() {
+        let samples = vec![
+            // The browser's load is the mechanism's, whichever method paid it.
+            s(
+                "rustlsparallel",
+                "crlite",
+                "a",
+                100_000,
+                4_000,
+                "good",
+                Some(6_000_000),
+            ),
+            s(
+                "rustlsparallel",
+                "crlite",
+                "b",
+                120_000,
+                6_000,
+                "revoked",
+                None,
+            ),
+            s("firefox", "crlite", "a", 900_000, 9_000, "good", None),
+            s(
+                "rustlsparallel",
+                "crl",
+                "a",
+                100_000,
+                30,
+                "soft-fail:no-data",
+                None,
+            ),
+        ];
+        let rows = rows(&samples);
+        assert_eq!(rows.len(), 3, "{rows:?}");
+        let crlite = &rows[0];
+        assert_eq!(
+            (crlite.method.as_str(), crlite.mechanism.as_str()),
+            ("rustlsparallel", "crlite")
+        );
+        assert_eq!((crlite.chains, crlite.n), (2, 2));
+        assert_eq!(crlite.warm_ns, 5_000.0);
+        assert_eq!(crlite.own_without_ns, 105_000.0);
+        assert_eq!(crlite.load.as_ref().map(|l| l.median), Some(6_000_000.0));
+        let answer = answer(&rows);
+        assert!(
+            answer[0].contains("firefox (crlite) warm 900 µs, cold 6.90 ms (+6.00 ms once)"),
+            "{answer:?}"
+        );
+        assert!(
+            answer[1].starts_with("CRLite as Firefox checks it"),
+            "{answer:?}"
+        );
+        assert!(answer[1].contains("+5.00 µs per connection"), "{answer:?}");
+        assert!(
+            answer[1].contains("plus 6.00 ms and 9.1 MB resident once per process"),
+            "{answer:?}"
+        );
+        assert!(
+            answer[2].contains("no check on these chains had data"),
+            "{answer:?}"
+        );
+        assert!(!answer[2].contains("would cost"), "{answer:?}");
+    }
 }
