@@ -23,7 +23,7 @@ use rustls_pki_types::{CertificateDer, CertificateRevocationListDer};
 use crate::chain::Chain;
 use crate::ct::CtLogs;
 use crate::error::Error;
-use crate::revocation::RevocationData;
+use crate::revocation::data::{Refusal, RevocationData};
 use crate::stages::Recorder;
 
 /// The name a chain must be valid for.
@@ -168,7 +168,7 @@ pub struct Capabilities {
     pub ct: bool,
     /// A revocation check (`--revocation`, [`Target::revocation`]): the browser's own
     /// mechanism, or the one `--revocation` names for the rustls methods.
-    pub revocation: crate::revocation::Support,
+    pub revocation: crate::revocation::types::Support,
 }
 
 impl Capabilities {
@@ -182,7 +182,7 @@ impl Capabilities {
         crls: true,
         ml_dsa: true,
         ct: false,
-        revocation: crate::revocation::Support::None,
+        revocation: crate::revocation::types::Support::None,
     };
 
     /// Why a method with these capabilities cannot verify `target`, or `None` if it can.
@@ -257,6 +257,13 @@ impl fmt::Display for Rejection {
 }
 
 impl std::error::Error for Rejection {}
+
+impl From<Refusal> for Rejection {
+    /// A revocation check's refusal is the method's rejection, in its words.
+    fn from(r: Refusal) -> Rejection {
+        Rejection::new(r.to_string())
+    }
+}
 
 /// The library a method verifies with.
 #[derive(Clone, Debug, PartialEq, Eq)]

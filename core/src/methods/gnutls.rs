@@ -156,7 +156,7 @@ impl Verifier for GnutlsVerifier {
                 .skip(1)
                 .position(|c| crate::der::SignedParts::parse(c).is_ok_and(|p| p.subject == name))
         });
-        data.run(Mechanism::Ocsp, staple, rec, |_| match staple {
+        let checked = data.run(Mechanism::Ocsp, staple, rec, |_| match staple {
             None => crate::revocation::no_data(),
             Some(_) => gnutls::check_stapled_ocsp_peer(
                 staple,
@@ -165,7 +165,8 @@ impl Verifier for GnutlsVerifier {
                 Some(&roots.0),
                 now,
             ),
-        })
+        });
+        Ok(checked?)
     }
 }
 

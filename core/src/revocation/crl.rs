@@ -40,7 +40,7 @@ use std::sync::OnceLock;
 use rustls_pki_types::SignatureVerificationAlgorithm;
 use webpki::{CertRevocationList, ExpirationPolicy, OwnedCertRevocationList, OwnedRevokedCert};
 
-use super::{Mechanism, RevocationError, SoftFail, Status, VerifiedPath};
+use super::types::{Mechanism, RevocationError, SoftFail, Status, VerifiedPath};
 use crate::der::Spki;
 
 /// One CRL as loaded: rustls-webpki's owned form, and the DER it came from (webpki keeps the

@@ -21,7 +21,7 @@ use std::mem::size_of;
 use base64::Engine;
 use serde_json::{Map, Value};
 
-use super::{Mechanism, RevocationError, SoftFail, Status, VerifiedPath};
+use super::types::{Mechanism, RevocationError, SoftFail, Status, VerifiedPath};
 use crate::ct::sha256;
 
 /// A SHA-256 hash (of an SPKI or a subject `Name`).

@@ -11,9 +11,9 @@ use std::sync::OnceLock;
 
 use certbench_analysis::Stage;
 
-use super::{Mechanism, RevocationError, RevocationOutcome, SoftFail, Status};
+use super::types::{Mechanism, RevocationError, SoftFail, Status, Support};
 use crate::stages::Recorder;
-use crate::verifier::Rejection;
+use certbench_analysis::schema::RevocationOutcome;
 
 /// Where each mechanism's data is, for one run.
 #[derive(Clone, Debug, Default)]
@@ -234,26 +234,28 @@ impl RevocationData {
 
     /// Runs one check of `mechanism` for a verified path: the data's load the first time in
     /// this process (`revocation-load`), then `check` over it (`revocation`), noting what it
-    /// found in `rec` (with `staple`, the stapled response checked, as the data's bytes). `check` gets `None` when the data is absent. A revoked certificate and
-    /// unusable data are rejections; a soft-fail is an accept that the sample records.
+    /// found in `rec` (with `staple`, the stapled response checked, as the data's bytes).
+    /// `check` gets `None` when the data is absent. A revoked certificate and unusable data
+    /// are a [`Refusal`] (the method's rejection); a soft-fail is an accept that the sample
+    /// records.
     pub fn run(
         &self,
         mechanism: Mechanism,
         staple: Option<&[u8]>,
         rec: &mut Recorder,
         check: impl FnOnce(Option<&Loaded>) -> Result<Status, RevocationError>,
-    ) -> Result<(), Rejection> {
+    ) -> Result<(), Refusal> {
         let cell = &self.loaded[mechanism as usize];
         self.preload(mechanism, rec);
         let cold = rec.get(Stage::RevocationLoad).is_some();
         let loaded = match cell.get().expect("set above") {
             Ok(l) => l.as_ref(),
-            Err(e) => return Err(Rejection::new(e.to_string())),
+            Err(e) => return Err(Refusal::Unusable(e.clone())),
         };
         let span = rec.start();
         let status = check(loaded);
         rec.stop(Stage::Revocation, span);
-        let status = status.map_err(|e| Rejection::new(e.to_string()))?;
+        let status = status.map_err(Refusal::Unusable)?;
         let (mut data_bytes, resident_bytes) = loaded.map_or((0, 0), Loaded::sizes);
         if let Some(staple) = staple {
             data_bytes = staple.len() as u64;
@@ -274,15 +276,41 @@ impl RevocationData {
             cold,
         });
         match status {
-            Status::Revoked { depth } => Err(Rejection::new(format!(
-                "revoked ({mechanism}): the certificate at depth {depth}"
-            ))),
+            Status::Revoked { depth } => Err(Refusal::Revoked { mechanism, depth }),
             Status::Good | Status::SoftFail(_) => Ok(()),
         }
     }
 }
 
+/// Why a revocation check refuses a connection: the method turns it into its rejection (in
+/// these words; tests and the answer read the `revoked (` prefix).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// A certificate of the path is revoked.
+    #[error("revoked ({mechanism}): the certificate at depth {depth}")]
+    Revoked {
+        /// The mechanism that said so.
+        mechanism: Mechanism,
+        /// The certificate's position in the path (0: the leaf).
+        depth: usize,
+    },
+    /// The data, or the response, cannot be used (fail closed).
+    #[error("{0}")]
+    Unusable(RevocationError),
+}
+
 /// The soft-fail every mechanism gives for absent data.
 pub fn no_data() -> Result<Status, RevocationError> {
     Ok(Status::SoftFail(SoftFail::NoData))
+}
+
+impl Support {
+    /// The mechanism a method with this support checks `data` with.
+    pub fn mechanism(self, data: &RevocationData) -> Option<Mechanism> {
+        match self {
+            Support::None => None,
+            Support::Own(m) => Some(m),
+            Support::Rustls => Some(data.rustls),
+        }
+    }
 }

@@ -40,7 +40,7 @@ use x509_ocsp::{
 };
 
 use super::crl::{CertFields, Reader, SEQUENCE, signed_parts, tlv_contents, verify_signed};
-use super::{Mechanism, RevocationError, SoftFail, Status, VerifiedPath};
+use super::types::{Mechanism, RevocationError, SoftFail, Status, VerifiedPath};
 use crate::der::Spki;
 
 /// How far in the future a response's thisUpdate may be (clock skew): one day, mozilla::pkix's

@@ -15,7 +15,7 @@
 
 use rustls_pki_types::TrustAnchor;
 
-use super::{RevocationError, VerifiedPath};
+use super::types::{RevocationError, VerifiedPath};
 use crate::chain::Chain;
 use crate::der;
 

@@ -12,7 +12,9 @@
 
 use rustls_pki_types::TrustAnchor;
 
-use super::{Loaded, Mechanism, PathParts, RevocationData, RevocationError, no_data};
+use super::data::{Loaded, RevocationData, no_data};
+use super::path::PathParts;
+use super::types::{Mechanism, RevocationError};
 use crate::chain::Chain;
 use crate::ct::check::Algorithms;
 use crate::stages::Recorder;
@@ -36,7 +38,7 @@ pub fn rustls_stage(
     let now = target.time_or_now();
     let stapled = target.stapled_ocsp;
     let staple = stapled.filter(|_| mechanism == Mechanism::Ocsp);
-    data.run(mechanism, staple, rec, |loaded| match (mechanism, loaded) {
+    let checked = data.run(mechanism, staple, rec, |loaded| match (mechanism, loaded) {
         (Mechanism::Ocsp, _) => super::ocsp::check_stapled(stapled, &path, algs, now),
         (_, None) => no_data(),
         (Mechanism::Crl, Some(Loaded::Crls(crls))) => crls.check_path(&path, algs, now),
@@ -46,7 +48,8 @@ pub fn rustls_stage(
             mechanism: other,
             detail: "not a mechanism of the rustls methods (crl, crlite, upki, ocsp)".into(),
         }),
-    })
+    });
+    Ok(checked?)
 }
 
 /// Whether `data` asks the rustls methods for a mechanism they have.

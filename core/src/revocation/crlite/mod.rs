@@ -29,17 +29,15 @@
 //! matrices, is [`RevocationError::Corrupt`] at load (never a silent accept, never a panic at
 //! query time); a check never reads anything but the leaf, its issuer's key and the filter.
 
+mod leaf;
 mod upki;
 
 use clubcard::Queryable;
-use clubcard_crlite::{
-    CRLiteClubcard, CRLiteKey, CRLiteQuery, CRLiteStatus, IssuerSpkiHash, LogId, Timestamp,
-};
+use clubcard_crlite::{CRLiteClubcard, CRLiteQuery, CRLiteStatus};
 
+use self::leaf::{Leaf, corrupt, validate};
 pub use self::upki::UpkiStore;
-use super::{Mechanism, RevocationError, SoftFail, Status, VerifiedPath};
-use crate::ct::{sct, sha256};
-use crate::der;
+use crate::revocation::types::{Mechanism, RevocationError, SoftFail, Status, VerifiedPath};
 
 /// How old a filter Gecko still uses: `cert_storage`'s `is_crlite_fresh` requires
 /// `now < last_update + 60 * 60 * 24 * 10` (ten days, hard-coded, not a pref).
@@ -161,43 +159,6 @@ fn status(s: CRLiteStatus) -> Status {
     }
 }
 
-fn corrupt(mechanism: Mechanism, detail: String) -> RevocationError {
-    RevocationError::Corrupt { mechanism, detail }
-}
-
-/// Every index entry within the matrices: the approximate filter's rank at most its column
-/// count, and each query's start (`offset + hash mod m`) inside its column.
-pub(crate) fn validate(card: &CRLiteClubcard) -> Result<(), String> {
-    let c = card.as_ref();
-    for (block, e) in c.index() {
-        let bad = |what: &str| format!("index entry {}: {what}", hex(&block[..4]));
-        if e.approx_filter_rank > c.approx_filter.len() {
-            return Err(bad("rank beyond the approximate filter's columns"));
-        }
-        let reach = |offset: usize, m: usize| offset.checked_add(m).map(|end| end.div_ceil(64));
-        if e.approx_filter_m > 0 {
-            let end = reach(e.approx_filter_offset, e.approx_filter_m);
-            let short = c.approx_filter[..e.approx_filter_rank]
-                .iter()
-                .any(|col| end.is_none_or(|end| end > col.len()));
-            if short {
-                return Err(bad("approximate filter offset out of range"));
-            }
-        }
-        if e.exact_filter_m > 0
-            && reach(e.exact_filter_offset, e.exact_filter_m)
-                .is_none_or(|end| end > c.exact_filter.len())
-        {
-            return Err(bad("exact filter offset out of range"));
-        }
-    }
-    Ok(())
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// The deserialised filter's heap (see [`Filter::resident_bytes`]).
 fn heap_bytes(card: &CRLiteClubcard) -> u64 {
     use std::mem::size_of;
@@ -218,100 +179,6 @@ fn heap_bytes(card: &CRLiteClubcard) -> u64 {
     // A HashMap entry: log id and interval, plus a control byte.
     let coverage = card.universe().iter().count() * (32 + 16 + 1);
     (words * 8 + columns + index + coverage) as u64
-}
-
-/// What a CRLite query reads from a path: the leaf's serial, its issuer's key hash, and its
-/// embedded SCTs (`None`: no SCT extension; `Some(Err)`: a list that does not decode).
-struct Leaf<'a> {
-    serial: &'a [u8],
-    issuer: IssuerSpkiHash,
-    scts: Option<Result<Vec<Stamp>, sct::SctError>>,
-}
-
-/// One embedded SCT's log and time, or why it does not decode.
-type Stamp = Result<(LogId, Timestamp), sct::SctError>;
-
-/// A leaf's CRLite key: the issuer's key hash and the serial, hashed once.
-struct Key<'a>(&'a IssuerSpkiHash, &'a [u8]);
-
-impl Key<'_> {
-    fn crlite(&self) -> CRLiteKey<'_> {
-        CRLiteKey::new(self.0, self.1)
-    }
-}
-
-impl<'a> Leaf<'a> {
-    fn read(path: &VerifiedPath<'a>) -> Result<Leaf<'a>, RevocationError> {
-        let bad = |what: &str| RevocationError::BadPath(format!("CRLite: {what}"));
-        let leaf = *path.certs.first().ok_or_else(|| bad("an empty path"))?;
-        let issuer_spki = match path.certs.get(1) {
-            Some(issuer) => der::spki_tlv(issuer).ok_or_else(|| bad("the issuer's key"))?,
-            None => path.anchor_spki,
-        };
-        let serial = serial(leaf).ok_or_else(|| bad("the leaf's serial number"))?;
-        let scts = der::embedded_scts(leaf)
-            .map_err(|e| bad(&format!("the leaf's extensions: {e}")))?
-            .map(|e| {
-                sct::split_list(e.list).map(|list| {
-                    list.into_iter()
-                        .map(|s| {
-                            sct::decode(s).map(|s| (LogId(s.log_id), Timestamp(s.timestamp_ms)))
-                        })
-                        .collect()
-                })
-            });
-        Ok(Leaf {
-            serial,
-            issuer: IssuerSpkiHash(sha256(issuer_spki)),
-            scts,
-        })
-    }
-
-    fn key(&self) -> Key<'_> {
-        Key(&self.issuer, self.serial)
-    }
-
-    /// The SCTs as upki reads them (webpki's `sct_log_timestamps`): none without the
-    /// extension, an error for any SCT that does not decode.
-    fn strict_scts(&self) -> Result<Vec<(LogId, Timestamp)>, RevocationError> {
-        let bad = |e: sct::SctError| RevocationError::BadPath(format!("upki: invalid SCT: {e}"));
-        match &self.scts {
-            None => Ok(Vec::new()),
-            Some(Err(e)) => Err(bad(*e)),
-            Some(Ok(list)) => list.iter().map(|s| s.map_err(bad)).collect(),
-        }
-    }
-}
-
-/// The content bytes of a certificate's serialNumber INTEGER (what CRLite keys on, as Gecko's
-/// `CertID::serialNumber` and webpki's `Cert::serial` give it), from the DER headers alone.
-fn serial(der: &[u8]) -> Option<&[u8]> {
-    let (cert, _) = tlv(der, 0x30)?;
-    let (tbs, _) = tlv(cert, 0x30)?;
-    let tbs = match tlv(tbs, 0xa0) {
-        Some((_, rest)) => rest,
-        None => tbs,
-    };
-    tlv(tbs, 0x02)
-        .map(|(serial, _)| serial)
-        .filter(|s| !s.is_empty())
-}
-
-/// The contents of the TLV at the start of `b` if its tag is `tag`, and what follows it.
-fn tlv(b: &[u8], tag: u8) -> Option<(&[u8], &[u8])> {
-    let (&t, rest) = b.split_first()?;
-    let (&first, rest) = rest.split_first()?;
-    let (len, rest) = if first < 0x80 {
-        (first as usize, rest)
-    } else {
-        let n = (first & 0x7f) as usize;
-        if n == 0 || n > 4 || rest.len() < n {
-            return None;
-        }
-        let len = rest[..n].iter().fold(0usize, |a, &b| (a << 8) | b as usize);
-        (len, &rest[n..])
-    };
-    (t == tag && rest.len() >= len).then(|| rest.split_at(len))
 }
 
 #[cfg(test)]

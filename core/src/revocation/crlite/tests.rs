@@ -52,14 +52,3 @@ fn an_index_outside_the_matrices_is_corrupt() {
         ));
     }
 }
-
-#[test]
-fn serials_are_read_from_the_der_headers() {
-    // SEQUENCE { SEQUENCE { [0] { INTEGER 2 }, INTEGER 0x00 0x9f, ... } }
-    let tbs = [0xa0, 3, 2, 1, 2, 2, 2, 0x00, 0x9f, 0x30, 0];
-    let mut cert = vec![0x30, tbs.len() as u8 + 2, 0x30, tbs.len() as u8];
-    cert.extend(tbs);
-    assert_eq!(serial(&cert), Some(&[0x00, 0x9f][..]));
-    assert_eq!(serial(&cert[..6]), None);
-    assert_eq!(serial(b""), None);
-}

@@ -20,8 +20,9 @@ use upki::revocation::{
     CertSerial, CtTimestamp, Error as UpkiError, RevocationCheckInput, RevocationStatus, Store,
 };
 
-use super::{Leaf, Mechanism, RevocationError, SoftFail, Status, VerifiedPath, corrupt};
+use super::leaf::{Leaf, corrupt, hex, validate};
 use crate::ct::sha256;
+use crate::revocation::types::{Mechanism, RevocationError, SoftFail, Status, VerifiedPath};
 
 /// upki's store over a cache directory (module docs).
 pub struct UpkiStore {
@@ -63,12 +64,12 @@ impl UpkiStore {
                 return Err(bad(format!("manifest.json: file name {name:?}")));
             }
             let data = read(name)?;
-            if super::hex(&sha256(&data)) != hash.to_ascii_lowercase() {
+            if hex(&sha256(&data)) != hash.to_ascii_lowercase() {
                 return Err(bad(format!("{name}: SHA-256 differs from the manifest's")));
             }
             let card = clubcard_crlite::CRLiteClubcard::from_bytes(&data)
                 .map_err(|e| bad(format!("{name}: {e}")))?;
-            super::validate(&card).map_err(|d| bad(format!("{name}: {d}")))?;
+            validate(&card).map_err(|d| bad(format!("{name}: {d}")))?;
             bytes += data.len() as u64;
             names.push(name.to_owned());
         }
