@@ -115,6 +115,9 @@ pub struct RevocationData {
     pub rustls: Mechanism,
     files: DataFiles,
     loaded: [OnceLock<Result<Option<Loaded>, RevocationError>>; Mechanism::ALL.len()],
+    /// Each mechanism's [`RevocationData::label`], made once (every sample's configuration
+    /// names it; its size is read from the files).
+    labels: [OnceLock<String>; Mechanism::ALL.len()],
 }
 
 impl std::fmt::Debug for RevocationData {
@@ -133,6 +136,7 @@ impl RevocationData {
             rustls,
             files,
             loaded: Default::default(),
+            labels: Default::default(),
         }
     }
 
@@ -142,8 +146,15 @@ impl RevocationData {
     }
 
     /// How a sample's configuration names `mechanism` with this data: the mechanism, its
-    /// data's size and origin (`crlset: 249.8 KB of certbench revocation data …`).
+    /// data's size and origin (`crlset: 249.8 KB of certbench revocation data …`), the files'
+    /// sizes read the first time it is asked for.
     pub fn label(&self, mechanism: Mechanism) -> String {
+        self.labels[mechanism as usize]
+            .get_or_init(|| self.describe(mechanism))
+            .clone()
+    }
+
+    fn describe(&self, mechanism: Mechanism) -> String {
         match mechanism {
             Mechanism::Ocsp => format!("{mechanism}: the response stapled"),
             _ => {
