@@ -15,9 +15,10 @@
 //! and `docs/regenerate` load it through `CERTBENCH_FIREFOX_SO` to show the old NSS's figures
 //! beside the new one's. The two cannot share a process (both are `libnss3.so`).
 //!
-//! NSS's build takes about 3-4 minutes on two cores, serially (its make build breaks under a
-//! parallel make: `get_objs` prints jobserver warnings into a rule), so cargo's jobserver is
-//! kept from it; core/build.rs runs it beside BoringSSL's build.
+//! NSS's build (libnss3 and what it loads, nothing else) takes about a minute on two cores,
+//! serially (its make build breaks under a parallel make: `get_objs` prints jobserver warnings
+//! into a rule), so cargo's jobserver is kept from it; core/build.rs runs it beside BoringSSL's
+//! build.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -129,6 +130,11 @@ impl Dist {
     }
 }
 
+/// The directories of NSS's `lib/` that make `libnss3.so` (lib/Makefile's `NSS_SRCDIRS` set
+/// on the command line; softoken, freebl and util are its `SOFTOKEN_SRCDIRS` and
+/// `UTIL_SRCDIR`, built as ever).
+const LIBNSS3_DIRS: &str = "NSS_SRCDIRS=base certdb certhigh cryptohi dev nss pk11wrap pki";
+
 /// NSS and NSPR built from `source` (once per version, into the source tree in the cache; a
 /// lock file keeps two builds at once, two profiles or the fuzz target, from building it
 /// twice; a build is complete only once its stamp is written).
@@ -160,17 +166,24 @@ fn nss_built(source: &Path, cache: &Path, version: &str) -> Result<Dist, String>
                     "NSS_ENABLE_WERROR=0",
                     "NSS_DISABLE_GTESTS=1",
                     "NSS_DISABLE_NSPR_TESTS=1",
+                    // libpkix (NSS's other path builder, CERT_PKIXVerifyCert) and the old
+                    // Berkeley DB key store: neither is mozilla::pkix's nor the shim's.
+                    "NSS_DISABLE_LIBPKIX=1",
+                    "NSS_DISABLE_DBM=1",
                 ]))
             .map_err(|e| {
                 format!("NSS's build failed (make, perl and a C compiler are needed): {e}")
             })
         };
         // NSPR, NSS's nsinstall, then NSS's libraries (headers exported first): what
-        // `make nss_build_all` does, less the command-line tools and every test.
+        // `make nss_build_all` does, less the command-line tools, every test, and the
+        // libraries the shim does not link (libssl3, libsmime3 with PKCS #7 and #12, CRMF,
+        // JAR, the builtin-roots module, sysinit): only libnss3's parts, with softoken,
+        // freebl and nssutil3 beside them (a third less of NSS's serial build).
         make(&["build_nspr"])?;
         make(&["-C", "coreconf/nsinstall", "program"])?;
         make(&["export"])?; // every directory's headers: lib/ includes cmd/lib's secutil.h
-        make(&["-C", "lib", "libs"])?;
+        make(&["-C", "lib", "libs", LIBNSS3_DIRS])?;
         make(&["latest"])?;
         std::fs::write(&stamp, version).map_err(|e| e.to_string())?;
     }
