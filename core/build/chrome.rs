@@ -124,6 +124,10 @@ fn boringssl_libs(source: &Path) -> Result<PathBuf, String> {
     if done.join("libpki.a").is_file() && done.join("libcrypto.a").is_file() {
         return Ok(done);
     }
+    let announced = crate::native::announce(&format!(
+        "BoringSSL (boring-sys {BORING_SYS}) for the `chrome` method, once per machine into {}",
+        cache.display()
+    ));
     let building = cache.join(format!("boringssl-{BORING_SYS}.building"));
     let _ = std::fs::remove_dir_all(&building);
     std::fs::create_dir_all(&building).map_err(|e| e.to_string())?;
@@ -146,6 +150,7 @@ fn boringssl_libs(source: &Path) -> Result<PathBuf, String> {
     let _ = std::fs::remove_dir_all(&done);
     std::fs::rename(&building, &done)
         .map_err(|e| format!("cannot rename {}: {e}", building.display()))?;
+    announced.done();
     Ok(done)
 }
 

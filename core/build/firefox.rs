@@ -145,6 +145,10 @@ fn nss_built(source: &Path, cache: &Path, version: &str) -> Result<Dist, String>
         .map_err(|e| format!("cannot lock the cache: {e}"))?;
     let stamp = source.join("BUILT");
     if read_trimmed(&stamp) != version {
+        let announced = crate::native::announce(&format!(
+            "NSS {version} and NSPR for the `firefox` method, once per machine into {}",
+            source.display()
+        ));
         let nss = source.join("nss");
         let make = |args: &[&str]| {
             run(Command::new("make")
@@ -186,6 +190,7 @@ fn nss_built(source: &Path, cache: &Path, version: &str) -> Result<Dist, String>
         make(&["-C", "lib", "libs", LIBNSS3_DIRS])?;
         make(&["latest"])?;
         std::fs::write(&stamp, version).map_err(|e| e.to_string())?;
+        announced.done();
     }
     let dist = source.join("dist");
     let objdir = read_trimmed(&dist.join("latest"));

@@ -72,3 +72,34 @@ pub fn run(command: &mut std::process::Command) -> Result<String, String> {
         .join(" | ");
     Err(format!("{shown} failed ({}): {tail}", out.status))
 }
+
+/// Tells the person at the terminal what is being built, while it builds: cargo shows a build
+/// script's output only once the script ends (its warnings) or under `-vv`, and a cold build
+/// spends minutes here. Written to `/dev/tty`, above cargo's progress bar; nothing where
+/// there is no terminal (CI, a redirected build). Ends with cargo's `warning:` line saying how
+/// long it took, once the script is done.
+pub fn announce(what: &str) -> Announced {
+    use std::io::Write as _;
+    if let Ok(mut tty) = std::fs::OpenOptions::new().write(true).open("/dev/tty") {
+        // `\r` and erase-line: over cargo's progress bar, which it draws again below.
+        let _ = writeln!(tty, "\r\x1b[K    Building {what}");
+    }
+    Announced {
+        what: what.to_owned(),
+        start: std::time::Instant::now(),
+    }
+}
+
+/// A native build under way ([`announce`]).
+pub struct Announced {
+    what: String,
+    start: std::time::Instant,
+}
+
+impl Announced {
+    /// Says, as a cargo warning, that it is built and how long it took.
+    pub fn done(self) {
+        let secs = self.start.elapsed().as_secs();
+        println!("cargo:warning=built {} in {secs} s", self.what);
+    }
+}
