@@ -81,14 +81,14 @@ fn config(
     let library = method.verifier().library();
     Config {
         cache_roots: opts.cache_roots,
-        roots: Some(roots.describe()),
+        roots: Some(roots.trust_store().into()),
         extra_intermediates: opts.extra_intermediates.len() as u32,
         openssl_policy: openssl_policy(method),
         versions: [(library.name.to_owned(), library.version)].into(),
-        profile: profile.map(|p| p.name().to_owned()),
-        ct: ct_for(method, opts.ct.as_deref()).map(CtLogs::label),
+        profile: profile.map(Into::into),
+        ct: ct_for(method, opts.ct.as_deref()).map(|logs| logs.label().into()),
         revocation: (opts.revocation.as_deref())
-            .and_then(|d| Some(d.label(revocation_for(method, d)?))),
+            .and_then(|d| Some(d.label(revocation_for(method, d)?).into())),
         ..Config::default()
     }
 }
@@ -105,9 +105,12 @@ pub fn revocation_for(method: Method, data: &RevocationData) -> Option<Mechanism
 }
 
 /// OpenSSL's policy, for the methods that are OpenSSL.
-fn openssl_policy(method: Method) -> Option<String> {
-    (method == Method::OpenSsl)
-        .then(|| certbench_core::methods::openssl::OpenSslVerifier::default().policy())
+fn openssl_policy(method: Method) -> Option<certbench_schema::OpensslPolicy> {
+    (method == Method::OpenSsl).then(|| {
+        certbench_core::methods::openssl::OpenSslVerifier::default()
+            .policy()
+            .into()
+    })
 }
 
 /// Runs the measurement of `plan`'s chains (and twins), handing every sample to `sink` as soon

@@ -81,7 +81,7 @@ pub fn build_comparison(tables: &[SeedTable]) -> Option<Comparison> {
         return None;
     }
     let methods: Vec<String> = with.iter().map(|t| t.name()).collect();
-    let link = with[0].config.link.clone().filter(|l| {
+    let link = with[0].config.link.clone().map(String::from).filter(|l| {
         with.iter()
             .all(|t| t.config.link.as_deref() == Some(l.as_str()))
     });

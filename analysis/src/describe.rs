@@ -114,13 +114,27 @@ const FIELDS: [Field; 11] = [
     },
 ];
 
-impl Config {
+/// How a [`Config`] is labelled: the schema's type, described here (presentation stays out of
+/// the schema crate). Import it to call these on a configuration.
+pub trait Describe {
+    /// What tells this configuration (of a table of `method`) apart from the others shown
+    /// with it; see the implementation.
+    fn distinguishing(&self, method: &str, all: &[(&str, &Config)]) -> String;
+
+    /// The run's fields (transport, resumption, cached roots, roots), for a report's header.
+    fn describe_run(&self) -> String;
+
+    /// The method's fields (hook, OpenSSL policy, versions), for a table's title.
+    fn describe_method(&self) -> String;
+}
+
+impl Describe for Config {
     /// What tells this configuration (of a table of `method`) apart from the others shown
     /// with it, e.g. `hook replace` or `over rustls`; empty when nothing does. `all` holds
     /// every (method, configuration) shown. The run's fields (transport, resumption, roots)
     /// are compared with every table; the method's own (hook, OpenSSL policy, versions) only
     /// with the tables of the same method, since they differ by method within one run.
-    pub fn distinguishing(&self, method: &str, all: &[(&str, &Config)]) -> String {
+    fn distinguishing(&self, method: &str, all: &[(&str, &Config)]) -> String {
         // The method's fields, in order, until the label tells this configuration apart from
         // every other of the same method (the policy follows from the hook, say).
         let mut rivals: Vec<&Config> = all
@@ -148,23 +162,22 @@ impl Config {
         parts.join(", ")
     }
 
-    /// The run's fields (transport, resumption, cached roots, roots), for a report's header.
-    pub fn describe_run(&self) -> String {
-        self.describe(true)
+    fn describe_run(&self) -> String {
+        describe(self, true)
     }
 
-    /// The method's fields (hook, OpenSSL policy, versions), for a table's title.
-    pub fn describe_method(&self) -> String {
-        self.describe(false)
+    fn describe_method(&self) -> String {
+        describe(self, false)
     }
+}
 
-    fn describe(&self, of_run: bool) -> String {
-        FIELDS
-            .iter()
-            .filter(|f| f.of_run == of_run)
-            .map(|f| (f.show)(self))
-            .filter(|v| !v.is_empty())
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
+/// The labels of `c`'s run fields (`of_run`) or of its method's, joined.
+fn describe(c: &Config, of_run: bool) -> String {
+    FIELDS
+        .iter()
+        .filter(|f| f.of_run == of_run)
+        .map(|f| (f.show)(c))
+        .filter(|v| !v.is_empty())
+        .collect::<Vec<_>>()
+        .join(", ")
 }

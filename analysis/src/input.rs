@@ -160,8 +160,8 @@ impl Gathered {
     /// already hold both the callback and the replace hook, else that of the first input
     /// whose run header names a driver run.
     pub fn other_hook(&self) -> Option<String> {
-        let has = |h: &str| (self.samples.iter()).any(|s| s.config.hook.as_deref() == Some(h));
-        if has("callback") && has("replace") {
+        let has = |h| (self.samples.iter()).any(|s| s.config.hook.as_ref() == Some(&h));
+        if has(crate::schema::Hook::Callback) && has(crate::schema::Hook::Replace) {
             return None;
         }
         (self.inputs.iter())

@@ -103,7 +103,7 @@ pub fn rows(samples: &[Sample]) -> Vec<RevocationRow> {
             Some(RevocationRow {
                 method: key.0.clone(),
                 mechanism: first.mechanism.clone(),
-                data: key.1.revocation.clone().unwrap_or_default(),
+                data: key.1.revocation.as_deref().unwrap_or_default().to_owned(),
                 chains: per_chain.len(),
                 warm_ns: mid(|t| &t.0),
                 n: per_chain.values().map(|t| t.0.len()).sum(),
@@ -297,7 +297,7 @@ mod tests {
             source: Source::Verify,
             method: method.into(),
             config: Config {
-                revocation: Some(format!("{mechanism}: 9.0 MB of test data")),
+                revocation: Some(format!("{mechanism}: 9.0 MB of test data").into()),
                 ..Config::default()
             },
             site: chain.into(),

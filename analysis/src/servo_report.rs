@@ -29,11 +29,8 @@ pub struct Group {
 impl Group {
     fn label(&self) -> String {
         let choice = self.choice.map_or("?", |c| c.name());
-        let roots = self
-            .config
-            .roots
-            .as_deref()
-            .unwrap_or("trust set not recorded");
+        let roots = (self.config.roots.as_ref())
+            .map_or("trust set not recorded".into(), ToString::to_string);
         format!("{} · {choice} · {roots}", self.method)
     }
 }

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::describe::Describe;
 use crate::schema::{Config, Sample, Stage};
 use crate::stats::Summary;
 

@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use certbench_analysis::Stage;
+use certbench_schema::Stage;
 use rustls::client::danger::ServerCertVerifier;
 use rustls_pki_types::CertificateDer;
 

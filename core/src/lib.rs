@@ -51,6 +51,6 @@ pub mod timed;
 pub mod verifier;
 pub mod versions;
 
-pub use certbench_analysis::schema::{Sample, SampleMeta, Source, Stage, Verdict};
+pub use certbench_schema::{Sample, SampleMeta, Source, Stage, Verdict};
 pub use error::Error;
 pub use methods::Method;

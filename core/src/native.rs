@@ -11,7 +11,7 @@ use std::ffi::c_int;
 use std::net::IpAddr;
 use std::sync::OnceLock;
 
-use certbench_analysis::Stage;
+use certbench_schema::Stage;
 use rustls_pki_types::CertificateDer;
 
 use crate::chain::Chain;

@@ -101,14 +101,18 @@ impl RootSet {
         &self.certs
     }
 
-    /// `origin (count)`, e.g. `mozilla+corpus (150)`: the
-    /// [`certbench_analysis::schema::TrustStore`] a sample's configuration names, as text.
-    pub fn describe(&self) -> String {
-        let store = certbench_analysis::schema::TrustStore {
+    /// The [`certbench_schema::TrustStore`] a sample's configuration names: where the roots
+    /// came from and how many there are.
+    pub fn trust_store(&self) -> certbench_schema::TrustStore {
+        certbench_schema::TrustStore {
             origin: self.origin.clone(),
             roots: self.certs.len() as u64,
-        };
-        store.to_string()
+        }
+    }
+
+    /// [`RootSet::trust_store`] as text, `origin (count)`, e.g. `mozilla+corpus (150)`.
+    pub fn describe(&self) -> String {
+        self.trust_store().to_string()
     }
 }
 

@@ -9,8 +9,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use certbench_analysis::Stage;
-use certbench_analysis::schema::{CtOutcome, EvOutcome, RevocationOutcome};
+use certbench_schema::{CtOutcome, EvOutcome, RevocationOutcome, Stage};
 
 /// A started stage; hand it back to [`Recorder::stop`].
 #[derive(Clone, Copy, Debug)]
@@ -114,7 +113,7 @@ impl Recorder {
         self.revocation.as_ref()
     }
 
-    /// The recorded stages, for a [`certbench_analysis::Sample`] (allocates: call after timing).
+    /// The recorded stages, for a [`certbench_schema::Sample`] (allocates: call after timing).
     pub fn to_map(&self) -> BTreeMap<Stage, u64> {
         Stage::ALL
             .iter()

@@ -14,7 +14,7 @@
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
-use certbench_analysis::Stage;
+use certbench_schema::Stage;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::CryptoProvider;
 use rustls::{

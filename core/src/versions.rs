@@ -18,7 +18,7 @@ pub fn openssl() -> String {
 }
 
 /// This run: the command line, the machine, the libraries' versions, the start time.
-pub fn run_info(command: Vec<String>) -> certbench_analysis::schema::RunInfo {
+pub fn run_info(command: Vec<String>) -> certbench_schema::RunInfo {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|t| {
@@ -39,7 +39,7 @@ pub fn run_info(command: Vec<String>) -> certbench_analysis::schema::RunInfo {
     for k in ["rustls", "rustls-webpki", "aws-lc-rs", "webpki", "ring"] {
         versions.insert(k.to_owned(), locked(k).to_owned());
     }
-    certbench_analysis::schema::RunInfo {
+    certbench_schema::RunInfo {
         command,
         machine: format!("{cpu}, {cores} cores"),
         os: format!("{} {kernel}", std::env::consts::OS),

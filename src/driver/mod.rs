@@ -130,7 +130,7 @@ pub fn sample_key(sample: &Sample) -> SampleKey {
     (
         sample.site_id(),
         sample.method.clone(),
-        sample.config.profile.clone(),
+        sample.config.profile.as_ref().map(|p| p.to_string()),
         sample.warmup,
         sample.run,
     )

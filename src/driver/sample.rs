@@ -170,24 +170,24 @@ fn config<T: Transport>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
     let library = entry.verifier.library();
     let (stack, stack_version) = t.library();
     Config {
-        transport: Some(t.kind().name().to_owned()),
-        hook: t.hook(entry.method).map(str::to_owned),
+        transport: Some(t.kind().into()),
+        hook: t.hook(entry.method),
         resumption: opts.resumption,
         cache_roots: opts.cache_roots,
-        roots: Some(ctx.roots.describe()),
+        roots: Some(ctx.roots.trust_store().into()),
         openssl_policy: t
             .openssl_verifies(entry.method)
-            .then(|| OpenSslVerifier::default().policy()),
+            .then(|| OpenSslVerifier::default().policy().into()),
         versions: [
             (library.name.to_owned(), library.version),
             (stack.to_owned(), stack_version),
         ]
         .into(),
         extra_intermediates: 0,
-        profile: entry.profile.map(|p| p.name().to_owned()),
-        link: opts.served.link.clone(),
-        ct: entry.ct.as_deref().map(certbench_core::ct::CtLogs::label),
-        revocation: (entry.revocation.as_ref()).map(|(data, mechanism)| data.label(*mechanism)),
+        profile: entry.profile.map(Into::into),
+        link: opts.served.link.clone().map(Into::into),
+        ct: entry.ct.as_deref().map(|logs| logs.label().into()),
+        revocation: (entry.revocation.as_ref()).map(|(data, m)| data.label(*m).into()),
     }
 }
 

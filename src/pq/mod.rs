@@ -98,6 +98,19 @@ impl fmt::Display for Profile {
     }
 }
 
+/// The profile as a sample's configuration names it (`config.profile`).
+impl From<Profile> for certbench_schema::Profile {
+    fn from(profile: Profile) -> certbench_schema::Profile {
+        match profile {
+            Profile::Classical => certbench_schema::Profile::Classical,
+            Profile::MlDsa44 => certbench_schema::Profile::MlDsa44,
+            Profile::MlDsa65 => certbench_schema::Profile::MlDsa65,
+            Profile::MlDsa87 => certbench_schema::Profile::MlDsa87,
+            Profile::Mixed => certbench_schema::Profile::Mixed,
+        }
+    }
+}
+
 /// A `--pq` value that names no post-quantum profile.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown post-quantum profile `{0}` (expected mldsa44, mldsa65, mldsa87 or mixed)")]

@@ -35,6 +35,16 @@ impl Stack {
     }
 }
 
+/// The stack as a sample's configuration names it (`config.transport`).
+impl From<Stack> for certbench_schema::Transport {
+    fn from(stack: Stack) -> certbench_schema::Transport {
+        match stack {
+            Stack::Openssl => certbench_schema::Transport::Openssl,
+            Stack::Rustls => certbench_schema::Transport::Rustls,
+        }
+    }
+}
+
 /// `provider` with X25519MLKEM768 first among its key exchange groups: a client then sends
 /// its key share (with X25519's, as rustls does for it), as Chrome (131 on) and Firefox (132
 /// on) do, and a server picks it when a client offers it. What `--pq` runs use on both sides.

@@ -140,9 +140,9 @@ pub trait Transport: Sync {
     /// Which stack this is.
     fn kind(&self) -> Stack;
 
-    /// How `method` is put into the stack (`native`, `callback`, `replace`), if the stack
-    /// has a choice.
-    fn hook(&self, method: Method) -> Option<&'static str>;
+    /// How `method` is put into the stack (`native`, `callback`, `replace`,
+    /// `timed-verifier`), as its samples' configuration names it.
+    fn hook(&self, method: Method) -> Option<certbench_schema::Hook>;
 
     /// The TLS library and its version as run, e.g. `("OpenSSL", "3.0.19")`.
     fn library(&self) -> (&'static str, String);

@@ -70,6 +70,16 @@ impl HookMode {
     }
 }
 
+/// The hook as a sample's configuration names it.
+impl From<HookMode> for certbench_schema::Hook {
+    fn from(mode: HookMode) -> certbench_schema::Hook {
+        match mode {
+            HookMode::Callback => certbench_schema::Hook::Callback,
+            HookMode::Replace => certbench_schema::Hook::Replace,
+        }
+    }
+}
+
 /// How verification happens in one connector.
 pub enum Hook {
     /// OpenSSL's own `X509_verify_cert`, timed.
@@ -431,11 +441,11 @@ impl Transport for OpensslTransport {
         Stack::Openssl
     }
 
-    fn hook(&self, method: Method) -> Option<&'static str> {
+    fn hook(&self, method: Method) -> Option<certbench_schema::Hook> {
         Some(if self.native(method) {
-            "native"
+            certbench_schema::Hook::Native
         } else {
-            self.hook.name()
+            self.hook.into()
         })
     }
 

@@ -201,8 +201,8 @@ impl Transport for RustlsTransport {
         Stack::Rustls
     }
 
-    fn hook(&self, _: Method) -> Option<&'static str> {
-        Some("timed-verifier")
+    fn hook(&self, _: Method) -> Option<certbench_schema::Hook> {
+        Some(certbench_schema::Hook::TimedVerifier)
     }
 
     fn library(&self) -> (&'static str, String) {

@@ -670,12 +670,11 @@ fn extra_roots_and_intermediates_change_costs_not_verdicts() {
     assert_eq!(plain, extra);
     // Every sample names the larger store and the intermediates offered.
     for s in read_samples(&raw) {
-        let roots = s.config.roots.as_deref().unwrap();
-        let count: usize = roots
-            .rsplit_once('(')
-            .and_then(|(_, n)| n.trim_end_matches(')').parse().ok())
-            .unwrap();
-        assert!(roots.contains("+extra") && count >= 1500 + 100, "{roots}");
+        let roots = s.config.trust_store().unwrap();
+        assert!(
+            roots.origin.contains("+extra") && roots.roots >= 1500 + 100,
+            "{roots}"
+        );
         assert_eq!(s.config.extra_intermediates, 150);
     }
     let table = text

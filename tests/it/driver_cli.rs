@@ -147,7 +147,10 @@ fn mirror_run_prints_tables_skips_bad_lines_and_reuses_cached_clones() {
     assert!(errors.is_empty());
     assert_eq!(samples.len(), 3 * crate::common::all_methods().len() * 2);
     for s in samples.iter().filter(|s| s.verdict == Verdict::Ok) {
-        assert_eq!(s.config.transport.as_deref(), Some("rustls"));
+        assert_eq!(
+            s.config.transport,
+            Some(certbench_schema::Transport::Rustls)
+        );
         assert!(s.stage(Stage::TotalVerification).unwrap() > 0);
         assert_eq!(s.meta.tls_version.as_deref(), Some("TLSv1.3"));
     }

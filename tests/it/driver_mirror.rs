@@ -410,7 +410,10 @@ fn rustls_transport_records_timed_verifier_stages_for_every_method() {
     assert_eq!(samples.len(), 3 * crate::common::all_methods().len() * 2);
     for s in &samples {
         assert_eq!(s.verdict, Verdict::Ok, "{} {}", s.method, s.site);
-        assert_eq!(s.config.transport.as_deref(), Some("rustls"));
+        assert_eq!(
+            s.config.transport,
+            Some(certbench_schema::Transport::Rustls)
+        );
         assert!(s.stages.values().all(|&ns| ns > 0), "{s:?}");
         let st = |x| s.stage(x).unwrap_or(0);
         let has = |x| s.stages.contains_key(&x);
@@ -545,8 +548,16 @@ fn the_openssl_method_verifies_under_one_policy_in_every_stack() {
             .expect("an openssl sample")
     };
     let hooks = [
-        (Stack::Openssl, HookMode::Callback, "native"),
-        (Stack::Rustls, HookMode::Callback, "timed-verifier"),
+        (
+            Stack::Openssl,
+            HookMode::Callback,
+            certbench_schema::Hook::Native,
+        ),
+        (
+            Stack::Rustls,
+            HookMode::Callback,
+            certbench_schema::Hook::TimedVerifier,
+        ),
     ];
     for (transport, hook, name) in hooks {
         let s = openssl(drive_over(
@@ -562,7 +573,7 @@ fn the_openssl_method_verifies_under_one_policy_in_every_stack() {
             Verdict::Rejected(reason.into()),
             "{transport:?}: {s:?}"
         );
-        assert_eq!(s.config.hook.as_deref(), Some(name));
+        assert_eq!(s.config.hook, Some(name));
         let policy = s.config.openssl_policy.as_deref().unwrap();
         assert!(
             policy.starts_with("X509_STRICT, PARTIAL_CHAIN, auth level 2"),

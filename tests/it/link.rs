@@ -16,7 +16,7 @@ use crate::pq::drive_pq;
 /// The median `connection` and first flight of the samples of `profile`.
 fn of(samples: &[Sample], profile: Profile) -> (f64, u64) {
     let mine: Vec<&Sample> = (samples.iter())
-        .filter(|s| s.config.profile.as_deref() == Some(profile.name()))
+        .filter(|s| s.config.profile == Some(profile.into()))
         .collect();
     assert!(!mine.is_empty());
     let mut conn: Vec<f64> = mine

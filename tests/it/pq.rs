@@ -103,9 +103,7 @@ fn twins_keep_names_extensions_validity_and_depth() {
 /// Every sample of `method` on `profile`'s chains, by chain id.
 fn by_chain(samples: &[Sample], method: Method, profile: Profile) -> Vec<&Sample> {
     (samples.iter())
-        .filter(|s| {
-            s.method == method.name() && s.config.profile.as_deref() == Some(profile.name())
-        })
+        .filter(|s| s.method == method.name() && s.config.profile == Some(profile.into()))
         .collect()
 }
 
@@ -281,7 +279,7 @@ fn a_pq_run_measures_twins_beside_todays_chains_and_says_unsupported() {
     let samples = drive_pq(&methods, "cnn.com\ngithub.com\n", &profiles, 1, None);
     assert_eq!(samples.len(), 2 * methods.len() * profiles.len());
     for s in &samples {
-        let twin = s.config.profile.as_deref() == Some("mldsa44");
+        let twin = s.config.profile == Some(certbench_schema::Profile::MlDsa44);
         assert!(s.config.profile.is_some(), "{s:?}");
         match (s.method.as_str(), twin) {
             ("openssl", true) => {

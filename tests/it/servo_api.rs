@@ -53,7 +53,12 @@ fn of(samples: &[Sample], event: ServoEvent) -> Vec<&Sample> {
 fn roots_by_choice(samples: &[Sample]) -> Vec<(ServoChoice, String)> {
     let mut v: Vec<_> = of(samples, ServoEvent::Verifier)
         .iter()
-        .map(|s| (meta(s).choice.unwrap(), s.config.roots.clone().unwrap()))
+        .map(|s| {
+            (
+                meta(s).choice.unwrap(),
+                s.config.roots.as_ref().unwrap().to_string(),
+            )
+        })
         .collect();
     v.dedup();
     v

@@ -35,12 +35,21 @@ pub(super) fn render(report: &Report) -> String {
             let c = &table.config;
             let base = [
                 table.method.clone(),
-                c.transport.clone().unwrap_or_default(),
-                c.hook.clone().unwrap_or_default(),
+                c.transport
+                    .as_ref()
+                    .map(ToString::to_string)
+                    .unwrap_or_default(),
+                c.hook.as_ref().map(ToString::to_string).unwrap_or_default(),
                 c.resumption.to_string(),
                 c.cache_roots.to_string(),
-                c.roots.clone().unwrap_or_default(),
-                c.openssl_policy.clone().unwrap_or_default(),
+                c.roots
+                    .as_ref()
+                    .map(ToString::to_string)
+                    .unwrap_or_default(),
+                c.openssl_policy
+                    .as_ref()
+                    .map(ToString::to_string)
+                    .unwrap_or_default(),
                 c.versions
                     .iter()
                     .map(|(k, v)| format!("{k} {v}"))

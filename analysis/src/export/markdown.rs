@@ -4,6 +4,7 @@ use comfy_table::{CellAlignment, Table, presets::ASCII_MARKDOWN};
 
 use super::report::Report;
 use crate::comparison::{Comparison, ComparisonCell, ComparisonRow};
+use crate::describe::Describe;
 use crate::pq::{INITIAL_WINDOW, MSS, PqSummary};
 use crate::stats::Summary;
 use crate::units::{Unit, human, in_unit};

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::comparison::{Comparison, answer, build_comparison};
+use crate::describe::Describe;
 use crate::pq::{CLASSICAL, PqSummary, summarize};
 use crate::revocation::RevocationRow;
 use crate::schema::Sample;
@@ -52,7 +53,12 @@ impl Report {
         // own summary, as ratios to today's per method and site.
         let pq = summarize(samples);
         let mut today: Vec<SeedTable> = (tables.iter())
-            .filter(|t| t.config.profile.as_deref().is_none_or(|p| p == CLASSICAL))
+            .filter(|t| {
+                t.config
+                    .profile
+                    .as_ref()
+                    .is_none_or(|p| p.as_str() == CLASSICAL)
+            })
             .cloned()
             .collect();
         if pq.is_some() {

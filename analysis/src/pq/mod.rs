@@ -152,7 +152,7 @@ fn median(values: &mut [f64]) -> Option<f64> {
 }
 
 fn profile(s: &Sample) -> Option<&str> {
-    s.config.profile.as_deref()
+    s.config.profile.as_ref().map(|p| p.as_str())
 }
 
 /// What a row is: the stored chain (`verify`), else the site (the driver).
@@ -207,7 +207,9 @@ pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
     let verdicts = (pairs.iter())
         .filter_map(|(m, p)| verdicts(m, p, &sites, &of))
         .collect();
-    let link = samples.iter().find_map(|s| s.config.link.clone());
+    let link = samples
+        .iter()
+        .find_map(|s| s.config.link.clone().map(String::from));
     let rows = match samples.iter().any(|s| s.chain.is_some()) {
         true => "chains",
         false => "sites",

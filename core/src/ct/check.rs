@@ -12,7 +12,7 @@
 //! is the leaf's issuer, as RFC 6962 §3.2 defines it; a wrong pick fails the signature, so it
 //! can only reject (fail closed).
 
-use certbench_analysis::Stage;
+use certbench_schema::{CtOutcome, Stage};
 use rustls_pki_types::{
     AlgorithmIdentifier, CertificateDer, SignatureVerificationAlgorithm, TrustAnchor, alg_id,
 };
@@ -25,7 +25,6 @@ use crate::chain::Chain;
 use crate::der::{self, Spki};
 use crate::stages::Recorder;
 use crate::verifier::{Rejection, Target};
-use certbench_analysis::schema::CtOutcome;
 
 /// Signature algorithms, as rustls' provider lists them.
 pub type Algorithms = &'static [&'static dyn SignatureVerificationAlgorithm];

@@ -10,6 +10,6 @@ pub mod list;
 pub mod policy;
 pub mod sct;
 
-pub use certbench_analysis::schema::CtOutcome;
+pub use certbench_schema::CtOutcome;
 pub use digest::sha256;
 pub use list::{CtLog, CtLogs, LogListError, LogState};

@@ -21,8 +21,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use certbench_analysis::Stage;
-use certbench_analysis::schema::{CtOutcome, EvOutcome};
+use certbench_schema::{CtOutcome, EvOutcome, Stage};
 use rustls_pki_types::CertificateDer;
 
 use crate::ct::{CtLogs, LogState};

@@ -12,7 +12,7 @@
 
 use std::net::IpAddr;
 
-use certbench_analysis::Stage;
+use certbench_schema::Stage;
 use rustls_pki_types::CertificateDer;
 
 use crate::chain::Chain;

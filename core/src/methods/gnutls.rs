@@ -37,7 +37,7 @@
 //!   `check_ocsp_response`), after the verification (GnuTLS makes it just before, in the same
 //!   call); without a response, the must-staple rule as above and no revocation answer.
 
-use certbench_analysis::Stage;
+use certbench_schema::Stage;
 use rustls_pki_types::CertificateDer;
 use std::ffi::{CString, c_uint};
 

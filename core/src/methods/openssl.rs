@@ -14,7 +14,7 @@
 //! OpenSSL checks the name inside `X509_verify_cert`, so this method records no separate
 //! `verify-hostname` stage.
 
-use certbench_analysis::Stage;
+use certbench_schema::Stage;
 use openssl::stack::Stack;
 use openssl::x509::store::{X509Store, X509StoreBuilder};
 use openssl::x509::verify::{X509CheckFlags, X509VerifyFlags};

@@ -9,7 +9,7 @@
 //! rustls 0.20's list. webpki 0.22 checks DNS names only, for server auth only, with no CRLs
 //! and no depth limit: its [`Capabilities`] say so, and a runner skips such targets.
 
-use certbench_analysis::Stage;
+use certbench_schema::Stage;
 use rustls_pki_types::CertificateDer;
 use webpki_legacy as webpki;
 

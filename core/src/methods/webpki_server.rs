@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use certbench_analysis::Stage;
+use certbench_schema::Stage;
 use rustls::client::WebPkiServerVerifier;
 use rustls::client::danger::ServerCertVerifier;
 use rustls::crypto::CryptoProvider;

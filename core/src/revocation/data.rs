@@ -9,11 +9,10 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use certbench_analysis::Stage;
+use certbench_schema::{RevocationOutcome, Stage};
 
 use super::types::{Mechanism, RevocationError, SoftFail, Status, Support};
 use crate::stages::Recorder;
-use certbench_analysis::schema::RevocationOutcome;
 
 /// Where each mechanism's data is, for one run.
 #[derive(Clone, Debug, Default)]

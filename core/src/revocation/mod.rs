@@ -18,7 +18,7 @@ mod path;
 mod rustls;
 pub mod types;
 
-pub use certbench_analysis::schema::RevocationOutcome;
+pub use certbench_schema::RevocationOutcome;
 pub use data::{DataFiles, Loaded, Refusal, RevocationData, no_data};
 pub use path::PathParts;
 pub use rustls::{rustls_has, rustls_stage};

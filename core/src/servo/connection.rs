@@ -12,7 +12,7 @@ use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use certbench_analysis::Stage;
+use certbench_schema::Stage;
 use rustls::HandshakeKind;
 
 use super::record::{active, record_connection};

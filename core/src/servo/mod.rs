@@ -17,7 +17,7 @@
 //! (an unknown or unbuilt method, a method whose store cannot be built) is a [`Refusal`]
 //! from [`verifier`], Servo's first call at start-up: the patch says it and exits, and
 //! nothing is ever recorded under a name other than the one asked for. Samples go through
-//! a writer thread (`writer`); each carries [`certbench_analysis::servo::ServoMeta`]:
+//! a writer thread (`writer`); each carries [`certbench_schema::servo::ServoMeta`]:
 //! process, order, time since start, Servo's choice of verifier, connection and page load;
 //! its `config.roots` names the trust set ([`trust`]).
 //!
@@ -36,12 +36,12 @@ mod writer;
 
 use std::sync::Arc;
 
-use certbench_analysis::servo::ServoEvent;
-use certbench_analysis::{Stage, Verdict};
+use certbench_schema::servo::ServoEvent;
+use certbench_schema::{Stage, Verdict};
 use rustls::client::danger::ServerCertVerifier;
 use rustls_pki_types::CertificateDer;
 
-pub use certbench_analysis::servo::{ServoChoice as Choice, ServoException as Exception};
+pub use certbench_schema::servo::{ServoChoice as Choice, ServoException as Exception};
 pub use connection::{Connection, connecting, page_of_fetch, within_page};
 pub use record::Refusal;
 pub use scope::{Page, Scoped};

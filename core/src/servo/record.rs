@@ -10,9 +10,10 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use certbench_analysis::schema::{Config, SCHEMA_VERSION};
-use certbench_analysis::servo::{ServoChoice, ServoEvent, ServoMeta};
-use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
+use certbench_schema::servo::{ServoChoice, ServoEvent, ServoMeta};
+use certbench_schema::{
+    Config, Hook, SCHEMA_VERSION, Sample, SampleMeta, Source, Stage, Transport, TrustStore, Verdict,
+};
 
 use super::scope::{Current, current};
 use super::settings::{Prefs, Settings, SettingsError};
@@ -75,11 +76,11 @@ const NOTHING: &str = "Servo not started, nothing recorded (unset the certbench_
                        the CERTBENCH_* variables to run Servo unmeasured)";
 
 /// The configuration every Servo sample is measured under, with the trust set `roots`.
-pub(super) fn config(roots: Option<String>) -> Config {
+pub(super) fn config(roots: Option<TrustStore>) -> Config {
     Config {
-        transport: Some("rustls".to_owned()),
-        hook: Some("timed-verifier".to_owned()),
-        roots,
+        transport: Some(Transport::Rustls),
+        hook: Some(Hook::TimedVerifier),
+        roots: roots.map(Into::into),
         // As locked by the build that linked this crate (a Servo build's own lock file).
         versions: ["rustls", "rustls-webpki", "rustls-platform-verifier"]
             .into_iter()

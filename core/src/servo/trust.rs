@@ -9,13 +9,14 @@
 //! - Android or the pref `network_use_webpki_roots`: `WebPkiServerVerifier` over
 //!   `webpki_roots` (the Mozilla roots) plus the overrides, built at every call.
 //!
-//! Invariant: a sample's `config.roots` is the [`RootSet::describe`] of the roots its
+//! Invariant: a sample's `config.roots` is the [`RootSet::trust_store`] of the roots its
 //! verifier trusts; where a method cannot have exactly Servo's set (the `platform` method
 //! always adds the system store) the description says what it has instead.
 
 use std::sync::OnceLock;
 
-use certbench_analysis::servo::ServoChoice;
+use certbench_schema::TrustStore;
+use certbench_schema::servo::ServoChoice;
 use rustls_pki_types::CertificateDer;
 
 use super::settings::Trust;
@@ -72,7 +73,7 @@ pub fn for_method(
     choice: ServoChoice,
     trust: Trust,
     overrides: &[CertificateDer<'static>],
-) -> Result<(Vec<CertificateDer<'static>>, String), Error> {
+) -> Result<(Vec<CertificateDer<'static>>, TrustStore), Error> {
     let servo_platform = trust == Trust::Servo && choice != ServoChoice::WebpkiRoots;
     let has = match (trust, is_platform(method)) {
         (Trust::Servo, false) => servo_roots(choice, overrides)?,
@@ -102,7 +103,7 @@ pub fn for_method(
     } else {
         has.certs().to_vec()
     };
-    Ok((given, has.describe()))
+    Ok((given, has.trust_store()))
 }
 
 #[cfg(feature = "platform")]
@@ -145,7 +146,7 @@ mod tests {
             &[a_root()],
         )
         .unwrap();
-        assert_eq!(described, servo.describe());
+        assert_eq!(described, servo.trust_store());
         assert_eq!(certs.len(), n);
         let (_, mozilla) = for_method(
             Method::Webpki,
@@ -154,6 +155,6 @@ mod tests {
             &[],
         )
         .unwrap();
-        assert_eq!(mozilla, format!("mozilla ({n})"));
+        assert_eq!(mozilla.to_string(), format!("mozilla ({n})"));
     }
 }

@@ -13,10 +13,8 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use certbench_analysis::Verdict;
-use certbench_analysis::schema::Config;
-use certbench_analysis::servo::{ServoChoice, ServoEvent, ServoException};
-use certbench_analysis::{Sample, Stage};
+use certbench_schema::servo::{ServoChoice, ServoEvent, ServoException};
+use certbench_schema::{Config, Sample, Stage, TrustStore, Verdict};
 use rustls::client::danger::ServerCertVerifier;
 use rustls_pki_types::{CertificateDer, ServerName};
 
@@ -31,7 +29,12 @@ use crate::verifier::Rejection;
 
 /// A verifier for Servo, the description of its trust set, its `roots-creation`, and
 /// whether its store was reused.
-pub(super) type Built = (Arc<dyn ServerCertVerifier>, Option<String>, Recorder, bool);
+pub(super) type Built = (
+    Arc<dyn ServerCertVerifier>,
+    Option<TrustStore>,
+    Recorder,
+    bool,
+);
 
 /// Servo's own verifier, timed: `ns` is what Servo spent choosing and building it.
 pub(super) fn servo_own(
@@ -50,7 +53,7 @@ pub(super) fn servo_own(
     };
     let roots = trust::servo_roots(choice, overrides)
         .ok()
-        .map(|r| r.describe());
+        .map(|r| r.trust_store());
     let mut rec = Recorder::new();
     rec.add(Stage::RootsCreation, if cached { 0 } else { ns });
     let sink = ServoSink {
@@ -68,7 +71,7 @@ pub(super) fn method(
     choice: ServoChoice,
     overrides: &[CertificateDer<'static>],
 ) -> Result<Built, Error> {
-    static ONCE: Mutex<Option<(Arc<dyn ServerCertVerifier>, String)>> = Mutex::new(None);
+    static ONCE: Mutex<Option<(Arc<dyn ServerCertVerifier>, TrustStore)>> = Mutex::new(None);
     let cacheable = choice == ServoChoice::PlatformCached;
     if cacheable && let Some((v, roots)) = ONCE.lock().unwrap_or_else(|e| e.into_inner()).clone() {
         let mut rec = Recorder::new();

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Instant;
 
-use certbench_analysis::Sample;
+use certbench_schema::Sample;
 
 enum Message {
     Sample(Box<Sample>),

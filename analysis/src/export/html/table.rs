@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use crate::describe::Describe;
 use crate::export::report::Report;
 use crate::table::SeedTable;
 use crate::units::human;

@@ -1,9 +1,14 @@
 //! The schema's files: JSONL samples read back (a version-1 sample upgraded on the way,
 //! [`read_jsonl`]), and the run header beside a samples file ([`run_info_path`],
-//! [`read_run_info`]). The schema's types are in [`crate::schema`], which does not depend on
+//! [`read_run_info`]). The schema's types are in the other modules, which do not depend on
 //! this file.
+//!
+//! Invariant: every line an earlier certbench wrote reads, with the values it held: a
+//! version-1 sample is upgraded as JSON before it is typed, and a configuration's typed
+//! fields read any text (an unknown name or shape is kept as written, `crate::names`).
 
-use crate::schema::{RunInfo, Sample};
+use crate::run_info::RunInfo;
+use crate::sample::Sample;
 
 /// Upgrades a version-1 sample (JSON) to the current schema: `transport` moves into
 /// `config`, as do `meta.hook` and `meta.roots`.
@@ -88,6 +93,7 @@ pub fn read_run_info(samples: &std::path::Path) -> Option<RunInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Hook, Profile, Roots, Transport};
 
     #[test]
     fn version_1_samples_are_read_with_their_configuration() {
@@ -95,11 +101,42 @@ mod tests {
         let (samples, errors) = read_jsonl(v1.as_bytes());
         assert!(errors.is_empty(), "{errors:?}");
         let c = &samples[0].config;
-        assert_eq!(c.transport.as_deref(), Some("openssl"));
-        assert_eq!(c.hook.as_deref(), Some("callback"));
-        assert_eq!(c.roots.as_deref(), Some("mozilla (150)"));
+        assert_eq!(c.transport, Some(Transport::Openssl));
+        assert_eq!(c.hook, Some(Hook::Callback));
+        assert_eq!(c.trust_store().map(|t| t.roots), Some(150));
         assert!(samples[0].meta.roots_cached);
         assert_eq!(samples[0].site_id(), "a.test");
+    }
+
+    #[test]
+    fn version_1_samples_with_texts_this_version_does_not_know_still_read() {
+        let v1 = r#"{"schema":1,"source":"driver","method":"m","transport":"quic","site":"a.test","run":0,"stages":{},"outcome":"ok","meta":{"hook":"inline","roots":"system"}}"#;
+        let (samples, errors) = read_jsonl(v1.as_bytes());
+        assert!(errors.is_empty(), "{errors:?}");
+        let c = &samples[0].config;
+        assert_eq!(c.transport, Some(Transport::Unknown("quic".into())));
+        assert_eq!(c.hook, Some(Hook::Unknown("inline".into())));
+        assert_eq!(c.roots, Some(Roots::Named("system".into())));
+    }
+
+    #[test]
+    fn todays_lines_read_typed_and_write_back_byte_for_byte() {
+        let lines = [
+            r#"{"schema":2,"source":"driver","method":"rustlsserial","config":{"transport":"openssl","hook":"callback","resumption":false,"cache_roots":false,"roots":"mozilla+mirror (152)","openssl_policy":"X509_STRICT, PARTIAL_CHAIN, auth level 2, purpose sslserver, NO_PARTIAL_WILDCARDS","versions":{"OpenSSL":"3.0.13","rustls-webpki":"0.103.4"},"profile":"classical","link":"RTT 40 ms, IW 10 × 1460 B"},"site":"a.test","port":8443,"path":"/","run":0,"warmup":false,"stages":{"verify":5,"total":9},"outcome":"ok","meta":{"roots_cached":false}}"#,
+            r#"{"schema":2,"source":"verify","method":"chrome","config":{"resumption":false,"cache_roots":true,"roots":"mozilla+corpus (150)","versions":{"chrome":"x"},"ct":"28 logs of corpus/ct-logs","revocation":"crlset: 249.8 KB of certbench revocation data"},"site":"a.test","chain":"a.test__x","run":1,"warmup":false,"stages":{"revocation":7},"outcome":"rejected","reason":"revoked","meta":{"roots_cached":true}}"#,
+            r#"{"schema":2,"source":"servo","method":"servo","config":{"transport":"rustls","hook":"timed-verifier","resumption":false,"cache_roots":false,"roots":"system (140)"},"site":"(startup)","run":0,"warmup":false,"stages":{"roots-creation":3},"outcome":"ok","meta":{"roots_cached":false}}"#,
+        ];
+        let (samples, errors) = read_jsonl(lines.join("\n").as_bytes());
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(samples[0].config.profile, Some(Profile::Classical));
+        assert_eq!(
+            samples[1].config.revocation.as_ref().map(|r| r.mechanism()),
+            Some("crlset")
+        );
+        assert_eq!(samples[2].config.hook, Some(Hook::TimedVerifier));
+        for (line, s) in lines.iter().zip(&samples) {
+            assert_eq!(serde_json::to_string(s).unwrap(), *line);
+        }
     }
 
     #[test]

@@ -1,0 +1,32 @@
+//! certbench's sample schema: the contract between whatever measures (`certbench verify`, the
+//! site driver, a patched Servo build) and whatever reports (`certbench-analysis`), and its
+//! files. Nothing here measures or computes statistics: a Servo build links this crate through
+//! `certbench-core`, and so does the analysis.
+//!
+//! One role per module: the sample ([`sample`]) and its stages ([`stage`]), its outcome
+//! ([`verdict`]) and facts ([`meta`]); the configuration it was measured under ([`config`]),
+//! with its named values ([`names`]), trust store ([`trust_store`]) and texts ([`labels`]);
+//! a patched Servo's `meta.servo` ([`servo`]); the run header ([`run_info`]); the files, read
+//! back and upgraded ([`io`]). Every type is also at the crate root.
+
+pub mod config;
+pub mod io;
+pub mod labels;
+pub mod meta;
+pub mod names;
+pub mod run_info;
+pub mod sample;
+pub mod servo;
+pub mod stage;
+pub mod trust_store;
+pub mod verdict;
+
+pub use config::Config;
+pub use labels::{CtLogList, Link, OpensslPolicy, RevocationSource};
+pub use meta::{CtOutcome, EvOutcome, RevocationOutcome, SampleMeta};
+pub use names::{Hook, Profile, Transport};
+pub use run_info::RunInfo;
+pub use sample::{SCHEMA_VERSION, Sample, site_id};
+pub use stage::Stage;
+pub use trust_store::{Roots, TrustStore};
+pub use verdict::{ErrorKind, Source, Verdict};

@@ -1,0 +1,31 @@
+//! The run header: what a run was, written beside its samples file
+//! ([`crate::io::run_info_path`]) and read by reports for their header.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// What a run was: written by the measuring side next to its JSONL file
+/// ([`crate::io::run_info_path`]), read by reports for their header. Optional: a JSONL file without it
+/// (a Servo build's, say) is reported all the same.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// The command line, program first.
+    pub command: Vec<String>,
+    /// CPU model and count, e.g. `AMD EPYC, 2 cores`.
+    pub machine: String,
+    /// Operating system and kernel.
+    pub os: String,
+    /// Library → version (OpenSSL, rustls, rustls-webpki, …).
+    pub versions: BTreeMap<String, String>,
+    /// When the run started, Unix seconds.
+    pub started: u64,
+    /// For a driver run: the command that measures the same with the other hook (for the
+    /// answer's last line), as the run itself wrote it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub other_hook: Option<String>,
+    /// For a driver run: the options that decide what its samples measure, as (flag,
+    /// value), in the run's own words; `--resume` compares them with the resumed run's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub measured_with: Vec<(String, String)>,
+}
