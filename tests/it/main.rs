@@ -5,6 +5,7 @@
 
 mod common;
 
+mod architecture;
 mod browsers;
 mod bulk;
 mod capture;
