@@ -48,7 +48,9 @@ pub fn cache_dir() -> Result<PathBuf, String> {
         }
     };
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    Ok(dir)
+    // `<workspace>/.certbench-cache`, not `<workspace>/core/../.certbench-cache`, in what the
+    // build says and in the rpaths it writes.
+    Ok(dir.canonicalize().unwrap_or(dir))
 }
 
 /// Runs `command`; its standard output, or what it printed last on failure.
