@@ -23,6 +23,7 @@
 pub mod bench;
 pub mod bulk;
 pub mod capture;
+pub mod certs;
 pub mod cli;
 pub mod driver;
 pub mod error;

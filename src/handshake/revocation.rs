@@ -32,8 +32,9 @@ use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 
 use super::HandshakeError;
 use super::ct::{Ca, Signed};
+use crate::certs::{crl, ocsp};
 use crate::revocation::issuers::{self, Leaf};
-use crate::revocation::{bundle, crl, crlite, crlset, ocsp};
+use crate::revocation::{bundle, crlite, crlset};
 use crate::tls::certs::SERVER_NAME;
 
 /// Serials in each CA's CRL (rustls-webpki PR #108's smallest scale).

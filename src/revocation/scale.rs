@@ -35,7 +35,8 @@ use rcgen::{
 };
 use rustls_pki_types::CertificateDer;
 
-use super::{Issued, Issuer, crl, crlite, crlset, issuers};
+use super::{Issued, Issuer, crlite, crlset, issuers};
+use crate::certs::crl;
 use crate::mirror::ct::{MirrorLog, SctSpec, issue_with_scts};
 
 /// Bumped whenever what is generated changes.

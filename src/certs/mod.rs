@@ -1,0 +1,4 @@
+//! Every certificate certbench makes, in one place (rcgen, aws-lc-rs).
+
+pub mod crl;
+pub mod ocsp;
