@@ -14,7 +14,7 @@ use rcgen::{CertificateParams, Issuer, KeyPair};
 use rustls_pki_types::CertificateDer;
 
 use super::HandshakeError;
-use crate::mirror::ct::{MirrorLog, SctSpec, issue_with_scts};
+use crate::certs::ct::{MirrorLog, SctSpec, issue_with_scts};
 use crate::tls::KeyType;
 use crate::tls::certs::{ServerCert, ca_params, keypair, leaf_params};
 

@@ -13,7 +13,7 @@
 //! SCTs: a leaf's SCT list extension (1.3.6.1.4.1.11129.2.4.2) is replaced, in place, by as
 //! many SCTs from the mirror's own CT logs, the i-th from the mirror of the real i-th SCT's
 //! log, signed over the clone's precertificate, its timestamp shifted as the validity is (see
-//! [`super::ct`]); an SCT the mirror cannot reproduce (not v1 ECDSA P-256 SHA-256) fails the
+//! [`crate::certs::ct`]); an SCT the mirror cannot reproduce (not v1 ECDSA P-256 SHA-256) fails the
 //! chain's clone. Intermediates and roots never carry SCTs (a CA's SCT list is left out).
 //!
 //! A v1 certificate (an old root such as netflix.com's VeriSign root) is cloned as a v3 CA with
@@ -40,7 +40,7 @@ use rustls_pki_types::CertificateDer;
 use sha2::{Digest, Sha256};
 use x509_parser::prelude::{FromDer, X509Certificate, X509Name};
 
-use super::ct::{self, CtError, CtLogs};
+use crate::certs::ct::{self, CtError, CtLogs};
 use crate::pq::Profile;
 
 /// Suffix appended to the common name of every cloned CA (of today's key types).

@@ -34,7 +34,6 @@
 //! ML-DSA key, the synthetic hosts' too; cached in `DIR/pq/<profile>/`.
 
 pub mod clone;
-pub mod ct;
 pub mod faults;
 pub mod local;
 pub mod revocation;
@@ -53,10 +52,10 @@ use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::certs::ct::{self, CachedLog, CtError, CtLogs};
 use crate::corpus::Corpus;
 use crate::pq::Profile;
 use clone::{CloneError, Cloner};
-use ct::{CachedLog, CtError, CtLogs};
 
 /// Bumped whenever generation changes, so older caches are not reused.
 const GENERATOR_VERSION: u32 = 8;

@@ -37,7 +37,7 @@ use rustls_pki_types::CertificateDer;
 
 use super::{Issued, Issuer, crlite, crlset, issuers};
 use crate::certs::crl;
-use crate::mirror::ct::{MirrorLog, SctSpec, issue_with_scts};
+use crate::certs::ct::{MirrorLog, SctSpec, issue_with_scts};
 
 /// Bumped whenever what is generated changes.
 const VERSION: u32 = 1;
