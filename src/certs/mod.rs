@@ -1,5 +1,8 @@
 //! Every certificate certbench makes, in one place (rcgen, aws-lc-rs).
 
+pub mod clone;
 pub mod crl;
 pub mod ct;
+pub mod key;
 pub mod ocsp;
+pub mod twin;

@@ -33,7 +33,6 @@
 //! [`clone`]): the same hosts, names, extensions and validity, every key the profile's
 //! ML-DSA key, the synthetic hosts' too; cached in `DIR/pq/<profile>/`.
 
-pub mod clone;
 pub mod faults;
 pub mod local;
 pub mod revocation;
@@ -52,10 +51,10 @@ use rustls_pki_types::{CertificateDer, PrivateKeyDer};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::certs::clone::{CloneError, Cloner};
 use crate::certs::ct::{self, CachedLog, CtError, CtLogs};
 use crate::corpus::Corpus;
 use crate::pq::Profile;
-use clone::{CloneError, Cloner};
 
 /// Bumped whenever generation changes, so older caches are not reused.
 const GENERATOR_VERSION: u32 = 8;
@@ -536,7 +535,7 @@ fn ca_params(name: &str, now: time::OffsetDateTime, profile: Profile) -> Certifi
 
 /// A synthetic host's key: RSA-2048, or the profile's ML-DSA key for the role (`ca`).
 fn synthetic_key(profile: Profile, ca: bool) -> Result<KeyPair, rcgen::Error> {
-    match profile.algorithm(ca) {
+    match crate::certs::key::algorithm(profile, ca) {
         Some(alg) => KeyPair::generate_for(alg),
         None => KeyPair::generate_rsa_for(&rcgen::PKCS_RSA_SHA256, rcgen::RsaKeySize::_2048),
     }

@@ -11,11 +11,11 @@ use certbench_analysis::verify::{ChainChecks, PathChecks, Store};
 use certbench_analysis::{Sample, verify as summary};
 
 use super::{CachedRoots, VerifyOptions};
+use crate::certs::twin::{Twins, twins};
 use crate::corpus::{Corpus, CorpusChain};
 use crate::extra::Extra;
 use crate::methods::Method;
 use crate::pq::Profile;
-use crate::pq::chains::{Twins, twins};
 use crate::roots::{RootSet, RootsSpec};
 
 /// Where the chains and roots come from, and the store scaling asked for.

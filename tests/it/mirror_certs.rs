@@ -7,10 +7,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::common::{Fault, browser_reason, corpus, verdict, verdict_with};
 use certbench::Method;
+use certbench::certs::clone::{CA_SUFFIX, CloneError, Cloner};
 use certbench::certs::ct::{CtError, MIRROR_SUFFIX, MirrorLog, SctSpec, issue_with_scts};
 use certbench::chain::Chain;
 use certbench::der::key_type;
-use certbench::mirror::clone::{CA_SUFFIX, CloneError, Cloner};
 use certbench::mirror::{EXPIRED_HOST, MirrorSet, UNTRUSTED_HOST, WRONG_HOST};
 use rcgen::{
     BasicConstraints, CertificateParams, CustomExtension, DnType, IsCa, Issuer, KeyPair,

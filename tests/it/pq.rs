@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use certbench::analysis::export::Report;
 use certbench::analysis::{Sample, Verdict};
+use certbench::certs::twin::twins;
 use certbench::driver::{DriverOptions, Served, run};
 use certbench::methods::Method;
 use certbench::mirror::MirrorSet;
 use certbench::mirror::local::serve_each;
 use certbench::pq::Profile;
-use certbench::pq::chains::twins;
 use certbench::roots::RootSet;
 use certbench::sites::parse_sites;
 use certbench::tls::Stack;

@@ -40,7 +40,8 @@ use rustls_pki_types::CertificateDer;
 use sha2::{Digest, Sha256};
 use x509_parser::prelude::{FromDer, X509Certificate, X509Name};
 
-use crate::certs::ct::{self, CtError, CtLogs};
+use super::ct::{self, CtError, CtLogs};
+use super::key;
 use crate::pq::Profile;
 
 /// Suffix appended to the common name of every cloned CA (of today's key types).
@@ -96,7 +97,7 @@ pub struct Cloned {
 /// key of the same type and size, with the rcgen algorithm each signs with.
 fn new_key(spki_cert: &X509Certificate<'_>, profile: Profile) -> Result<KeyPair, CloneError> {
     let ca = is_ca(spki_cert) || is_v1(spki_cert);
-    if let Some(alg) = profile.algorithm(ca) {
+    if let Some(alg) = key::algorithm(profile, ca) {
         return Ok(KeyPair::generate_for(alg)?);
     }
     let label = crate::der::key_type(spki_cert.as_ref());
@@ -162,38 +163,6 @@ pub fn is_ca(x509: &X509Certificate<'_>) -> bool {
     matches!(x509.basic_constraints(), Ok(Some(bc)) if bc.value.ca)
 }
 
-/// keyUsage bits (as numbered in RFC 5280 §4.2.1.3) an ML-DSA key must not assert
-/// (RFC 9881 §5): keyEncipherment (2), dataEncipherment (3), keyAgreement (4), encipherOnly
-/// (7), decipherOnly (8).
-const NOT_FOR_ML_DSA: [usize; 5] = [2, 3, 4, 7, 8];
-
-/// The keyUsage extension's value (a DER BIT STRING) with the bits an ML-DSA key must not
-/// assert cleared, and digitalSignature set if no bit is left; `value` itself when it is not
-/// a BIT STRING this reads.
-fn key_usage_for_ml_dsa(value: &[u8]) -> Vec<u8> {
-    let [0x03, len, unused, bytes @ ..] = value else {
-        return value.to_vec();
-    };
-    if usize::from(*len) != bytes.len() + 1 || bytes.len() > 2 || *unused > 7 {
-        return value.to_vec();
-    }
-    let mut bits: Vec<usize> = (0..bytes.len() * 8)
-        .filter(|&i| bytes[i / 8] & (0x80 >> (i % 8)) != 0 && !NOT_FOR_ML_DSA.contains(&i))
-        .collect();
-    if bits.is_empty() {
-        bits.push(0); // digitalSignature
-    }
-    // DER: the named bits up to the last one set, no trailing zero bits.
-    let last = *bits.iter().max().expect("one bit at least");
-    let mut out = vec![0u8; last / 8 + 1];
-    for i in bits {
-        out[i / 8] |= 0x80 >> (i % 8);
-    }
-    let mut der = vec![0x03, out.len() as u8 + 1, (7 - last % 8) as u8];
-    der.extend(out);
-    der
-}
-
 /// Parameters for the clone of `x509`: everything but keys and signature.
 fn params(
     x509: &X509Certificate<'_>,
@@ -229,7 +198,7 @@ fn params(
             v.extend(id);
             v
         } else if oid == KEY_USAGE && profile.is_pq() {
-            key_usage_for_ml_dsa(ext.value)
+            key::key_usage_for_ml_dsa(ext.value)
         } else {
             ext.value.to_vec()
         };
@@ -392,9 +361,7 @@ impl Cloner {
                     }
                     _ => {
                         // Stand-in issuer with the original issuer's name (suffixed).
-                        let alg = self
-                            .profile
-                            .algorithm(true)
+                        let alg = key::algorithm(self.profile, true)
                             .unwrap_or(&rcgen::PKCS_ECDSA_P256_SHA256);
                         let stand_in_key = KeyPair::generate_for(alg)?;
                         let mut ip = CertificateParams::default();
@@ -461,26 +428,4 @@ fn issuer_params(x: &X509Certificate<'_>, profile: Profile) -> CertificateParams
 /// The issuer name of `x`, suffixed as a clone CA's would be.
 fn issuer_name(x: &X509Certificate<'_>, profile: Profile) -> DistinguishedName {
     clone_name(x.issuer(), &ca_suffix(profile))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_ml_dsa_key_usage_keeps_only_what_rfc_9881_allows() {
-        // digitalSignature + keyEncipherment (a typical RSA leaf): digitalSignature only.
-        assert_eq!(key_usage_for_ml_dsa(&[3, 2, 5, 0xa0]), [3, 2, 7, 0x80]);
-        // keyCertSign + cRLSign (a CA): unchanged.
-        assert_eq!(key_usage_for_ml_dsa(&[3, 2, 1, 0x06]), [3, 2, 1, 0x06]);
-        // keyEncipherment alone: nothing left, so digitalSignature.
-        assert_eq!(key_usage_for_ml_dsa(&[3, 2, 5, 0x20]), [3, 2, 7, 0x80]);
-        // digitalSignature + decipherOnly (bit 8, a second octet): the second octet goes.
-        assert_eq!(
-            key_usage_for_ml_dsa(&[3, 3, 7, 0x80, 0x80]),
-            [3, 2, 7, 0x80]
-        );
-        // Not a BIT STRING: as it was.
-        assert_eq!(key_usage_for_ml_dsa(&[4, 1, 0]), [4, 1, 0]);
-    }
 }
