@@ -4,5 +4,6 @@ pub mod clone;
 pub mod crl;
 pub mod ct;
 pub mod key;
+pub mod mirror_revocation;
 pub mod ocsp;
 pub mod twin;

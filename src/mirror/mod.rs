@@ -35,7 +35,6 @@
 
 pub mod faults;
 pub mod local;
-pub mod revocation;
 pub mod server;
 
 use std::collections::BTreeMap;
@@ -53,6 +52,7 @@ use sha2::{Digest, Sha256};
 
 use crate::certs::clone::{CloneError, Cloner};
 use crate::certs::ct::{self, CachedLog, CtError, CtLogs};
+use crate::certs::mirror_revocation as revocation;
 use crate::corpus::Corpus;
 use crate::pq::Profile;
 
