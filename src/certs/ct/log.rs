@@ -46,7 +46,7 @@ pub enum CtError {
     /// A certificate to issue with no SCT (an SCT list holds one at least).
     #[error("no SCT to embed")]
     NoScts,
-    /// The invariant of [`issue_with_scts`] did not hold.
+    /// The invariant of [`super::sct::issue_with_scts`] did not hold.
     #[error("the issued tbsCertificate without its SCT list is not the precertificate's")]
     PrecertMismatch,
     /// The real log list does not parse.
@@ -93,7 +93,7 @@ impl MirrorLog {
         }
     }
 
-    /// A log with a fresh P-256 key; in no [`CtLogs`] (say, a log a client does not know).
+    /// A log with a fresh P-256 key; in no [`super::logs::CtLogs`] (say, a log a client does not know).
     pub fn generate(description: &str, operator: &str) -> Result<MirrorLog, CtError> {
         let key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256)?;
         Ok(Self::with_key(key, description, operator))
