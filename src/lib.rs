@@ -27,7 +27,6 @@ pub mod certs;
 pub mod cli;
 pub mod driver;
 pub mod error;
-pub mod extra;
 pub mod handshake;
 pub mod limbo;
 pub mod link;

@@ -22,10 +22,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use rcgen::{
     BasicConstraints, CertificateParams, DnType, ExtendedKeyUsagePurpose, IsCa, Issuer, KeyPair,
-    KeyUsagePurpose, SanType,
+    SanType,
 };
 use rustls_pki_types::CertificateDer;
 
+use super::ca::{self, Signs};
 use super::ct::{self, CtLogs};
 use super::host::{HostCert, MakeError, gen_err, revocation_err};
 use super::key;
@@ -79,19 +80,15 @@ fn ca_params(name: &str, now: time::OffsetDateTime, profile: Profile) -> Certifi
         Profile::Classical => name.to_owned(),
         pq => format!("{} ({pq} twin)", name.replace("RSA ", "")),
     };
-    let mut p = CertificateParams::default();
-    p.distinguished_name.push(DnType::CommonName, name);
-    p.distinguished_name
-        .push(DnType::OrganizationName, "certbench mirror");
-    p.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    p.key_usages = vec![
-        KeyUsagePurpose::KeyCertSign,
-        KeyUsagePurpose::CrlSign,
-        KeyUsagePurpose::DigitalSignature,
-    ];
-    p.not_before = now - time::Duration::days(3650);
-    p.not_after = now + time::Duration::days(3650);
-    p
+    let mut subject = ca::common_name(name);
+    subject.push(DnType::OrganizationName, "certbench mirror");
+    let day = time::Duration::days(1);
+    ca::params(
+        subject,
+        Signs::AlsoResponses,
+        now - day * 3650,
+        now + day * 3650,
+    )
 }
 
 /// RSA-2048 leaf ← RSA-2048 intermediate under `root` (the profile's keys for a twin), for

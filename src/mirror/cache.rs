@@ -192,7 +192,8 @@ impl MirrorSet {
             let d = host_dir(dir, host);
             std::fs::create_dir_all(&d).map_err(|e| cache_err(&d, e))?;
             write(d.join("chain.pem"), pem(&hc.chain))?;
-            // PEM by hand of the crate: rcgen cannot read an ML-DSA PKCS#8 key back.
+            // PEM by hand (the `pem` crate): the certificate maker cannot read an ML-DSA PKCS#8
+            // key back.
             let key = pem::Pem::new("PRIVATE KEY", hc.key.clone());
             write(d.join("key.pem"), pem::encode(&key))?;
             if let Some(ocsp) = &hc.ocsp {
