@@ -11,6 +11,7 @@ pub mod mirror_revocation;
 pub mod mirror_set;
 pub mod mldsa;
 pub mod ocsp;
+pub mod scale_ca;
 pub mod synthetic;
 pub mod test;
 pub mod twin;
