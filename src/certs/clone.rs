@@ -2,11 +2,12 @@
 //!
 //! A clone keeps, per certificate: the key type and size, the subject (CA names get a
 //! ` (certbench mirror)` suffix so that a clone never shares a name with the real CA it
-//! copies, which would send path building to the wrong key), the serial number, the validity
-//! span, and every extension byte for byte with its criticality (subject alternative names,
-//! basic constraints, key usage, EKU, policies, AIA, CRL distribution points, name
-//! constraints, …). Only the key identifiers are new: the subject key identifier is
-//! computed from the new key and the authority key identifier from the new issuer's key.
+//! copies, which would send path building to the wrong key: [`super::clone_name`]), the
+//! serial number, the validity span, and every extension byte for byte with its criticality
+//! (subject alternative names, basic constraints, key usage, EKU, policies, AIA, CRL
+//! distribution points, name constraints, …). Only the key identifiers are new: the subject
+//! key identifier is computed from the new key and the authority key identifier from the new
+//! issuer's key.
 //! Validity windows are shifted by one offset per chain so that the corpus validation time
 //! falls on `now`.
 //!
@@ -33,29 +34,19 @@
 use std::collections::HashMap;
 
 use rcgen::{
-    CertificateParams, CustomExtension, DistinguishedName, DnType, DnValue, IsCa, Issuer, KeyPair,
-    RsaKeySize, SerialNumber, SignatureAlgorithm,
+    CertificateParams, CustomExtension, IsCa, Issuer, KeyPair, RsaKeySize, SerialNumber,
+    SignatureAlgorithm,
 };
 use rustls_pki_types::CertificateDer;
 use sha2::{Digest, Sha256};
-use x509_parser::prelude::{FromDer, X509Certificate, X509Name};
+use x509_parser::prelude::{FromDer, X509Certificate};
 
+use super::clone_name::{is_ca, is_v1, issuer_name, issuer_of, issuer_params, subject};
 use super::ct::{self, CtError, CtLogs};
 use super::key;
+
+pub use super::clone_name::CA_SUFFIX;
 use crate::pq::Profile;
-
-/// Suffix appended to the common name of every cloned CA (of today's key types).
-pub const CA_SUFFIX: &str = " (certbench mirror)";
-
-/// The suffix of a clone's CA names under `profile`: [`CA_SUFFIX`], or for a twin
-/// ` (certbench mldsa44 twin)`, so that no two profiles' CAs share a name either (a verifier
-/// that looks an issuer up by name alone would pick another profile's key).
-pub fn ca_suffix(profile: Profile) -> String {
-    match profile {
-        Profile::Classical => CA_SUFFIX.to_owned(),
-        pq => format!(" (certbench {pq} twin)"),
-    }
-}
 
 /// OIDs rcgen writes itself (never copied): subjectKeyIdentifier, authorityKeyIdentifier.
 const SKI: &[u64] = &[2, 5, 29, 14];
@@ -113,54 +104,6 @@ fn new_key(spki_cert: &X509Certificate<'_>, profile: Profile) -> Result<KeyPair,
         Some(size) => KeyPair::generate_rsa_for(alg, size)?,
         None => KeyPair::generate_for(alg)?,
     })
-}
-
-/// `name` as a clone's name: every attribute kept, `suffix` appended to the common name (or
-/// a common name made of the suffix when there is none).
-fn clone_name(name: &X509Name<'_>, suffix: &str) -> DistinguishedName {
-    let mut dn = DistinguishedName::new();
-    let mut has_cn = false;
-    for rdn in name.iter_rdn() {
-        for attr in rdn.iter() {
-            let oid: Vec<u64> = attr
-                .attr_type()
-                .iter()
-                .map(|i| i.collect())
-                .unwrap_or_default();
-            let ty = DnType::from_oid(&oid);
-            let mut value = attr.as_str().unwrap_or("").to_owned();
-            if ty == DnType::CommonName {
-                has_cn = true;
-                value.push_str(suffix);
-            }
-            dn.push(ty, DnValue::Utf8String(value));
-        }
-    }
-    if !has_cn && !suffix.is_empty() {
-        dn.push(DnType::CommonName, suffix.trim_start());
-    }
-    dn
-}
-
-/// The subject of `x509` for its clone: the profile's [`ca_suffix`] on the CN of a CA (a v1
-/// certificate is one: see the module's doc).
-fn subject(x509: &X509Certificate<'_>, profile: Profile) -> DistinguishedName {
-    let suffix = if is_ca(x509) || is_v1(x509) {
-        ca_suffix(profile)
-    } else {
-        String::new()
-    };
-    clone_name(x509.subject(), &suffix)
-}
-
-/// Whether `x509` is a v1 certificate (an old root, cloned as a v3 CA).
-fn is_v1(x509: &X509Certificate<'_>) -> bool {
-    x509.version() == x509_parser::x509::X509Version::V1
-}
-
-/// Whether `x509` is a CA (basicConstraints cA = true).
-pub fn is_ca(x509: &X509Certificate<'_>) -> bool {
-    matches!(x509.basic_constraints(), Ok(Some(bc)) if bc.value.ca)
 }
 
 /// Parameters for the clone of `x509`: everything but keys and signature.
@@ -405,27 +348,4 @@ impl Cloner {
         let params = issuer_params(&parsed[j], self.profile);
         Some((clone.der.clone(), Issuer::new(params, &clone.key)))
     }
-}
-
-/// The chain position of the certificate that issued `parsed[i]`, by name; the root (last)
-/// is preferred over a sent certificate with the same name.
-fn issuer_of(parsed: &[X509Certificate<'_>], i: usize) -> Option<usize> {
-    let want = parsed[i].issuer().as_raw();
-    let root_i = parsed.len() - 1;
-    if parsed[root_i].subject().as_raw() == want && i != root_i {
-        return Some(root_i);
-    }
-    (1..root_i).find(|&j| j != i && parsed[j].subject().as_raw() == want)
-}
-
-/// The issuer side of a clone: its (suffixed) name and key identifier method.
-fn issuer_params(x: &X509Certificate<'_>, profile: Profile) -> CertificateParams {
-    let mut p = CertificateParams::default();
-    p.distinguished_name = subject(x, profile);
-    p
-}
-
-/// The issuer name of `x`, suffixed as a clone CA's would be.
-fn issuer_name(x: &X509Certificate<'_>, profile: Profile) -> DistinguishedName {
-    clone_name(x.issuer(), &ca_suffix(profile))
 }

@@ -12,8 +12,8 @@
 //! - [`key`]: the key a certificate gets under a post-quantum `Profile` for its role, and
 //!   the key usages an ML-DSA key may assert (RFC 9881 §5);
 //! - [`clone`]: a real chain cloned (same shape and extensions, fresh keys, under a local
-//!   root), or twinned under a profile; [`twin`]: the twins of every stored chain for
-//!   `verify --pq`;
+//!   root), or twinned under a profile, named as [`clone_name`] says; [`twin`]: the twins of
+//!   every stored chain for `verify --pq`;
 //! - [`ct`]: certbench's own CT logs and the SCTs they sign over a precertificate;
 //! - [`ocsp`], [`crl`]: an OCSP response and a CRL signed by an issuer, from what they say;
 //!   [`mirror_revocation`]: the mirror's staples and per-CA CRLs, and which hosts are revoked;
@@ -35,6 +35,7 @@
 
 pub mod ca;
 pub mod clone;
+pub mod clone_name;
 pub mod crl;
 pub mod ct;
 pub mod extra;
