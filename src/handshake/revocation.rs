@@ -31,8 +31,8 @@ use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, Server
 use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 
 use super::HandshakeError;
-use super::ct::{Ca, Signed};
 use crate::certs::test::SERVER_NAME;
+use crate::certs::test::{Ca, Signed};
 use crate::certs::{crl, ocsp};
 use crate::revocation::issuers::{self, Leaf};
 use crate::revocation::{bundle, crlite, crlset};
