@@ -88,7 +88,7 @@ fn main() {
             (m, v, store)
         })
         .collect();
-    let cert = certbench::tls::certs::generate(KeyType::P256).expect("a P-256 cert");
+    let cert = certbench::certs::test::generate(KeyType::P256).expect("a P-256 cert");
     let suite = Suite {
         tls: Version::V13,
         cipher: Cipher::Aes128gcm,

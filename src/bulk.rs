@@ -17,7 +17,7 @@ use std::time::Duration;
 use certbench_analysis::bulk::{BulkResult, render_csv, render_markdown};
 use certbench_analysis::export::Format;
 
-use crate::tls::certs::ServerCert;
+use crate::certs::test::ServerCert;
 use crate::tls::pair::{self, PairError, TransferError};
 use crate::tls::{Cipher, KeyType, Library, Suite, Version};
 

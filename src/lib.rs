@@ -9,11 +9,13 @@
 //! - [`verify`]: `certbench verify`, verification alone on stored chains;
 //! - [`sites`]: the sites file;
 //! - [`mirror`]: the loopback mirror of real sites' chains;
-//! - [`pq`]: post-quantum twins of those chains (`--pq`);
+//! - [`certs`]: every certificate certbench makes (clones, twins, test chains, SCTs, OCSP
+//!   responses, CRLs);
+//! - [`pq`]: the post-quantum profiles of those chains' twins (`--pq`);
 //! - [`revocation`]: the revocation data `--revocation` checks against, generated offline;
 //! - [`limbo`]: x509-limbo testcases through every method (`certbench limbo`);
-//! - [`tls`]: the TLS vocabulary (stack, provider, version, key, suite), the test
-//!   certificates and the in-memory client–server pair;
+//! - [`tls`]: the TLS vocabulary (stack, provider, version, key, suite) and the in-memory
+//!   client–server pair;
 //! - [`handshake`]: handshakes per second and memory per connection (`certbench handshake`);
 //! - [`bulk`]: MB/s over an established session, in memory (`certbench bulk`);
 //! - [`bench`]: what `cargo bench` and `certbench icount` measure;
@@ -23,10 +25,10 @@
 pub mod bench;
 pub mod bulk;
 pub mod capture;
+pub mod certs;
 pub mod cli;
 pub mod driver;
 pub mod error;
-pub mod extra;
 pub mod handshake;
 pub mod limbo;
 pub mod link;

@@ -18,13 +18,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::Method;
+use crate::certs::test::ServerCert;
 use crate::chain::Chain;
 use crate::corpus::Corpus;
 use crate::error::Error;
 use crate::methods::{AnyRoots, DynVerifier};
 use crate::roots::{RootSet, RootsSpec};
 use crate::stages::Recorder;
-use crate::tls::certs::ServerCert;
 use crate::tls::pair::{self, Ends};
 use crate::tls::{Cipher, KeyType, Library, Suite, Version};
 use crate::verifier::Target;

@@ -69,7 +69,7 @@ pub(super) fn run(args: BulkArgs) -> Result<Outcome> {
     };
     out.note(&opts.describe());
     let bar = out.progress(opts.total());
-    let certs = |key: KeyType| crate::tls::certs::generate(key).ok();
+    let certs = |key: KeyType| crate::certs::test::generate(key).ok();
     let (results, failures) = crate::bulk::run(&opts, &certs, || bar.inc(1));
     bar.finish_and_clear();
     for (label, e) in &failures {

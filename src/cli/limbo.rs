@@ -80,7 +80,7 @@ pub(super) fn run(args: LimboArgs) -> Result<Outcome> {
     let methods = methods(&args.method);
     if args.generate_mldsa {
         let now = time::OffsetDateTime::now_utc();
-        let doc = crate::limbo::mldsa::testcases(now)?;
+        let doc = crate::certs::mldsa::testcases(now)?;
         std::fs::write(path, serde_json::to_string_pretty(&doc)?)
             .with_context(|| format!("writing {}", path.display()))?;
     }

@@ -11,7 +11,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::revocation::{Counted, Counts};
 use super::{Checks, Config, HandshakeError, Resumption};
-use crate::tls::certs::{SERVER_NAME, ServerCert};
+use crate::certs::test::{SERVER_NAME, ServerCert};
 
 /// A client stack's connector, one per client task (sessions are per client).
 pub(super) enum Client {

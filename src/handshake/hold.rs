@@ -16,7 +16,7 @@ use certbench_analysis::handshake::MemoryRun;
 
 use super::plan::ServerChoice;
 use super::{Config, HandshakeError, Resumption};
-use crate::tls::certs::{self, SERVER_NAME, ServerCert};
+use crate::certs::test::{self as certs, SERVER_NAME, ServerCert};
 use crate::tls::{KeyType, Provider, Stack, Version};
 
 /// The allocator this build uses.

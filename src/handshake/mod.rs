@@ -40,7 +40,7 @@ use certbench_core::ct::CtLogs;
 use certbench_core::revocation::Mechanism;
 use hdrhistogram::Histogram;
 
-use crate::tls::certs::{self, ServerCert};
+use crate::certs::test::{self as certs, ServerCert};
 use crate::tls::{KeyType, Provider, Stack, Version};
 use client::{Client, handshake, openssl_client, rustls_client};
 
@@ -71,7 +71,7 @@ impl Resumption {
 pub enum HandshakeError {
     /// Generating the certificate.
     #[error("generating the server certificate: {0}")]
-    Cert(#[from] rcgen::Error),
+    Cert(#[from] crate::certs::ca::GenError),
     /// OpenSSL setup.
     #[error("OpenSSL: {0}")]
     Openssl(#[from] openssl::error::ErrorStack),
@@ -84,9 +84,10 @@ pub enum HandshakeError {
     /// A client's first, uncounted handshake (resumed runs).
     #[error(transparent)]
     Handshake(#[from] HandshakeFailure),
-    /// Generating a sweep's certificate (rcgen's own message, as the command always said).
+    /// Generating a sweep's certificate (the generator's own message, as the command always
+    /// said).
     #[error(transparent)]
-    Generate(rcgen::Error),
+    Generate(crate::certs::ca::GenError),
     /// Finding or running this executable (`--hold`'s child processes).
     #[error(transparent)]
     Exec(std::io::Error),

@@ -13,8 +13,8 @@ use certbench_core::revocation::Mechanism;
 
 use super::revocation::RunData;
 use super::{Checks, Config, HandshakeError, Outcome, Resumption};
+use crate::certs::test::{self as certs, ServerCert};
 use crate::revocation::bundle;
-use crate::tls::certs::{self, ServerCert};
 use crate::tls::{KeyType, Provider, Stack, Version};
 
 /// The client stacks (`--transport`).

@@ -31,10 +31,11 @@ use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, Server
 use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 
 use super::HandshakeError;
-use super::ct::{Ca, Signed};
+use crate::certs::test::SERVER_NAME;
+use crate::certs::test::{Ca, Signed};
+use crate::certs::{crl, ocsp};
 use crate::revocation::issuers::{self, Leaf};
-use crate::revocation::{bundle, crl, crlite, crlset, ocsp};
-use crate::tls::certs::SERVER_NAME;
+use crate::revocation::{bundle, crlite, crlset};
 
 /// Serials in each CA's CRL (rustls-webpki PR #108's smallest scale).
 pub const CRL_SERIALS: usize = 2_000;
@@ -189,8 +190,7 @@ fn write_files(
 }
 
 fn ca_crl(ca: &Ca, seed: u64, now: u64, until: u64) -> Result<Vec<u8>, HandshakeError> {
-    let signer = rcgen::Issuer::new(ca.params.clone(), &ca.key);
-    crl::synthetic(&signer, CRL_SERIALS, seed, &[], now - 3600, until)
+    crl::synthetic(&ca.signer(), CRL_SERIALS, seed, &[], now - 3600, until)
         .map_err(|e| gen_error("CRL")(e.to_string()))
 }
 

@@ -15,7 +15,7 @@ use openssl::x509::X509;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::{HandshakeError, Resumption};
-use crate::tls::certs::ServerCert;
+use crate::certs::test::ServerCert;
 use crate::tls::{Provider, Stack, Version};
 
 /// A running server; stopped on drop.

@@ -6,14 +6,14 @@
 //! - [`run`]: every method over every testcase, results in the limbo result format;
 //! - [`files`]: upstream harnesses' result files read, certbench's written;
 //! - [`report`]: a run's findings gathered for the summary;
-//! - [`mldsa`]: certbench's own ML-DSA testcases (RFC 9881), written as a limbo file.
+//! - certbench's own ML-DSA testcases (RFC 9881), written as a limbo file, are made with the
+//!   other certificates: [`crate::certs::mldsa`].
 //!
 //! The real-chain corpus is also a limbo file: `corpus/real-chains/real-chains.limbo.json`.
 //!
 //! Tallies and comparisons of results live in `certbench_analysis::limbo`.
 
 pub mod files;
-pub mod mldsa;
 pub mod report;
 pub mod run;
 pub mod testcase;

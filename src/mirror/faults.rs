@@ -15,8 +15,9 @@ use tokio::net::TcpStream;
 
 /// Resolved to a closed port: the connection is refused.
 pub const REFUSED_HOST: &str = "refused.mirror.test";
-/// Handshakes, then closes without an HTTP response.
-pub const NO_HTTP_HOST: &str = "no-http.mirror.test";
+/// Handshakes, then closes without an HTTP response (its certificates are made in
+/// [`crate::certs::synthetic`]).
+pub use crate::certs::synthetic::NO_HTTP_HOST;
 
 /// A fault acted out on the raw connection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,8 +2,9 @@
 //! its keys replaced by a profile's ML-DSA keys (FIPS 204; RFC 9881 for X.509), so that what
 //! ML-DSA certificates would cost a browser is measured on the very chains it meets today.
 //!
-//! The re-issuing itself is the mirror's cloning ([`crate::mirror::clone`]) with a
-//! [`Profile`]: `--pq` for the mirror (`mirror/`), the driver and `verify` ([`chains`]). What
+//! The re-issuing itself is the mirror's cloning ([`crate::certs::clone`]) with a
+//! [`Profile`] (its keys: [`crate::certs::key`]): `--pq` for the mirror (`mirror/`), the
+//! driver and `verify` ([`crate::certs::twin`]). What
 //! such a chain costs on the wire is counted by the transport ([`crate::transport::flight`]).
 //!
 //! Profiles (docs/pq.md gives their sources): `mldsa44`, `mldsa65`, `mldsa87` (every key of
@@ -11,12 +12,8 @@
 //! leaf key, whose signature every handshake carries, at the lowest level; the CAs' long-lived
 //! keys one level up).
 
-pub mod chains;
-
 use std::fmt;
 use std::str::FromStr;
-
-use rcgen::SignatureAlgorithm;
 
 use crate::der::MlDsa;
 use crate::verifier::{Capabilities, Unsupported};
@@ -55,17 +52,6 @@ impl Profile {
             Profile::MlDsa87 => "mldsa87",
             Profile::Mixed => "mixed",
         }
-    }
-
-    /// The ML-DSA algorithm of a certificate's new key (`ca`: a CA's, else the leaf's), or
-    /// `None` for [`Profile::Classical`] (the certificate keeps its key type).
-    pub fn algorithm(self, ca: bool) -> Option<&'static SignatureAlgorithm> {
-        Some(match (self, ca) {
-            (Profile::Classical, _) => return None,
-            (Profile::MlDsa44, _) | (Profile::Mixed, false) => &rcgen::PKCS_ML_DSA_44,
-            (Profile::MlDsa65, _) | (Profile::Mixed, true) => &rcgen::PKCS_ML_DSA_65,
-            (Profile::MlDsa87, _) => &rcgen::PKCS_ML_DSA_87,
-        })
     }
 
     /// True for the post-quantum profiles.
@@ -161,20 +147,6 @@ mod tests {
         assert_eq!(
             with_classical(&[Profile::Mixed, Profile::MlDsa44, Profile::Mixed]),
             [Profile::Classical, Profile::Mixed, Profile::MlDsa44]
-        );
-    }
-
-    #[test]
-    fn mixed_puts_the_lower_level_on_the_leaf() {
-        assert_eq!(Profile::Classical.algorithm(false), None);
-        assert_eq!(
-            Profile::Mixed.algorithm(false),
-            Some(&rcgen::PKCS_ML_DSA_44)
-        );
-        assert_eq!(Profile::Mixed.algorithm(true), Some(&rcgen::PKCS_ML_DSA_65));
-        assert_eq!(
-            Profile::MlDsa87.algorithm(true),
-            Some(&rcgen::PKCS_ML_DSA_87)
         );
     }
 }

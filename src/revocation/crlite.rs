@@ -324,7 +324,7 @@ fn coverage_of(coverage: &[([u8; 32], u64, u64)]) -> Result<CRLiteCoverage, GenE
             });
         }
         json.push(serde_json::json!({
-            "LogID": crate::mirror::ct::base64(&log),
+            "LogID": crate::certs::ct::base64(&log),
             "MinTimestamp": min, "MaxTimestamp": max, "MMD": 0, "MinEntry": 0,
         }));
     }

@@ -9,7 +9,7 @@ use rcgen::{
 };
 
 use super::*;
-use crate::mirror::ct::{MirrorLog, SctSpec, issue_with_scts};
+use crate::certs::ct::{MirrorLog, SctSpec, issue_with_scts};
 use crate::revocation::Issued;
 
 /// An SCT time inside the test coverage (2023-11-14), ms.

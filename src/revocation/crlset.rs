@@ -103,7 +103,7 @@ pub fn write(spec: &Spec) -> Result<Vec<u8>, CrlSetError> {
         "ContentType": "CRLSet",
         "Sequence": spec.sequence,
         "NumParents": spec.parents.len(),
-        "BlockedSPKIs": spec.blocked_spkis.iter().map(|h| crate::mirror::ct::base64(h)).collect::<Vec<_>>(),
+        "BlockedSPKIs": spec.blocked_spkis.iter().map(|h| crate::certs::ct::base64(h)).collect::<Vec<_>>(),
     });
     if spec.not_after != 0 {
         header["NotAfter"] = spec.not_after.into();

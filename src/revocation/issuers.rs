@@ -14,9 +14,7 @@ use certbench_core::der;
 use rustls_pki_types::CertificateDer;
 
 use super::{Issued, Issuer};
-
-/// The hosts whose leaves are revoked (see the module docs).
-pub const REVOKED_HOSTS: &[&str] = &["revoked.badssl.com"];
+use crate::certs::mirror_revocation::REVOKED_HOSTS;
 
 /// One leaf with the certificates a path builder could find its issuer among.
 pub struct Leaf<'a> {

@@ -1,14 +1,13 @@
 //! Revocation data for `--revocation`, generated offline and cached like the mirror: Chrome's
-//! CRLSet ([`crlset`]), CRLite filters and `upki`'s store ([`crlite`]), CRLs per issuer
-//! ([`crl`]) and OCSP responses for the mirror to staple ([`ocsp`]). What each generator is
+//! CRLSet ([`crlset`]), CRLite filters and `upki`'s store ([`crlite`]). What each generator is
 //! given is a list of [`Issuer`]s: the corpus' and the mirror's, plus synthetic ones for scale.
+//! The formats that are signed by a CA, CRLs and OCSP responses, are made with the other
+//! certificates: [`crate::certs::crl`], [`crate::certs::ocsp`].
 
 pub mod bundle;
-pub mod crl;
 pub mod crlite;
 pub mod crlset;
 pub mod issuers;
-pub mod ocsp;
 pub mod scale;
 
 /// One issuing CA, as the data generators see it.

@@ -6,9 +6,10 @@
 //! in memory as a rustls user with `clubcard-crlite` ([`Filter::check_rustls`]) and through
 //! upki, which reads its files per check ([`UpkiStore::check`]); one CRL per size, parsed with
 //! rustls-webpki's owned parser and checked as `Crls::check_path` does (the CRL's signature
-//! verified per lookup). Everything is issued by one rcgen CA (ECDSA P-256): two leaves, one
-//! revoked in every data set and one not, each with an SCT from a test log that every filter
-//! covers, so every check answers for a covered leaf and its verdict is checked.
+//! verified per lookup). Everything is issued by one CA (ECDSA P-256, made in
+//! [`crate::certs::scale_ca`]): two leaves, one revoked in every data set and one not, each
+//! with an SCT from a test log that every filter covers, so every check answers for a covered
+//! leaf and its verdict is checked.
 //!
 //! Measured per data set: cold (a fresh load: read the file, parse, deserialise or open),
 //! [`Options::cold_runs`] times, the data sets in turn; resident bytes (the structure's own
@@ -30,20 +31,14 @@ use certbench_core::revocation::crl::Crls;
 use certbench_core::revocation::crlite::{Filter, UpkiStore};
 use certbench_core::revocation::crlset::CrlSet;
 use certbench_core::revocation::{PathParts, RevocationError, Status, VerifiedPath};
-use rcgen::{
-    BasicConstraints, CertificateParams, DnType, IsCa, KeyPair, KeyUsagePurpose, SerialNumber,
-};
-use rustls_pki_types::CertificateDer;
 
-use super::{Issued, Issuer, crl, crlite, crlset, issuers};
-use crate::mirror::ct::{MirrorLog, SctSpec, issue_with_scts};
+use super::{Issued, Issuer, crlite, crlset, issuers};
+use crate::certs::crl;
+use crate::certs::scale_ca::{GOOD_SERIAL, REVOKED_SERIAL, ScaleCa};
 
 /// Bumped whenever what is generated changes.
 const VERSION: u32 = 1;
-/// The leaves' serials (16 octets, positive; synthetic serials never collide with them).
-const GOOD_SERIAL: &[u8; 16] = b"certbench good 1";
-const REVOKED_SERIAL: &[u8; 16] = b"certbench revokd";
-/// The largest CRL made (webpki parses it whole in memory; rcgen builds it whole too).
+/// The largest CRL made (webpki parses it whole in memory; the generator builds it whole too).
 pub const MAX_CRL_SERIALS: usize = 5_000_000;
 
 /// What to measure.
@@ -233,115 +228,70 @@ fn check_options(opts: &Options) -> Result<(), ScaleError> {
 }
 
 /// The CA and its two leaves, made once per cache.
-struct Ca {
-    key: KeyPair,
-    der: Vec<u8>,
-    good: Vec<u8>,
-    revoked: Vec<u8>,
-    made_at: u64,
+type Ca = ScaleCa;
+
+/// The CA's files in the cache folder, in [`read_ca`]'s order.
+const CA_FILES: [&str; 5] = ["ca.key.pem", "ca.der", "good.der", "revoked.der", "made-at"];
+
+/// The CA kept in `dir`, if it is all there.
+fn read_ca(dir: &Path) -> Option<Ca> {
+    let [key, der, good, revoked, at] = CA_FILES.map(|f| std::fs::read(dir.join(f)).ok());
+    ScaleCa::from_parts(
+        std::str::from_utf8(&key?).ok()?,
+        der?,
+        good?,
+        revoked?,
+        std::str::from_utf8(&at?).ok()?.trim().parse().ok()?,
+    )
 }
 
-fn ca_params() -> Result<CertificateParams, ScaleError> {
-    let mut p = CertificateParams::new(Vec::<String>::new()).map_err(ca_err)?;
-    p.distinguished_name
-        .push(DnType::CommonName, "certbench revocation-scale CA");
-    p.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    p.key_usages = vec![
-        KeyUsagePurpose::KeyCertSign,
-        KeyUsagePurpose::CrlSign,
-        KeyUsagePurpose::DigitalSignature,
+/// A new CA ([`ScaleCa::make`]), kept in `dir`.
+fn make_ca(dir: &Path) -> Result<Ca, ScaleError> {
+    let made_at = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let ca = ScaleCa::make(made_at).map_err(ca_err)?;
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    let contents = [
+        ca.key_pem().into_bytes(),
+        ca.der.clone(),
+        ca.good.clone(),
+        ca.revoked.clone(),
+        made_at.to_string().into_bytes(),
     ];
-    Ok(p)
+    for (f, bytes) in CA_FILES.iter().zip(contents) {
+        std::fs::write(dir.join(f), bytes).map_err(io(&dir.join(f)))?;
+    }
+    Ok(ca)
 }
 
-impl Ca {
-    const FILES: [&'static str; 5] = ["ca.key.pem", "ca.der", "good.der", "revoked.der", "made-at"];
-
-    fn read(dir: &Path) -> Option<Ca> {
-        let [key, der, good, revoked, at] = Ca::FILES.map(|f| std::fs::read(dir.join(f)).ok());
-        Some(Ca {
-            key: KeyPair::from_pem(std::str::from_utf8(&key?).ok()?).ok()?,
-            der: der?,
-            good: good?,
-            revoked: revoked?,
-            made_at: std::str::from_utf8(&at?).ok()?.trim().parse().ok()?,
-        })
-    }
-
-    /// A new CA, its leaves each with one SCT (a day old) from a new test log.
-    fn make(dir: &Path) -> Result<Ca, ScaleError> {
-        let made_at = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
-        let key = KeyPair::generate().map_err(ca_err)?;
-        let params = ca_params()?;
-        let der = params.self_signed(&key).map_err(ca_err)?.der().to_vec();
-        let issuer = rcgen::Issuer::new(params, &key);
-        let log =
-            MirrorLog::generate("certbench revocation-scale log", "certbench").map_err(ca_err)?;
-        let spec = SctSpec {
-            log: &log,
-            timestamp_ms: (made_at - 86_400) * 1000,
-            extensions: vec![],
-            corrupt_signature: false,
-        };
-        let leaf = |name: &str, serial: &[u8]| -> Result<Vec<u8>, ScaleError> {
-            let mut p = CertificateParams::new(vec![format!("{name}.revocation-scale.example")])
-                .map_err(ca_err)?;
-            p.serial_number = Some(SerialNumber::from_slice(serial));
-            let k = KeyPair::generate().map_err(ca_err)?;
-            let cert = issue_with_scts(&p, &k, &issuer, std::slice::from_ref(&spec));
-            Ok(cert.map_err(ca_err)?.der().to_vec())
-        };
-        let ca = Ca {
-            good: leaf("good", GOOD_SERIAL)?,
-            revoked: leaf("revoked", REVOKED_SERIAL)?,
-            key,
-            der,
-            made_at,
-        };
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
-        let contents = [
-            ca.key.serialize_pem().into_bytes(),
-            ca.der.clone(),
-            ca.good.clone(),
-            ca.revoked.clone(),
-            made_at.to_string().into_bytes(),
-        ];
-        for (f, bytes) in Ca::FILES.iter().zip(contents) {
-            std::fs::write(dir.join(f), bytes).map_err(io(&dir.join(f)))?;
-        }
-        Ok(ca)
-    }
-
-    /// The CA as the generators see it: both leaves (one revoked, with their SCTs) and
-    /// `extra` synthetic serials, about 8,900 per million of them revoked.
-    fn issuer(&self, extra: usize) -> Issuer {
-        let mut issued = vec![
-            Issued {
-                serial: GOOD_SERIAL.to_vec(),
-                revoked: false,
-                scts: issuers::scts(&self.good),
-            },
-            Issued {
-                serial: REVOKED_SERIAL.to_vec(),
-                revoked: true,
-                scts: issuers::scts(&self.revoked),
-            },
-        ];
-        let serials = crl::synthetic_serials(extra, 0x5ca1e);
-        issued.extend(serials.into_iter().enumerate().map(|(i, serial)| Issued {
-            serial,
-            revoked: i % 112 == 0,
-            scts: vec![],
-        }));
-        Issuer {
-            name: "certbench revocation-scale CA".into(),
-            spki: certbench_core::der::spki_tlv(&self.der)
-                .map(<[u8]>::to_vec)
-                .unwrap_or_default(),
-            issued,
-        }
+/// The CA as the generators see it: both leaves (one revoked, with their SCTs) and
+/// `extra` synthetic serials, about 8,900 per million of them revoked.
+fn issuer(ca: &Ca, extra: usize) -> Issuer {
+    let mut issued = vec![
+        Issued {
+            serial: GOOD_SERIAL.to_vec(),
+            revoked: false,
+            scts: issuers::scts(&ca.good),
+        },
+        Issued {
+            serial: REVOKED_SERIAL.to_vec(),
+            revoked: true,
+            scts: issuers::scts(&ca.revoked),
+        },
+    ];
+    let serials = crl::synthetic_serials(extra, 0x5ca1e);
+    issued.extend(serials.into_iter().enumerate().map(|(i, serial)| Issued {
+        serial,
+        revoked: i % 112 == 0,
+        scts: vec![],
+    }));
+    Issuer {
+        name: crate::certs::scale_ca::NAME.into(),
+        spki: certbench_core::der::spki_tlv(&ca.der)
+            .map(<[u8]>::to_vec)
+            .unwrap_or_default(),
+        issued,
     }
 }
 
@@ -361,11 +311,11 @@ fn ensure(dir: &Path, ca: &Ca, set: Data, made: &mut Made) -> Result<(f64, bool)
     match set {
         Data::CrlSet(_, scale) => {
             let not_after = ca.made_at + super::bundle::CRLSET_DAYS * 86_400;
-            let bytes = crlset::generate(&[ca.issuer(0)], scale, 1, not_after)?;
+            let bytes = crlset::generate(&[issuer(ca, 0)], scale, 1, not_after)?;
             std::fs::write(&tmp, bytes).map_err(io(&tmp))?;
         }
         Data::Gecko(scale) | Data::Rustls(scale) => {
-            let issuer = ca.issuer(scale.certs_per_issuer);
+            let issuer = issuer(ca, scale.certs_per_issuer);
             let sct = issuers::scts(&ca.good);
             let coverage: Vec<_> = sct
                 .iter()
@@ -382,9 +332,7 @@ fn ensure(dir: &Path, ca: &Ca, set: Data, made: &mut Made) -> Result<(f64, bool)
             crlite::write_upki_store(&tmp, &filter, ca.made_at)?;
         }
         Data::Crl(n) => {
-            let issuer =
-                rcgen::Issuer::from_ca_cert_der(&CertificateDer::from(&ca.der[..]), &ca.key)
-                    .map_err(ca_err)?;
+            let issuer = ca.signer().map_err(ca_err)?;
             let revoked = [REVOKED_SERIAL.to_vec()];
             let (this, next) = (ca.made_at - 3600, ca.made_at + 7 * 86_400);
             let bytes = crl::synthetic(&issuer, n, n as u64, &revoked, this, next)?;
@@ -482,11 +430,11 @@ struct Measured {
 pub fn run(opts: &Options, note: &dyn Fn(&str)) -> Result<Report, ScaleError> {
     check_options(opts)?;
     let dir = opts.cache.join(format!("v{VERSION}"));
-    let ca = match Ca::read(&dir) {
+    let ca = match read_ca(&dir) {
         Some(ca) => ca,
         None => {
             let _ = std::fs::remove_dir_all(&dir);
-            Ca::make(&dir)?
+            make_ca(&dir)?
         }
     };
     let made_path = dir.join("made.json");

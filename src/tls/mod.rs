@@ -1,13 +1,12 @@
 //! The TLS vocabulary every TLS command shares — one type per idea: the [`Stack`] (OpenSSL or
 //! rustls), rustls' crypto [`Provider`], a [`Library`] (a stack on its crypto, what `bulk` and
 //! `icount` compare), the protocol [`Version`], the server's [`KeyType`] and a cipher
-//! [`Suite`] — with the test certificates ([`certs`]) and the in-memory client–server pair
-//! ([`pair`]).
+//! [`Suite`] — with the in-memory client–server pair ([`pair`]); the test certificates are
+//! made in [`crate::certs::test`].
 //!
 //! Invariant: a name printed in tables, JSON and on the command line is the one `name()`
 //! (or `Display`) gives here; no other module spells a version, stack or provider.
 
-pub mod certs;
 pub mod pair;
 
 use std::sync::Arc;

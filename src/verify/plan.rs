@@ -11,11 +11,11 @@ use certbench_analysis::verify::{ChainChecks, PathChecks, Store};
 use certbench_analysis::{Sample, verify as summary};
 
 use super::{CachedRoots, VerifyOptions};
+use crate::certs::extra::Extra;
+use crate::certs::twin::{Twins, twins};
 use crate::corpus::{Corpus, CorpusChain};
-use crate::extra::Extra;
 use crate::methods::Method;
 use crate::pq::Profile;
-use crate::pq::chains::{Twins, twins};
 use crate::roots::{RootSet, RootsSpec};
 
 /// Where the chains and roots come from, and the store scaling asked for.
@@ -55,7 +55,7 @@ pub enum PlanError {
     Roots(#[source] certbench_core::Error),
     /// The extra roots or intermediates could not be generated.
     #[error("generating the extra roots and intermediates")]
-    Extra(#[source] rcgen::Error),
+    Extra(#[source] crate::certs::ca::GenError),
 }
 
 /// The corpus, the store and the extra certificates of one `verify` run.
@@ -90,8 +90,9 @@ impl Plan {
         let (mut extra, mut generated_in) = (Extra::default(), None);
         if opts.extra_roots + opts.extra_intermediates > 0 {
             let started = Instant::now();
-            extra = crate::extra::generate(&corpus, opts.extra_roots, opts.extra_intermediates)
-                .map_err(PlanError::Extra)?;
+            extra =
+                crate::certs::extra::generate(&corpus, opts.extra_roots, opts.extra_intermediates)
+                    .map_err(PlanError::Extra)?;
             generated_in = Some(started.elapsed());
             roots.extend("extra", extra.roots.iter().cloned());
         }

@@ -1,13 +1,13 @@
 //! Each method's CT verdict on crafted chains, as its browser gives it: a leaf whose SCTs are
 //! valid, one with a corrupted SCT signature, one with an SCT from a log the browser does not
 //! know, and one with too few SCTs for its lifetime. The chains are issued here with the
-//! mirror's SCT minting (`certbench::mirror::ct`); only a verdict (and its counts) comes back
+//! mirror's SCT minting (`certbench::certs::ct`); only a verdict (and its counts) comes back
 //! across a native verifier's ABI.
 
 use certbench::Method;
+use certbench::certs::ct::{MirrorLog, SctSpec, issue_with_scts};
 use certbench::chain::Chain;
 use certbench::ct::CtLogs;
-use certbench::mirror::ct::{MirrorLog, SctSpec, issue_with_scts};
 use certbench::stages::Recorder;
 use certbench::verifier::Target;
 use rcgen::{

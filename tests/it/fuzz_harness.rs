@@ -101,7 +101,8 @@ fn twin_seeds() -> Vec<(String, Vec<u8>)> {
 /// `CERTBENCH_BLESS=1`: the twins of [`TWINNED`] under every profile as seeds, and their
 /// roots in `corpus/pq-twins/roots.pem` (fresh keys: only a bless rewrites them).
 fn bless_twins() {
-    use certbench::pq::{Profile, chains::twins};
+    use certbench::certs::twin::twins;
+    use certbench::pq::Profile;
     let corpus = crate::common::corpus();
     let mut roots = String::new();
     for &profile in Profile::PQ {

@@ -7,10 +7,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::common::{Fault, browser_reason, corpus, verdict, verdict_with};
 use certbench::Method;
+use certbench::certs::clone::{CA_SUFFIX, CloneError, Cloner};
+use certbench::certs::ct::{CtError, MIRROR_SUFFIX, MirrorLog, SctSpec, issue_with_scts};
 use certbench::chain::Chain;
 use certbench::der::key_type;
-use certbench::mirror::clone::{CA_SUFFIX, CloneError, Cloner};
-use certbench::mirror::ct::{CtError, MIRROR_SUFFIX, MirrorLog, SctSpec, issue_with_scts};
 use certbench::mirror::{EXPIRED_HOST, MirrorSet, UNTRUSTED_HOST, WRONG_HOST};
 use rcgen::{
     BasicConstraints, CertificateParams, CustomExtension, DnType, IsCa, Issuer, KeyPair,
@@ -433,7 +433,7 @@ fn issuer_spki(leaf: &[u8], candidates: &[CertificateDer<'static>]) -> Vec<u8> {
 /// Real LogID → operator, from the corpus's real CT log list; a log it does not list is its
 /// own operator, named by its LogID in base64 (as the mirror names it).
 fn real_operators() -> impl Fn(&[u8]) -> String {
-    let path = certbench::mirror::ct::real_list_path(&corpus());
+    let path = certbench::certs::ct::real_list_path(&corpus());
     let known: HashMap<Vec<u8>, String> = match std::fs::read_to_string(path) {
         Ok(text) => (list_logs(&text).into_iter())
             .map(|(id, (_, _, operator))| (id, operator))
@@ -442,7 +442,7 @@ fn real_operators() -> impl Fn(&[u8]) -> String {
     };
     move |id| match known.get(id) {
         Some(operator) => operator.clone(),
-        None => certbench::mirror::ct::base64(id),
+        None => certbench::certs::ct::base64(id),
     }
 }
 

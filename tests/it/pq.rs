@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use certbench::analysis::export::Report;
 use certbench::analysis::{Sample, Verdict};
+use certbench::certs::twin::twins;
 use certbench::driver::{DriverOptions, Served, run};
 use certbench::methods::Method;
 use certbench::mirror::MirrorSet;
 use certbench::mirror::local::serve_each;
 use certbench::pq::Profile;
-use certbench::pq::chains::twins;
 use certbench::roots::RootSet;
 use certbench::sites::parse_sites;
 use certbench::tls::Stack;
@@ -356,7 +356,7 @@ fn a_pq_run_measures_twins_beside_todays_chains_and_says_unsupported() {
 fn generated_ml_dsa_testcases_pass_every_method_that_implements_ml_dsa() {
     use certbench::analysis::limbo::ActualResult;
     use certbench::limbo::{LimboFile, evaluate};
-    let doc = certbench::limbo::mldsa::testcases(time::OffsetDateTime::now_utc()).unwrap();
+    let doc = certbench::certs::mldsa::testcases(time::OffsetDateTime::now_utc()).unwrap();
     let file = LimboFile::parse(&doc.to_string()).unwrap();
     assert_eq!(file.cases.len(), 11);
     let cases: Vec<_> = file.cases.iter().map(|c| c.as_ref().unwrap()).collect();

@@ -4,9 +4,10 @@
 //! descriptors back to the start value. (Its own test binary, one test: nothing else opens
 //! descriptors meanwhile.)
 
+use certbench::certs::test as certs;
 use certbench::handshake::{Config, Resumption, run_with_cert};
 use certbench::procstat::open_fds;
-use certbench::tls::{KeyType, Provider, Stack, Version, certs};
+use certbench::tls::{KeyType, Provider, Stack, Version};
 
 fn config(client: Stack, tls: Version, resumption: Resumption, clients: usize) -> Config {
     Config {

@@ -14,8 +14,8 @@ mod rustls;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::certs::ServerCert;
 use super::{Library, Suite};
+use crate::certs::test::ServerCert;
 
 /// Plaintext bytes per batch between the two clocks.
 const BATCH: usize = 1 << 20;
@@ -207,7 +207,8 @@ pub fn transfer(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tls::{Cipher, KeyType, Provider, Version, certs};
+    use crate::certs::test as certs;
+    use crate::tls::{Cipher, KeyType, Provider, Version};
 
     #[test]
     fn every_stack_negotiates_the_suite_asked_for_and_delivers_every_byte() {

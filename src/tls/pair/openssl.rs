@@ -11,7 +11,7 @@ use std::sync::Arc;
 use openssl::ssl::{Ssl, SslAcceptor, SslConnector, SslMethod, SslStream, SslVerifyMode};
 
 use super::{Pair, PairError};
-use crate::tls::certs::{SERVER_NAME, ServerCert};
+use crate::certs::test::{SERVER_NAME, ServerCert};
 use crate::tls::{Suite, Version};
 
 /// One direction of an in-memory pipe, shared by its two ends.

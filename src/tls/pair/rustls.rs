@@ -6,7 +6,7 @@ use std::sync::Arc;
 use rustls::pki_types::{PrivateKeyDer, ServerName};
 
 use super::{Pair, PairError};
-use crate::tls::certs::{SERVER_NAME, ServerCert};
+use crate::certs::test::{SERVER_NAME, ServerCert};
 use crate::tls::{Provider, Suite};
 
 pub(super) struct RustlsPair {

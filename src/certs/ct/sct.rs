@@ -14,7 +14,7 @@ use rcgen::{Certificate, CertificateParams, CustomExtension, Issuer, PublicKeyDa
 use sha2::{Digest, Sha256};
 use x509_parser::prelude::{ParsedExtension, X509Certificate};
 
-use super::{CtError, MirrorLog, base64};
+use super::log::{CtError, MirrorLog, base64};
 
 /// The SignedCertificateTimestampList extension's OID (RFC 6962 §3.3).
 pub const SCT_LIST_OID: &[u64] = &[1, 3, 6, 1, 4, 1, 11129, 2, 4, 2];
@@ -27,7 +27,7 @@ const ECDSA: u8 = 3;
 /// One SCT to embed: which log signs it, when, and whether to spoil its signature.
 #[derive(Clone, Debug)]
 pub struct SctSpec<'a> {
-    /// The signing log (from a [`super::CtLogs`] or not: [`MirrorLog::generate`]).
+    /// The signing log (from a [`super::logs::CtLogs`] or not: [`MirrorLog::generate`]).
     pub log: &'a MirrorLog,
     /// Milliseconds since the Unix epoch.
     pub timestamp_ms: u64,
@@ -127,7 +127,7 @@ pub fn issue_with_scts(
 }
 
 /// Whether `e` is an SCT list extension.
-pub(in crate::mirror) fn is_sct_list(e: &CustomExtension) -> bool {
+pub fn is_sct_list(e: &CustomExtension) -> bool {
     e.oid_components().eq(SCT_LIST_OID.iter().copied())
 }
 

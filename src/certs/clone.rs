@@ -2,18 +2,19 @@
 //!
 //! A clone keeps, per certificate: the key type and size, the subject (CA names get a
 //! ` (certbench mirror)` suffix so that a clone never shares a name with the real CA it
-//! copies, which would send path building to the wrong key), the serial number, the validity
-//! span, and every extension byte for byte with its criticality (subject alternative names,
-//! basic constraints, key usage, EKU, policies, AIA, CRL distribution points, name
-//! constraints, …). Only the key identifiers are new: the subject key identifier is
-//! computed from the new key and the authority key identifier from the new issuer's key.
+//! copies, which would send path building to the wrong key: [`super::clone_name`]), the
+//! serial number, the validity span, and every extension byte for byte with its criticality
+//! (subject alternative names, basic constraints, key usage, EKU, policies, AIA, CRL
+//! distribution points, name constraints, …). Only the key identifiers are new: the subject
+//! key identifier is computed from the new key and the authority key identifier from the new
+//! issuer's key.
 //! Validity windows are shifted by one offset per chain so that the corpus validation time
 //! falls on `now`.
 //!
 //! SCTs: a leaf's SCT list extension (1.3.6.1.4.1.11129.2.4.2) is replaced, in place, by as
 //! many SCTs from the mirror's own CT logs, the i-th from the mirror of the real i-th SCT's
 //! log, signed over the clone's precertificate, its timestamp shifted as the validity is (see
-//! [`super::ct`]); an SCT the mirror cannot reproduce (not v1 ECDSA P-256 SHA-256) fails the
+//! [`crate::certs::ct`]); an SCT the mirror cannot reproduce (not v1 ECDSA P-256 SHA-256) fails the
 //! chain's clone. Intermediates and roots never carry SCTs (a CA's SCT list is left out).
 //!
 //! A v1 certificate (an old root such as netflix.com's VeriSign root) is cloned as a v3 CA with
@@ -33,28 +34,19 @@
 use std::collections::HashMap;
 
 use rcgen::{
-    CertificateParams, CustomExtension, DistinguishedName, DnType, DnValue, IsCa, Issuer, KeyPair,
-    RsaKeySize, SerialNumber, SignatureAlgorithm,
+    CertificateParams, CustomExtension, IsCa, Issuer, KeyPair, RsaKeySize, SerialNumber,
+    SignatureAlgorithm,
 };
 use rustls_pki_types::CertificateDer;
 use sha2::{Digest, Sha256};
-use x509_parser::prelude::{FromDer, X509Certificate, X509Name};
+use x509_parser::prelude::{FromDer, X509Certificate};
 
+use super::clone_name::{is_ca, is_v1, issuer_name, issuer_of, issuer_params, subject};
 use super::ct::{self, CtError, CtLogs};
+use super::key;
+
+pub use super::clone_name::CA_SUFFIX;
 use crate::pq::Profile;
-
-/// Suffix appended to the common name of every cloned CA (of today's key types).
-pub const CA_SUFFIX: &str = " (certbench mirror)";
-
-/// The suffix of a clone's CA names under `profile`: [`CA_SUFFIX`], or for a twin
-/// ` (certbench mldsa44 twin)`, so that no two profiles' CAs share a name either (a verifier
-/// that looks an issuer up by name alone would pick another profile's key).
-pub fn ca_suffix(profile: Profile) -> String {
-    match profile {
-        Profile::Classical => CA_SUFFIX.to_owned(),
-        pq => format!(" (certbench {pq} twin)"),
-    }
-}
 
 /// OIDs rcgen writes itself (never copied): subjectKeyIdentifier, authorityKeyIdentifier.
 const SKI: &[u64] = &[2, 5, 29, 14];
@@ -96,7 +88,7 @@ pub struct Cloned {
 /// key of the same type and size, with the rcgen algorithm each signs with.
 fn new_key(spki_cert: &X509Certificate<'_>, profile: Profile) -> Result<KeyPair, CloneError> {
     let ca = is_ca(spki_cert) || is_v1(spki_cert);
-    if let Some(alg) = profile.algorithm(ca) {
+    if let Some(alg) = key::algorithm(profile, ca) {
         return Ok(KeyPair::generate_for(alg)?);
     }
     let label = crate::der::key_type(spki_cert.as_ref());
@@ -112,86 +104,6 @@ fn new_key(spki_cert: &X509Certificate<'_>, profile: Profile) -> Result<KeyPair,
         Some(size) => KeyPair::generate_rsa_for(alg, size)?,
         None => KeyPair::generate_for(alg)?,
     })
-}
-
-/// `name` as a clone's name: every attribute kept, `suffix` appended to the common name (or
-/// a common name made of the suffix when there is none).
-fn clone_name(name: &X509Name<'_>, suffix: &str) -> DistinguishedName {
-    let mut dn = DistinguishedName::new();
-    let mut has_cn = false;
-    for rdn in name.iter_rdn() {
-        for attr in rdn.iter() {
-            let oid: Vec<u64> = attr
-                .attr_type()
-                .iter()
-                .map(|i| i.collect())
-                .unwrap_or_default();
-            let ty = DnType::from_oid(&oid);
-            let mut value = attr.as_str().unwrap_or("").to_owned();
-            if ty == DnType::CommonName {
-                has_cn = true;
-                value.push_str(suffix);
-            }
-            dn.push(ty, DnValue::Utf8String(value));
-        }
-    }
-    if !has_cn && !suffix.is_empty() {
-        dn.push(DnType::CommonName, suffix.trim_start());
-    }
-    dn
-}
-
-/// The subject of `x509` for its clone: the profile's [`ca_suffix`] on the CN of a CA (a v1
-/// certificate is one: see the module's doc).
-fn subject(x509: &X509Certificate<'_>, profile: Profile) -> DistinguishedName {
-    let suffix = if is_ca(x509) || is_v1(x509) {
-        ca_suffix(profile)
-    } else {
-        String::new()
-    };
-    clone_name(x509.subject(), &suffix)
-}
-
-/// Whether `x509` is a v1 certificate (an old root, cloned as a v3 CA).
-fn is_v1(x509: &X509Certificate<'_>) -> bool {
-    x509.version() == x509_parser::x509::X509Version::V1
-}
-
-/// Whether `x509` is a CA (basicConstraints cA = true).
-pub fn is_ca(x509: &X509Certificate<'_>) -> bool {
-    matches!(x509.basic_constraints(), Ok(Some(bc)) if bc.value.ca)
-}
-
-/// keyUsage bits (as numbered in RFC 5280 §4.2.1.3) an ML-DSA key must not assert
-/// (RFC 9881 §5): keyEncipherment (2), dataEncipherment (3), keyAgreement (4), encipherOnly
-/// (7), decipherOnly (8).
-const NOT_FOR_ML_DSA: [usize; 5] = [2, 3, 4, 7, 8];
-
-/// The keyUsage extension's value (a DER BIT STRING) with the bits an ML-DSA key must not
-/// assert cleared, and digitalSignature set if no bit is left; `value` itself when it is not
-/// a BIT STRING this reads.
-fn key_usage_for_ml_dsa(value: &[u8]) -> Vec<u8> {
-    let [0x03, len, unused, bytes @ ..] = value else {
-        return value.to_vec();
-    };
-    if usize::from(*len) != bytes.len() + 1 || bytes.len() > 2 || *unused > 7 {
-        return value.to_vec();
-    }
-    let mut bits: Vec<usize> = (0..bytes.len() * 8)
-        .filter(|&i| bytes[i / 8] & (0x80 >> (i % 8)) != 0 && !NOT_FOR_ML_DSA.contains(&i))
-        .collect();
-    if bits.is_empty() {
-        bits.push(0); // digitalSignature
-    }
-    // DER: the named bits up to the last one set, no trailing zero bits.
-    let last = *bits.iter().max().expect("one bit at least");
-    let mut out = vec![0u8; last / 8 + 1];
-    for i in bits {
-        out[i / 8] |= 0x80 >> (i % 8);
-    }
-    let mut der = vec![0x03, out.len() as u8 + 1, (7 - last % 8) as u8];
-    der.extend(out);
-    der
 }
 
 /// Parameters for the clone of `x509`: everything but keys and signature.
@@ -229,7 +141,7 @@ fn params(
             v.extend(id);
             v
         } else if oid == KEY_USAGE && profile.is_pq() {
-            key_usage_for_ml_dsa(ext.value)
+            key::key_usage_for_ml_dsa(ext.value)
         } else {
             ext.value.to_vec()
         };
@@ -392,9 +304,7 @@ impl Cloner {
                     }
                     _ => {
                         // Stand-in issuer with the original issuer's name (suffixed).
-                        let alg = self
-                            .profile
-                            .algorithm(true)
+                        let alg = key::algorithm(self.profile, true)
                             .unwrap_or(&rcgen::PKCS_ECDSA_P256_SHA256);
                         let stand_in_key = KeyPair::generate_for(alg)?;
                         let mut ip = CertificateParams::default();
@@ -437,50 +347,5 @@ impl Cloner {
         let clone = self.done.get(&sha256(all[j]))?;
         let params = issuer_params(&parsed[j], self.profile);
         Some((clone.der.clone(), Issuer::new(params, &clone.key)))
-    }
-}
-
-/// The chain position of the certificate that issued `parsed[i]`, by name; the root (last)
-/// is preferred over a sent certificate with the same name.
-fn issuer_of(parsed: &[X509Certificate<'_>], i: usize) -> Option<usize> {
-    let want = parsed[i].issuer().as_raw();
-    let root_i = parsed.len() - 1;
-    if parsed[root_i].subject().as_raw() == want && i != root_i {
-        return Some(root_i);
-    }
-    (1..root_i).find(|&j| j != i && parsed[j].subject().as_raw() == want)
-}
-
-/// The issuer side of a clone: its (suffixed) name and key identifier method.
-fn issuer_params(x: &X509Certificate<'_>, profile: Profile) -> CertificateParams {
-    let mut p = CertificateParams::default();
-    p.distinguished_name = subject(x, profile);
-    p
-}
-
-/// The issuer name of `x`, suffixed as a clone CA's would be.
-fn issuer_name(x: &X509Certificate<'_>, profile: Profile) -> DistinguishedName {
-    clone_name(x.issuer(), &ca_suffix(profile))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_ml_dsa_key_usage_keeps_only_what_rfc_9881_allows() {
-        // digitalSignature + keyEncipherment (a typical RSA leaf): digitalSignature only.
-        assert_eq!(key_usage_for_ml_dsa(&[3, 2, 5, 0xa0]), [3, 2, 7, 0x80]);
-        // keyCertSign + cRLSign (a CA): unchanged.
-        assert_eq!(key_usage_for_ml_dsa(&[3, 2, 1, 0x06]), [3, 2, 1, 0x06]);
-        // keyEncipherment alone: nothing left, so digitalSignature.
-        assert_eq!(key_usage_for_ml_dsa(&[3, 2, 5, 0x20]), [3, 2, 7, 0x80]);
-        // digitalSignature + decipherOnly (bit 8, a second octet): the second octet goes.
-        assert_eq!(
-            key_usage_for_ml_dsa(&[3, 3, 7, 0x80, 0x80]),
-            [3, 2, 7, 0x80]
-        );
-        // Not a BIT STRING: as it was.
-        assert_eq!(key_usage_for_ml_dsa(&[4, 1, 0]), [4, 1, 0]);
     }
 }

@@ -6,10 +6,10 @@ use std::time::{Duration, Instant};
 
 use rustls_pki_types::CertificateDer;
 
-use super::Profile;
+use super::clone::{CloneError, Cloner};
 use crate::chain::Chain;
 use crate::corpus::{Corpus, CorpusChain};
-use crate::mirror::clone::{CloneError, Cloner};
+use crate::pq::Profile;
 
 /// Why a chain has no twin (the other chains have theirs).
 #[derive(Debug, thiserror::Error)]

@@ -1,158 +1,16 @@
-//! The mirror's Certificate Transparency logs, and leaves issued with their SCTs (RFC 6962).
-//!
-//! The mirror has one log of its own per real log that signed an SCT embedded in a corpus leaf
-//! (a [`MirrorLog`]: a fresh ECDSA P-256 key, LogID = SHA-256 of its SubjectPublicKeyInfo DER,
-//! RFC 6962 §3.2). A clone's leaf carries as many SCTs as the real leaf, the i-th signed by the
-//! mirror of the real leaf's i-th log, over the clone's own precertificate entry, with the real
-//! timestamp shifted by the clone's validity shift and the real SCT's extensions. A mirror log
-//! is named `<real description> (certbench mirror)` and run by `<real operator> (certbench
-//! mirror)` when the real log list names the log, else (named by the real LogID in base64) by
-//! an operator of its own: a clone's SCTs come from as many operators as the real leaf's.
-//!
-//! Only ECDSA P-256 with SHA-256 (hash 4, signature 3: every log of the corpus) is minted; a
-//! real SCT of any other algorithm or version is a [`CtError`] for its chain, never a panic.
-//!
-//! The logs' list, Chrome's log list v3 JSON ([`CtLogs::log_list_json`]), is what a client of
-//! the mirror trusts; the same logs and creation time always give the same text, which is how
-//! a cached list is checked against its cached keys ([`CtLogs::list_made`]).
-//!
-//! Minting ([`issue_with_scts`], with [`SctSpec`] for test chains: any log, any timestamp, a
-//! corrupted signature) is in [`sct`]; its invariant: the certificate it returns, with its SCT
-//! list extension taken out of the tbsCertificate, is byte for byte the tbsCertificate every
-//! SCT was signed over (RFC 6962 §3.2's `PreCert.tbs_certificate`), checked on every issue.
+//! The mirror's set of CT logs ([`CtLogs`]): one per real log that signed an SCT of a corpus
+//! leaf, named after the real log list, and that set as Chrome's log list v3 JSON (what a
+//! client of the mirror trusts) and as the mirror's cache keeps it.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
-use rcgen::{KeyPair, PublicKeyData};
+use rcgen::KeyPair;
 use rustls_pki_types::PrivatePkcs8KeyDer;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
+use super::log::{CtError, MIRROR_SUFFIX, MirrorLog, base64};
+use super::sct::{RealSct, SctSpec, real_scts, shifted};
 use crate::corpus::Corpus;
-
-pub mod sct;
-pub(in crate::mirror) use sct::is_sct_list;
-pub use sct::{RealSct, SCT_LIST_OID, SctSpec, issue_with_scts, real_scts, shifted};
-
-/// Appended to a real log's description and operator.
-pub const MIRROR_SUFFIX: &str = " (certbench mirror)";
-
-/// Why SCTs could not be read or minted.
-#[derive(Debug, thiserror::Error)]
-pub enum CtError {
-    /// A real SCT the mirror cannot reproduce: not v1, or not ECDSA P-256 with SHA-256.
-    #[error(
-        "SCT from log {log_id}: version {version}, hash {hash}, signature {signature}: the mirror's logs mint only v1 ECDSA P-256 SHA-256 SCTs"
-    )]
-    Unsupported {
-        /// The real log (base64).
-        log_id: String,
-        /// SCT version (0 is v1).
-        version: u8,
-        /// TLS hash algorithm (4 is SHA-256).
-        hash: u8,
-        /// TLS signature algorithm (3 is ECDSA).
-        signature: u8,
-    },
-    /// An SCT list extension or certificate that does not parse.
-    #[error("unreadable {0}")]
-    Parse(&'static str),
-    /// A shifted SCT timestamp outside 0..2^64 ms.
-    #[error("SCT timestamp {timestamp_ms} ms shifted by {shift_secs} s is out of range")]
-    Timestamp {
-        /// The real timestamp.
-        timestamp_ms: u64,
-        /// The shift.
-        shift_secs: i64,
-    },
-    /// A field longer than its TLS length prefix allows.
-    #[error("{0} too long for its TLS length")]
-    TooLong(&'static str),
-    /// A certificate to issue with no SCT (an SCT list holds one at least).
-    #[error("no SCT to embed")]
-    NoScts,
-    /// The invariant of [`issue_with_scts`] did not hold.
-    #[error("the issued tbsCertificate without its SCT list is not the precertificate's")]
-    PrecertMismatch,
-    /// The real log list does not parse.
-    #[error("real CT log list: {0}")]
-    LogList(String),
-    /// rcgen failed.
-    #[error("rcgen: {0}")]
-    Rcgen(#[from] rcgen::Error),
-}
-
-/// One of the mirror's CT logs: a P-256 key, its LogID, a description and an operator.
-#[derive(Clone)]
-pub struct MirrorLog {
-    /// `<real description> (certbench mirror)`, or what [`MirrorLog::generate`] was given.
-    pub description: String,
-    /// The operator's name (logs with the same operator count as one for a CT policy).
-    pub operator: String,
-    /// The real log this log stands in for, if any.
-    pub real_log_id: Option<[u8; 32]>,
-    key: Arc<KeyPair>,
-    spki: Vec<u8>,
-    log_id: [u8; 32],
-}
-
-impl std::fmt::Debug for MirrorLog {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        (f.debug_struct("MirrorLog"))
-            .field("description", &self.description)
-            .field("operator", &self.operator)
-            .field("log_id", &base64(&self.log_id))
-            .finish_non_exhaustive()
-    }
-}
-
-impl MirrorLog {
-    /// The log as a browser's log set holds it (`--ct`): its id, key and operator, admissible.
-    pub fn ct_log(&self) -> certbench_core::ct::CtLog {
-        certbench_core::ct::CtLog {
-            id: *self.log_id(),
-            key: self.spki_der().to_vec(),
-            operator: self.operator.clone(),
-            description: self.description.clone(),
-            state: certbench_core::ct::LogState::Admissible,
-        }
-    }
-
-    /// A log with a fresh P-256 key; in no [`CtLogs`] (say, a log a client does not know).
-    pub fn generate(description: &str, operator: &str) -> Result<MirrorLog, CtError> {
-        let key = KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256)?;
-        Ok(Self::with_key(key, description, operator))
-    }
-
-    fn with_key(key: KeyPair, description: &str, operator: &str) -> MirrorLog {
-        let spki = key.subject_public_key_info();
-        MirrorLog {
-            description: description.to_owned(),
-            operator: operator.to_owned(),
-            real_log_id: None,
-            key: Arc::new(key),
-            log_id: Sha256::digest(&spki).into(),
-            spki,
-        }
-    }
-
-    /// LogID: SHA-256 of [`Self::spki_der`] (RFC 6962 §3.2).
-    pub fn log_id(&self) -> &[u8; 32] {
-        &self.log_id
-    }
-
-    /// The log's public key, a DER SubjectPublicKeyInfo (the log list's `key`).
-    pub fn spki_der(&self) -> &[u8] {
-        &self.spki
-    }
-
-    /// The log's private key (PKCS#8 DER).
-    pub fn key_pkcs8(&self) -> &[u8] {
-        self.key.serialized_der()
-    }
-}
-
 /// What the real log list says of a log.
 #[derive(Clone, Debug)]
 struct RealLog {
@@ -330,7 +188,7 @@ impl CtLogs {
             let log = Log {
                 description: l.description.clone(),
                 log_id: base64(&l.log_id),
-                key: base64(&l.spki),
+                key: base64(l.spki_der()),
                 url: format!("https://ct.mirror.test/{}/", hex(&l.log_id[..8])),
                 mmd: 86400,
                 state: usable.clone(),
@@ -365,7 +223,7 @@ impl CtLogs {
 
     /// What a cache keeps: each log's description, operator and real LogID (hex), and the
     /// keys as PEM `PRIVATE KEY` blocks in the same order.
-    pub(super) fn to_cache(&self) -> (Vec<CachedLog>, String) {
+    pub fn to_cache(&self) -> (Vec<CachedLog>, String) {
         let logs = (self.logs.iter())
             .map(|l| CachedLog {
                 description: l.description.clone(),
@@ -380,7 +238,7 @@ impl CtLogs {
     }
 
     /// The logs [`Self::to_cache`] kept, or `None` if they do not match or a key does not load.
-    pub(super) fn from_cache(cached: &[CachedLog], keys_pem: &str) -> Option<CtLogs> {
+    pub fn from_cache(cached: &[CachedLog], keys_pem: &str) -> Option<CtLogs> {
         let keys = pem::parse_many(keys_pem).ok()?;
         if keys.len() != cached.len() {
             return None;
@@ -408,7 +266,7 @@ impl CtLogs {
 
 /// A log as the mirror's cache index keeps it (its key is in a PEM file beside).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(super) struct CachedLog {
+pub struct CachedLog {
     description: String,
     operator: String,
     real_log_id: Option<String>,
@@ -418,12 +276,6 @@ pub(super) struct CachedLog {
 pub fn real_list_path(corpus: &Corpus) -> std::path::PathBuf {
     let parent = corpus.dir.parent().unwrap_or(&corpus.dir);
     parent.join("ct-logs").join("log_list.json")
-}
-
-/// Standard base64 with padding (the log list's `log_id` and `key`).
-pub fn base64(bytes: &[u8]) -> String {
-    use base64::Engine;
-    base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -1,14 +1,14 @@
 //! The mirror's revocation data, signed while the CA clones' keys exist (they are never
 //! cached): per host an OCSP response its server staples, per issuing CA a CRL.
 //!
-//! - `DIR/<host>/stapled.ocsp`: a DER OCSPResponse ([`crate::revocation::ocsp::response`])
+//! - `DIR/<host>/stapled.ocsp`: a DER OCSPResponse ([`super::ocsp::response`])
 //!   signed by the leaf's issuing CA (no delegated responder), `good`, or `revoked` for the
 //!   hosts of [`REVOKED_HOSTS`] (revoked.badssl.com's clone); thisUpdate one hour before
 //!   generation, nextUpdate the leaf's notAfter. A real CA's response lives a week or so; this
 //!   one lives as long as its leaf, because the cache is reused until its first leaf expires
 //!   and a staple gone stale would turn every `ocsp` check into an error. A leaf already
 //!   expired at generation gets none.
-//! - `DIR/crls/<CA>.crl`: one CRL per issuing CA ([`crate::revocation::crl::synthetic`]):
+//! - `DIR/crls/<CA>.crl`: one CRL per issuing CA ([`super::crl::synthetic`]):
 //!   its revoked leaves plus random serials up to [`CRL_SERIALS`] entries (Let's Encrypt's CRL
 //!   shards hold a few thousand), thisUpdate one hour before generation, nextUpdate the last
 //!   notAfter of its leaves (at least a day on): the cache is made anew before that.
@@ -21,9 +21,13 @@ use std::collections::BTreeMap;
 use rcgen::{Issuer, KeyPair};
 use sha2::{Digest, Sha256};
 
-use crate::revocation::crl::{self, CrlGenError};
-use crate::revocation::issuers::REVOKED_HOSTS;
-use crate::revocation::ocsp::{self, OcspGenError, OcspStatus};
+use super::crl::{self, CrlGenError};
+use super::ocsp::{self, OcspGenError, OcspStatus};
+
+/// The hosts whose leaves are revoked, in the mirror (their clones) and in the revocation data
+/// made from the corpus (`crate::revocation::issuers`): revoked.badssl.com's, which its CA
+/// revoked (the real OCSP response in its corpus folder says so); every other leaf is not.
+pub const REVOKED_HOSTS: &[&str] = &["revoked.badssl.com"];
 
 /// Entries of each CA's CRL: its revoked leaves and random serials up to this many.
 pub const CRL_SERIALS: usize = 2_000;

@@ -21,13 +21,11 @@
 use std::collections::HashSet;
 
 use rcgen::string::{Ia5String, PrintableString};
-use rcgen::{
-    BasicConstraints, CertificateParams, DistinguishedName, DnType, DnValue, IsCa, Issuer, KeyPair,
-    KeyUsagePurpose, SerialNumber,
-};
+use rcgen::{CertificateParams, DistinguishedName, DnType, DnValue, Issuer, KeyPair, SerialNumber};
 use rustls_pki_types::CertificateDer;
 use x509_parser::prelude::{FromDer, X509Certificate, X509Name};
 
+use super::ca::{self, GenError, Signs};
 use crate::corpus::Corpus;
 
 /// Extra certificates for a store-scaling run.
@@ -85,13 +83,13 @@ fn reproducible(name: &X509Name<'_>) -> bool {
     })
 }
 
+/// An extra CA's parameters: `name`, valid from 2000 to 2049, serial number `serial`.
 fn ca_params(name: DistinguishedName, serial: u64) -> CertificateParams {
-    let mut p = CertificateParams::default();
-    p.distinguished_name = name;
-    p.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    p.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-    p.not_before = rcgen::date_time_ymd(2000, 1, 1);
-    p.not_after = rcgen::date_time_ymd(2049, 12, 31);
+    let (from, to) = (
+        rcgen::date_time_ymd(2000, 1, 1),
+        rcgen::date_time_ymd(2049, 12, 31),
+    );
+    let mut p = ca::params(name, Signs::CertsAndCrls, from, to);
     p.serial_number = Some(SerialNumber::from(serial));
     p
 }
@@ -125,11 +123,7 @@ fn distinct_names<'a>(
 
 /// Makes `roots` extra roots and `intermediates` extra intermediates, with decoys of the
 /// anchors and the leaves' issuers of `corpus`.
-pub fn generate(
-    corpus: &Corpus,
-    roots: usize,
-    intermediates: usize,
-) -> Result<Extra, rcgen::Error> {
+pub fn generate(corpus: &Corpus, roots: usize, intermediates: usize) -> Result<Extra, GenError> {
     // (leaf, anchor) of every chain, parsed.
     let parsed: Vec<(X509Certificate<'_>, Option<X509Certificate<'_>>)> = corpus
         .chains

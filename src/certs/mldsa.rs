@@ -24,11 +24,13 @@
 //! certificate valid for a year around it but the expired one.
 
 use rcgen::{
-    BasicConstraints, CertificateParams, CustomExtension, DnType, ExtendedKeyUsagePurpose, IsCa,
-    Issuer, KeyPair, KeyUsagePurpose, SignatureAlgorithm,
+    CertificateParams, CustomExtension, DnType, ExtendedKeyUsagePurpose, IsCa, Issuer, KeyPair,
+    KeyUsagePurpose, SignatureAlgorithm,
 };
 use serde_json::{Value, json};
 use time::{Duration, OffsetDateTime};
+
+use super::ca::{self, Signs};
 
 /// Why the testcases could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -37,14 +39,10 @@ pub struct GenerateError(#[from] rcgen::Error);
 
 const NAME: &str = "example.com";
 
+/// A testcase's CA: `name`, valid for a year either side of `now`.
 fn ca(name: &str, now: OffsetDateTime) -> CertificateParams {
-    let mut p = CertificateParams::default();
-    p.distinguished_name.push(DnType::CommonName, name);
-    p.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    p.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign];
-    p.not_before = now - Duration::days(365);
-    p.not_after = now + Duration::days(365);
-    p
+    let (from, to) = (now - Duration::days(365), now + Duration::days(365));
+    ca::params(ca::common_name(name), Signs::CertsAndCrls, from, to)
 }
 
 fn ee(name: &str, now: OffsetDateTime, usages: Vec<KeyUsagePurpose>) -> CertificateParams {
