@@ -169,6 +169,8 @@ mod tests {
         let row = md.lines().find(|l| l.contains("TLS_AES_128")).unwrap();
         assert!(row.contains("1000 (950, 800–1000)"), "{row}");
         assert!(row.contains("700 (650, 600–700)"), "{row}");
-        assert_eq!(render_csv(&[send]).lines().count(), 6);
+        assert_eq!(render_csv(&[send.clone()]).lines().count(), 6);
+        crate::export::golden::check("bulk.md", &md);
+        crate::export::golden::check("bulk.csv", &render_csv(&[send]));
     }
 }

@@ -198,6 +198,15 @@ mod tests {
         assert_eq!(r.change, Change::Slower);
         assert!((r.ratio - 2.0).abs() < 1e-9);
         assert!(r.ratio_low > 1.9 && r.ratio_high < 2.1, "{r:?}");
+        for f in [
+            ("md", crate::export::Format::Markdown),
+            ("csv", crate::export::Format::Csv),
+        ] {
+            crate::export::golden::check(
+                &format!("ab.{}", f.0),
+                &crate::export::render_ab(&rows, f.1, 0.02),
+            );
+        }
         let rows = compare(&samples(V, 2), &samples(V, 1), 0.02);
         assert_eq!(rows[0].change, Change::Faster);
     }

@@ -574,6 +574,20 @@ mod tests {
             assert!((webpki.paid_ratio - 1.5).abs() < 1e-3, "{webpki:?}");
         }
         let lines = answer(&cmp, Some("certbench --hook replace"));
+        crate::export::golden::check("comparison-answer.md", &lines.join("\n"));
+        let report = crate::export::Report::from_samples(
+            &callback_run(),
+            &[],
+            Some("certbench --hook replace"),
+        );
+        crate::export::golden::check(
+            "report.md",
+            &crate::export::render(&report, crate::export::Format::Markdown),
+        );
+        crate::export::golden::check(
+            "report.csv",
+            &crate::export::render(&report, crate::export::Format::Csv),
+        );
         assert!(lines.len() <= 8, "{lines:#?}");
         let text = lines.join("\n");
         assert!(
@@ -609,6 +623,7 @@ mod tests {
         }
         let cmp = build_comparison(&build_seed_tables(&v)).unwrap();
         let text = answer(&cmp, None).join("\n");
+        crate::export::golden::check("comparison-answer-browsers.md", &text);
         let line = text
             .lines()
             .find(|l| l.starts_with("Servo's verifiers"))
@@ -656,6 +671,7 @@ mod tests {
             .collect();
         let cmp = build_comparison(&build_seed_tables(&samples)).unwrap();
         let text = answer(&cmp, None).join("\n");
+        crate::export::golden::check("comparison-answer-replace.md", &text);
         assert!(text.contains("the 2017 view is the own cost"), "{text}");
         assert!(!text.contains("openssl-verify"), "{text}");
         assert!(
@@ -711,6 +727,7 @@ mod tests {
         }
         let cmp = build_comparison(&build_seed_tables(&v)).unwrap();
         let text = answer(&cmp, None).join("\n");
+        crate::export::golden::check("comparison-answer-ct.md", &text);
         let pays = text
             .lines()
             .find(|l| l.starts_with("What each browser's verifier pays"))

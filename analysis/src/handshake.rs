@@ -547,6 +547,36 @@ mod tests {
         );
     }
 
+    /// Every format of the runs and of memory, as `certbench handshake` writes them.
+    #[test]
+    fn the_tables_and_files_of_runs_and_memory() {
+        let mut runs = vec![
+            run("openssl", 1, "none", 500.0),
+            run("rustls", 1, "none", 1000.0),
+            run("rustls", 16, "tickets", 4000.0),
+        ];
+        runs[2].revocation_checks = 100;
+        runs[2].revocation_load_us = Some(12.5);
+        let memory = [MemoryRun {
+            client: "rustls".into(),
+            server: "openssl".into(),
+            key: "p256".into(),
+            tls: "1.3".into(),
+            allocator: "system".into(),
+            connections: 1000,
+            client_kib_per_connection: 9.0,
+            server_kib_per_connection: 12.25,
+        }];
+        for (ext, f) in [
+            ("md", Format::Markdown),
+            ("csv", Format::Csv),
+            ("json", Format::Json),
+        ] {
+            crate::export::golden::check(&format!("handshake.{ext}"), &render(&runs, f));
+            crate::export::golden::check(&format!("memory.{ext}"), &render_memory(&memory, f));
+        }
+    }
+
     #[test]
     fn parse_reads_either_document_and_names_the_problem_otherwise() {
         let runs = vec![run("openssl", 1, "none", 500.0)];

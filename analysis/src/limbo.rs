@@ -406,6 +406,7 @@ mod tests {
         let md = render_summaries(&[s]);
         assert!(md.contains("| h "), "{md}");
         assert!(md.contains("2 (50.0 %)"), "{md}");
+        crate::export::golden::check("limbo-summaries.md", &md);
     }
 
     #[test]
@@ -431,6 +432,7 @@ mod tests {
             md.contains("a vs b: 1 of 2 testcases both ran differ (x 1)"),
             "{md}"
         );
+        crate::export::golden::check("limbo-agreements.md", &md);
     }
 
     #[test]

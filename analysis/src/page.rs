@@ -440,6 +440,8 @@ mod tests {
         let csv = render_csv(&loads);
         assert_eq!(csv.lines().count(), 4, "{csv}");
         assert!(csv.lines().next().unwrap().contains("verification_ns"));
+        crate::export::golden::check("page.md", &md);
+        crate::export::golden::check("page.csv", &csv);
         // Without CT, no SCT column.
         assert!(!md.contains("SCT"), "{md}");
     }
@@ -471,6 +473,8 @@ mod tests {
             csv.lines().nth(1).unwrap().contains(",5 logs of mirror,6,"),
             "{csv}"
         );
+        crate::export::golden::check("page-ct.md", &md);
+        crate::export::golden::check("page-ct.csv", &csv);
         // A file written before these fields existed reads as no CT.
         let mut json = serde_json::to_value(&loads[0]).unwrap();
         let obj = json.as_object_mut().unwrap();

@@ -386,5 +386,7 @@ mod tests {
             "{answer:?}"
         );
         assert!(!answer[2].contains("would cost"), "{answer:?}");
+        crate::export::golden::check("revocation.md", &markdown(&rows));
+        crate::export::golden::check("revocation-answer.md", &answer.join("\n"));
     }
 }

@@ -404,6 +404,7 @@ mod tests {
             origin.contains("| 3 | 1 | a.example | 2.00 ms | 2 | 250 µs | 7.5 % |"),
             "{origin}"
         );
+        crate::export::golden::check("servo.md", &text);
         assert!(render_markdown(&[]).is_none());
     }
 }

@@ -1,6 +1,8 @@
 //! Exporters: one file per output format, each turning a [`Report`] into text.
 
 mod csv;
+#[cfg(test)]
+pub(crate) mod golden;
 pub mod html;
 mod json;
 pub mod markdown;

@@ -307,3 +307,32 @@ fn slow_row((i, c): (usize, &SlowCase)) -> Vec<String> {
         c.actual.as_str().to_owned(),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_slowest_testcases_per_method() {
+        let case = |index, id: &str, again_ns: Vec<u64>| SlowCase {
+            index,
+            id: id.into(),
+            first_ns: 900_000,
+            again_ns,
+            actual: ActualResult::Failure,
+        };
+        let slow = [
+            (
+                "rustlsserial".to_owned(),
+                vec![
+                    case(3, "rfc5280::long-chain", vec![100_000, 200_000, 400_000]),
+                    case(7, "webpki::no-repeat", Vec::new()),
+                ],
+            ),
+            ("openssl".to_owned(), Vec::new()),
+        ];
+        assert_eq!(slow[0].1[0].median_ns(), 200_000);
+        assert_eq!(slow[0].1[1].median_ns(), 900_000);
+        crate::export::golden::check("limbo-slowest.md", &render_slowest(&slow, 3));
+    }
+}

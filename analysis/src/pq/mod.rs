@@ -376,6 +376,12 @@ mod tests {
             .collect();
         assert_eq!(over, [("a.example", Some(0)), ("b.example", Some(1))]);
         let answer = pq.answer(Some("rustlsserial")).join("\n");
+        crate::export::golden::check("pq-answer.md", &answer);
+        let report = crate::export::Report::from_samples(&samples, &[], None);
+        crate::export::golden::check(
+            "pq-report.md",
+            &crate::export::render(&report, crate::export::Format::Markdown),
+        );
         assert!(
             answer.contains("With ML-DSA-44 chains verification costs ×1.00 of today's (rustlsserial, median over 2 sites, ×0.50–×1.50)")
                 && answer.contains("carries 12.0 KB more (median over 2 sites), 1 of 2 sites needing an extra round trip")
