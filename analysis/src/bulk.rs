@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::export::markdown::plain_table;
+use crate::export::markdown::table::plain_table;
 
 /// One configuration's transfer in one direction, over every run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 
 use crate::export::Format;
-use crate::export::markdown::plain_table;
+use crate::export::markdown::table::plain_table;
 
 /// One measured configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -12,9 +12,9 @@
 //! a Servo build) links.
 
 #[cfg(feature = "report")]
-pub mod bulk;
+pub mod ab;
 #[cfg(feature = "report")]
-pub mod compare;
+pub mod bulk;
 #[cfg(feature = "report")]
 pub mod comparison;
 #[cfg(feature = "report")]

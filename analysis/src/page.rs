@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
-use crate::export::markdown::plain_table;
+use crate::export::markdown::table::plain_table;
 use crate::units::human;
 
 /// One load of one page with one method.

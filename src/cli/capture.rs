@@ -61,7 +61,8 @@ pub(super) fn run(args: CaptureArgs) -> Result<Outcome> {
     capture::write(&args.out, &captured, roots)
         .with_context(|| format!("writing the captures into {}", args.out.display()))?;
     let (n, of, dir) = (captured.len(), sites.len(), args.out.display());
-    let table = certbench_analysis::export::markdown::plain_table(&capture::COLUMNS, rows, 2);
+    let table =
+        certbench_analysis::export::markdown::table::plain_table(&capture::COLUMNS, rows, 2);
     output::print(&format!(
         "## certbench capture — {n} of {of} sites into {dir}\n\n{table}\n"
     ));

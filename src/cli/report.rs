@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use certbench_analysis::Sample;
-use certbench_analysis::compare::compare;
+use certbench_analysis::ab::compare;
 use certbench_analysis::export::{Format, render_ab};
 use certbench_analysis::input::{Contents, Gathered};
 use certbench_analysis::io::{ReadError, read_run_info};

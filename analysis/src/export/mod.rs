@@ -1,4 +1,7 @@
-//! Exporters: one file per output format, each turning a [`Report`] into text.
+//! Exporters: every renderer of the crate. Each result kind computes its figures in its own
+//! module (typed rows and answers, no prose, no table markup); one writer per format turns
+//! them into text: `markdown/<kind>.rs`, `csv/<kind>.rs`, `json.rs`, `html/<kind>.rs`. The
+//! functions here pick the writer for a [`Format`].
 
 mod csv;
 #[cfg(test)]
@@ -36,8 +39,8 @@ impl std::str::FromStr for Format {
 /// Renders `report` in `format`.
 pub fn render(report: &Report, format: Format) -> String {
     match format {
-        Format::Markdown => markdown::render(report),
-        Format::Csv => csv::render(report),
+        Format::Markdown => markdown::report::render(report),
+        Format::Csv => csv::report::render(report),
         Format::Json => json::render(report),
     }
 }
@@ -61,12 +64,12 @@ pub fn render_samples(
     text
 }
 
-/// Renders an A/B comparison ([`crate::compare::compare`]) in `format`; `min_change` is the
+/// Renders an A/B comparison ([`crate::ab::compare`]) in `format`; `min_change` is the
 /// threshold it used (named in the markdown title).
-pub fn render_ab(rows: &[crate::compare::AbRow], format: Format, min_change: f64) -> String {
+pub fn render_ab(rows: &[crate::ab::AbRow], format: Format, min_change: f64) -> String {
     match format {
-        Format::Markdown => markdown::render_ab(rows, min_change),
-        Format::Csv => csv::render_ab(rows),
+        Format::Markdown => markdown::ab::render(rows, min_change),
+        Format::Csv => csv::ab::render(rows),
         Format::Json => serde_json::to_string_pretty(rows).expect("rows serialize") + "\n",
     }
 }

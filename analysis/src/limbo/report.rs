@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::{ActualResult, Agreement, LimboResult, Summary, family};
 use super::{render_agreements, render_summaries};
-use crate::export::markdown::plain_table;
+use crate::export::markdown::table::plain_table;
 use crate::units::human;
 
 /// One of a method's slowest testcases, timed again.

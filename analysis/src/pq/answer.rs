@@ -2,17 +2,8 @@
 //! and round trips the first flight adds; the methods without ML-DSA; whether the verdicts
 //! held; on an emulated link, the connection and verification's share of it.
 
-use super::{CLASSICAL, CostRow, FlightRow, INITIAL_WINDOW, MSS, PqSummary, median};
+use super::{CLASSICAL, CostRow, FlightRow, INITIAL_WINDOW, MSS, PqSummary, median, profile_label};
 use crate::units::human;
-
-/// `ML-DSA-44` for `mldsa44`, the profile's own name otherwise.
-pub fn profile_label(profile: &str) -> String {
-    match profile.strip_prefix("mldsa") {
-        Some(level) => format!("ML-DSA-{level}"),
-        None if profile == "mixed" => "mixed (ML-DSA-44 leaf, ML-DSA-65 CAs)".to_owned(),
-        None => profile.to_owned(),
-    }
-}
 
 impl PqSummary {
     fn flights_of(&self, profile: &str) -> Vec<&FlightRow> {

@@ -10,7 +10,6 @@
 mod answer;
 mod wire;
 
-pub use answer::profile_label;
 pub use wire::{INITIAL_WINDOW, MSS, extra_round_trips, model_connection_ns, segments};
 
 use serde::Serialize;
@@ -19,6 +18,15 @@ use crate::schema::{Sample, Stage, Verdict};
 
 /// The name today's chains have in a `--pq` run.
 pub const CLASSICAL: &str = "classical";
+
+/// `ML-DSA-44` for `mldsa44`, the profile's own name otherwise.
+pub fn profile_label(profile: &str) -> String {
+    match profile.strip_prefix("mldsa") {
+        Some(level) => format!("ML-DSA-{level}"),
+        None if profile == "mixed" => "mixed (ML-DSA-44 leaf, ML-DSA-65 CAs)".to_owned(),
+        None => profile.to_owned(),
+    }
+}
 
 /// One site under one profile: what its chain costs on the wire.
 #[derive(Clone, Debug, Serialize)]

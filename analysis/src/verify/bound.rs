@@ -7,7 +7,7 @@
 //! are the run's `total-verification` medians (the tables' cells); the ratio's interval is the
 //! two-sample Hodges–Lehmann one ([`RatioInterval`]).
 
-use crate::export::markdown::plain_table;
+use crate::export::markdown::table::plain_table;
 use crate::schema::{Sample, Stage};
 use crate::stats::RatioInterval;
 use crate::table::{SeedTable, build_seed_tables};

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use certbench_analysis::export::markdown::plain_table;
+use certbench_analysis::export::markdown::table::plain_table;
 
 use super::{Count, KEY_CHAINS, Scenario, measure, measure_scenario};
 use crate::Method;

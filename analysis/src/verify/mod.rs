@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::export::markdown::plain_table;
+use crate::export::markdown::table::plain_table;
 use crate::schema::{Sample, Source, Stage, Verdict};
 use crate::stats::middle;
 use crate::table::{SeedTable, build_seed_tables};

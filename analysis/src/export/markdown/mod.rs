@@ -1,0 +1,8 @@
+//! Markdown: one writer per result kind, each turning that kind's figures into text, on the
+//! one table of [`table`].
+
+pub(crate) mod ab;
+pub(crate) mod comparison;
+pub(crate) mod pq;
+pub(crate) mod report;
+pub mod table;
