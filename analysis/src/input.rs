@@ -255,8 +255,8 @@ impl Gathered {
             let p = &self.pages;
             let json = || serde_json::to_string_pretty(p).expect("page loads serialize");
             let (md, csv) = (
-                || crate::page::render_markdown(p),
-                || crate::page::render_csv(p),
+                || crate::export::render_pages(p, Format::Markdown),
+                || crate::export::render_pages(p, Format::Csv),
             );
             section(text, (format, "page loads", names), md, csv, json);
         }
@@ -264,8 +264,8 @@ impl Gathered {
             let b = &self.bulk;
             let json = || serde_json::to_string_pretty(b).expect("bulk transfers serialize");
             let (md, csv) = (
-                || crate::bulk::render_markdown(b),
-                || crate::bulk::render_csv(b),
+                || crate::export::render_bulk(b, Format::Markdown),
+                || crate::export::render_bulk(b, Format::Csv),
             );
             section(text, (format, "bulk transfers", names), md, csv, json);
         }

@@ -10,6 +10,8 @@ pub mod html;
 mod json;
 pub mod markdown;
 mod report;
+#[cfg(test)]
+mod tests;
 
 pub use report::Report;
 
@@ -71,5 +73,44 @@ pub fn render_ab(rows: &[crate::ab::AbRow], format: Format, min_change: f64) -> 
         Format::Markdown => markdown::ab::render(rows, min_change),
         Format::Csv => csv::ab::render(rows),
         Format::Json => serde_json::to_string_pretty(rows).expect("rows serialize") + "\n",
+    }
+}
+
+/// Bulk transfers in `format`, as a report's section (markdown: the table alone).
+pub fn render_bulk(results: &[crate::bulk::BulkResult], format: Format) -> String {
+    match format {
+        Format::Markdown => markdown::bulk::table(results),
+        Format::Csv => csv::bulk::render(results),
+        Format::Json => json::pretty(results, "bulk transfers"),
+    }
+}
+
+/// `certbench bulk`'s output in `format`: markdown under a title naming `run`'s sizes.
+pub fn render_bulk_run(
+    results: &[crate::bulk::BulkResult],
+    run: &crate::bulk::BulkRun,
+    format: Format,
+) -> String {
+    match format {
+        Format::Markdown => markdown::bulk::document(results, run),
+        f => render_bulk(results, f),
+    }
+}
+
+/// Page loads in `format`, as a report's section and `certbench page` write them (markdown:
+/// the tables, without a title).
+pub fn render_pages(loads: &[crate::page::PageLoad], format: Format) -> String {
+    match format {
+        Format::Markdown => markdown::page::render(loads),
+        Format::Csv => csv::page::render(loads),
+        Format::Json => json::pretty(loads, "page loads"),
+    }
+}
+
+/// `certbench page`'s output in `format`: markdown under the heading `## title`.
+pub fn render_page_run(title: &str, loads: &[crate::page::PageLoad], format: Format) -> String {
+    match format {
+        Format::Markdown => format!("## {title}\n\n{}", markdown::page::render(loads)),
+        f => render_pages(loads, f),
     }
 }

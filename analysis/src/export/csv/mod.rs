@@ -2,4 +2,6 @@
 //! unit (nanoseconds, bytes, MB/s) with no unit in the cell.
 
 pub(crate) mod ab;
+pub(crate) mod bulk;
+pub(crate) mod page;
 pub(crate) mod report;

@@ -2,7 +2,9 @@
 //! one table of [`table`].
 
 pub(crate) mod ab;
+pub(crate) mod bulk;
 pub(crate) mod comparison;
+pub(crate) mod page;
 pub(crate) mod pq;
 pub(crate) mod report;
 pub mod table;
