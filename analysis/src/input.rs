@@ -10,8 +10,8 @@
 
 use crate::bulk::BulkResult;
 use crate::export::html::{self, Input};
-use crate::export::{Format, Report, render};
-use crate::handshake::{Results, render as render_handshakes, render_memory};
+use crate::export::{Format, Report, render, render_handshakes, render_memory};
+use crate::handshake::Results;
 use crate::io::{ReadError, read_jsonl};
 use crate::page::PageLoad;
 use crate::schema::{RunInfo, Sample};

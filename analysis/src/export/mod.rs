@@ -6,6 +6,7 @@
 mod csv;
 #[cfg(test)]
 pub(crate) mod golden;
+pub(crate) mod handshake;
 pub mod html;
 mod json;
 pub mod markdown;
@@ -112,5 +113,23 @@ pub fn render_page_run(title: &str, loads: &[crate::page::PageLoad], format: For
     match format {
         Format::Markdown => format!("## {title}\n\n{}", markdown::page::render(loads)),
         f => render_pages(loads, f),
+    }
+}
+
+/// `certbench handshake`'s runs in `format` (markdown: the throughput and latency tables).
+pub fn render_handshakes(runs: &[crate::handshake::HandshakeRun], format: Format) -> String {
+    match format {
+        Format::Markdown => markdown::handshake::runs(runs),
+        Format::Csv => csv::handshake::render(runs),
+        Format::Json => json::pretty(runs, "handshake runs"),
+    }
+}
+
+/// Memory per idle connection (`certbench handshake --hold`) in `format`.
+pub fn render_memory(runs: &[crate::handshake::MemoryRun], format: Format) -> String {
+    match format {
+        Format::Markdown => markdown::handshake::memory(runs),
+        Format::Csv => csv::handshake::render(runs),
+        Format::Json => json::pretty(runs, "memory runs"),
     }
 }

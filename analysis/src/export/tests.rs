@@ -4,6 +4,8 @@
 use super::*;
 use crate::bulk::BulkRun;
 use crate::bulk::tests::r;
+use crate::handshake::MemoryRun;
+use crate::handshake::tests::run;
 use golden::check;
 
 #[test]
@@ -25,5 +27,35 @@ fn bulk_as_certbench_bulk_writes_it() {
             &format!("bulk-doc.{ext}"),
             &render_bulk_run(&results, &run, f),
         );
+    }
+}
+
+/// Every format of the runs and of memory, as `certbench handshake` writes them.
+#[test]
+fn the_tables_and_files_of_runs_and_memory() {
+    let mut runs = vec![
+        run("openssl", 1, "none", 500.0),
+        run("rustls", 1, "none", 1000.0),
+        run("rustls", 16, "tickets", 4000.0),
+    ];
+    runs[2].revocation_checks = 100;
+    runs[2].revocation_load_us = Some(12.5);
+    let memory = [MemoryRun {
+        client: "rustls".into(),
+        server: "openssl".into(),
+        key: "p256".into(),
+        tls: "1.3".into(),
+        allocator: "system".into(),
+        connections: 1000,
+        client_kib_per_connection: 9.0,
+        server_kib_per_connection: 12.25,
+    }];
+    for (ext, f) in [
+        ("md", Format::Markdown),
+        ("csv", Format::Csv),
+        ("json", Format::Json),
+    ] {
+        check(&format!("handshake.{ext}"), &render_handshakes(&runs, f));
+        check(&format!("memory.{ext}"), &render_memory(&memory, f));
     }
 }

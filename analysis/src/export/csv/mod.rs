@@ -3,5 +3,6 @@
 
 pub(crate) mod ab;
 pub(crate) mod bulk;
+pub(crate) mod handshake;
 pub(crate) mod page;
 pub(crate) mod report;

@@ -4,6 +4,7 @@
 pub(crate) mod ab;
 pub(crate) mod bulk;
 pub(crate) mod comparison;
+pub(crate) mod handshake;
 pub(crate) mod page;
 pub(crate) mod pq;
 pub(crate) mod report;
