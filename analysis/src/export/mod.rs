@@ -133,3 +133,16 @@ pub fn render_memory(runs: &[crate::handshake::MemoryRun], format: Format) -> St
         Format::Json => json::pretty(runs, "memory runs"),
     }
 }
+
+/// `certbench limbo`'s summary in markdown (at most [`LimboReport::show`] differing
+/// testcases per pair).
+///
+/// [`LimboReport::show`]: crate::limbo::report::LimboReport::show
+pub fn render_limbo_markdown(report: &crate::limbo::report::LimboReport) -> String {
+    markdown::limbo::report(report)
+}
+
+/// `certbench limbo`'s summary as JSON (every difference listed).
+pub fn render_limbo_json(report: &crate::limbo::report::LimboReport) -> String {
+    json::limbo::summary(report)
+}

@@ -5,6 +5,7 @@ pub(crate) mod ab;
 pub(crate) mod bulk;
 pub(crate) mod comparison;
 pub(crate) mod handshake;
+pub(crate) mod limbo;
 pub(crate) mod page;
 pub(crate) mod pq;
 pub(crate) mod report;

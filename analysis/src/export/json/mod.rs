@@ -1,6 +1,8 @@
 //! JSON: the whole report, statistics in nanoseconds; any other kind's figures as they
 //! serialize, pretty-printed, with a final newline.
 
+pub(crate) mod limbo;
+
 use serde::Serialize;
 
 use super::report::Report;
