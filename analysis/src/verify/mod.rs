@@ -196,3 +196,92 @@ pub fn store_curve(samples: &[Sample], stage: Stage) -> Option<StoreCurve> {
 mod bound;
 
 pub use bound::{ChainChecks, PathChecks, parallel_bound};
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::schema::{SCHEMA_VERSION, SampleMeta};
+
+    /// `verify` samples of both rustls methods on two chains, three runs each: serial
+    /// 100/200 µs, parallel 80/250 µs; every build of the store 1 ms (+ run µs).
+    pub(crate) fn samples() -> Vec<Sample> {
+        let mut v = Vec::new();
+        for (method, a, b) in [
+            ("rustlsserial", 100_000, 200_000),
+            ("rustlsparallel", 80_000, 250_000),
+        ] {
+            for (chain, ns) in [("c1", a), ("c2", b)] {
+                for run in 0..3u32 {
+                    let ns = ns + 1_000 * u64::from(run);
+                    v.push(Sample {
+                        schema: SCHEMA_VERSION,
+                        source: Source::Verify,
+                        method: method.into(),
+                        config: Default::default(),
+                        port: None,
+                        path: None,
+                        site: chain.into(),
+                        chain: Some(chain.into()),
+                        run,
+                        warmup: false,
+                        stages: [
+                            (Stage::RootsCreation, 1_000_000 + 1_000 * u64::from(run)),
+                            (Stage::Verify, ns),
+                            (Stage::TotalVerification, ns + 10_000),
+                        ]
+                        .into_iter()
+                        .collect(),
+                        verdict: if chain == "c2" && run == 0 {
+                            Verdict::Rejected("expired".into())
+                        } else {
+                            Verdict::Ok
+                        },
+                        meta: SampleMeta::default(),
+                    });
+                }
+            }
+        }
+        v
+    }
+
+    pub(crate) fn chains() -> Vec<ChainChecks> {
+        vec![
+            ChainChecks {
+                id: "c1".into(),
+                keys: "ecdsa-p256".into(),
+                p384: false,
+                path: Some(PathChecks {
+                    checks: vec![30_000, 20_000],
+                    on_threads: 30_000,
+                }),
+            },
+            ChainChecks {
+                id: "c2".into(),
+                keys: "ecdsa-p384, rsa-2048".into(),
+                p384: true,
+                path: None,
+            },
+        ]
+    }
+
+    pub(crate) fn store() -> Store {
+        Store {
+            roots: "mozilla+corpus+extra (160)".into(),
+            extra_roots: 10,
+            decoy_roots: 2,
+            extra_intermediates: 5,
+            decoy_intermediates: 1,
+        }
+    }
+
+    #[test]
+    fn store_scaling_and_the_parallel_bound_as_verify_prints_them() {
+        let s = samples();
+        let once = [("rustlsparallel".to_owned(), 2_000_000)];
+        crate::export::golden::check(
+            "verify-scaling.md",
+            &store_scaling(&s, &["rustlsserial", "rustlsparallel"], &once, &store()),
+        );
+        crate::export::golden::check("verify-bound.md", &parallel_bound(&s, &chains(), 4));
+    }
+}
