@@ -146,3 +146,16 @@ pub fn render_limbo_markdown(report: &crate::limbo::report::LimboReport) -> Stri
 pub fn render_limbo_json(report: &crate::limbo::report::LimboReport) -> String {
     json::limbo::summary(report)
 }
+
+/// `certbench verify`'s store scaling, in markdown, under a title naming `store`.
+pub fn render_store_scaling(
+    rows: &[crate::verify::ScalingRow],
+    store: &crate::verify::Store,
+) -> String {
+    markdown::verify::store_scaling(rows, store)
+}
+
+/// `certbench verify`'s `rustlsparallel` against its bound, in markdown.
+pub fn render_parallel_bound(bound: &crate::verify::ParallelBound) -> String {
+    markdown::verify::parallel_bound(bound)
+}

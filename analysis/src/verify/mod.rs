@@ -5,26 +5,14 @@
 //! Nothing here measures: the path checks' costs the bound needs are measured by the caller
 //! (`certbench::bench::floor::check_costs`) and passed in as [`ChainChecks`].
 //!
-//! Medians of medians use [`middle`] (the middle element, or the mean of the two middle ones);
+//! Medians of medians are a [`Spread`]'s (the middle element, or the mean of the two middle ones);
 //! each chain's own median in [`store_scaling`] and [`parallel_bound`] is its table cell's.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::export::markdown::table::plain_table;
 use crate::schema::{Sample, Source, Stage, Verdict};
-use crate::stats::middle;
+use crate::stats::Spread;
 use crate::table::{SeedTable, build_seed_tables};
-use crate::units::human;
-
-/// The median of `v` ([`middle`]); `None` when `v` is empty.
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    middle(&mut v)
-}
-
-/// A duration in nanoseconds, or `—` when there is none.
-fn show(v: Option<f64>) -> String {
-    v.map_or("—".to_owned(), human)
-}
 
 /// The trust store and the untrusted intermediates of one `verify` run.
 #[derive(Clone, Debug)]
@@ -41,102 +29,99 @@ pub struct Store {
     pub decoy_intermediates: usize,
 }
 
-/// The `roots-creation` cell of `method`'s store-scaling row: the one build when the store
-/// was cached (`built_once`), else the median, n and range of every measured sample's build.
-fn creation(samples: &[Sample], method: &str, built_once: Option<u64>) -> String {
+/// How a method's store was built in one `verify` run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Creation {
+    /// Once, for the whole run (`--cache-roots`): its nanoseconds.
+    BuiltOnce(u64),
+    /// In every measured sample: the builds' spread and count.
+    Measured(Spread, usize),
+    /// No sample built it.
+    None,
+}
+
+/// One method's store-scaling row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScalingRow {
+    /// The method.
+    pub method: String,
+    /// Its `roots-creation`.
+    pub creation: Creation,
+    /// The median over chains of each chain's `verify` median.
+    pub verify: Option<f64>,
+    /// The median over chains of each chain's `total-verification` median.
+    pub total: Option<f64>,
+    /// Chains the first measured run accepted.
+    pub accepted: usize,
+    /// Chains of the first measured run.
+    pub chains: usize,
+}
+
+/// The `roots-creation` of `method`: the one build when the store was cached
+/// (`built_once`), else the spread of every measured sample's build.
+fn creation(samples: &[Sample], method: &str, built_once: Option<u64>) -> Creation {
     if let Some(ns) = built_once {
-        return format!("{} (built once)", human(ns as f64));
+        return Creation::BuiltOnce(ns);
     }
-    // Every cold sample built the store: their median, n and range.
-    let mut builds: Vec<f64> = samples
+    // Every cold sample built the store.
+    let builds: Vec<f64> = samples
         .iter()
         .filter(|s| s.method == method && !s.warmup)
         .filter_map(|s| s.stages.get(&Stage::RootsCreation))
         .map(|&ns| ns as f64)
         .collect();
-    builds.sort_by(f64::total_cmp);
-    match (builds.first(), builds.last()) {
-        (Some(lo), Some(hi)) => format!(
-            "{} (n {}, {}–{})",
-            show(median(builds.clone())),
-            builds.len(),
-            human(*lo),
-            human(*hi)
-        ),
-        _ => "—".to_owned(),
-    }
+    Spread::of(&builds).map_or(Creation::None, |s| Creation::Measured(s, builds.len()))
 }
 
-/// One method's store-scaling row: method, roots-creation, the median over chains of each
-/// chain's `verify` and `total-verification` medians, and the chains it accepted.
+/// One method's store-scaling row.
 fn scaling_row(
     tables: &[SeedTable],
     samples: &[Sample],
     method: &str,
     built_once: Option<u64>,
-) -> Vec<String> {
+) -> ScalingRow {
     let of = |stage: Stage| {
-        median(
+        Spread::of_each(
             tables
                 .iter()
                 .filter(|t| t.method == method)
                 .flat_map(|t| &t.rows)
-                .filter_map(|r| r.cells.get(&stage).map(|c| c.median))
-                .collect(),
+                .filter_map(|r| r.cells.get(&stage)),
+            |c| c.median,
         )
+        .map(|s| s.median)
     };
     let first = || {
         samples
             .iter()
             .filter(|s| s.method == method && !s.warmup && s.run == 0)
     };
-    let accepted = first().filter(|s| s.verdict == Verdict::Ok).count();
-    vec![
-        method.to_owned(),
-        creation(samples, method, built_once),
-        show(of(Stage::Verify)),
-        show(of(Stage::TotalVerification)),
-        format!("{accepted} of {}", first().count()),
-    ]
+    ScalingRow {
+        method: method.to_owned(),
+        creation: creation(samples, method, built_once),
+        verify: of(Stage::Verify),
+        total: of(Stage::TotalVerification),
+        accepted: first().filter(|s| s.verdict == Verdict::Ok).count(),
+        chains: first().count(),
+    }
 }
 
-/// Store scaling, markdown, one row per method (in `methods` order): the store's size,
-/// `roots-creation` (the one build of a method in `built_once` — `--cache-roots` — else the
-/// median over samples), and the median over chains of each chain's `verify` and
-/// `total-verification` medians.
+/// Store scaling, one row per method (in `methods` order): `roots-creation` (the one build
+/// of a method in `built_once` — `--cache-roots` — else the spread over samples), and the
+/// median over chains of each chain's `verify` and `total-verification` medians.
 pub fn store_scaling(
     samples: &[Sample],
     methods: &[&str],
     built_once: &[(String, u64)],
-    store: &Store,
-) -> String {
+) -> Vec<ScalingRow> {
     let tables = build_seed_tables(samples);
-    let rows = methods
+    methods
         .iter()
         .map(|m| {
             let once = built_once.iter().find(|c| c.0 == *m).map(|c| c.1);
             scaling_row(&tables, samples, m, once)
         })
-        .collect();
-    format!(
-        "\n### Store scaling: roots {} ({} extra, {} decoys), +{} untrusted intermediates per chain ({} decoys)\n\n{}\nverify and total-verification: the median over chains of each chain's median.\n",
-        store.roots,
-        store.extra_roots,
-        store.decoy_roots,
-        store.extra_intermediates,
-        store.decoy_intermediates,
-        plain_table(
-            &[
-                "method",
-                "roots-creation",
-                "verify",
-                "total-verification",
-                "chains accepted",
-            ],
-            rows,
-            1,
-        )
-    )
+        .collect()
 }
 
 /// A stage against the store's size, over `verify` runs of several sizes.
@@ -178,7 +163,7 @@ pub fn store_curve(samples: &[Sample], stage: Stage) -> Option<StoreCurve> {
         return None;
     }
     // Every chain and method here has at least one value.
-    let median = |v: Vec<f64>| median(v).unwrap_or(0.0);
+    let median = |v: Vec<f64>| Spread::of(&v).map_or(0.0, |s| s.median);
     let mut lines: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
     for ((method, n), chains) in by {
         let per_chain: Vec<f64> = chains.into_values().map(median).collect();
@@ -195,7 +180,9 @@ pub fn store_curve(samples: &[Sample], stage: Stage) -> Option<StoreCurve> {
 
 mod bound;
 
-pub use bound::{ChainChecks, PathChecks, parallel_bound};
+pub use bound::{
+    Bound, BoundRow, BoundSummary, ChainChecks, ParallelBound, PathChecks, parallel_bound,
+};
 
 #[cfg(test)]
 pub(crate) mod tests {
@@ -275,13 +262,24 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn store_scaling_and_the_parallel_bound_as_verify_prints_them() {
+    fn store_scaling_per_method_and_the_bound_per_chain() {
         let s = samples();
         let once = [("rustlsparallel".to_owned(), 2_000_000)];
-        crate::export::golden::check(
-            "verify-scaling.md",
-            &store_scaling(&s, &["rustlsserial", "rustlsparallel"], &once, &store()),
+        let rows = store_scaling(&s, &["rustlsserial", "rustlsparallel"], &once);
+        assert_eq!(rows[1].creation, Creation::BuiltOnce(2_000_000));
+        assert_eq!((rows[0].accepted, rows[0].chains), (1, 2));
+        let Creation::Measured(builds, n) = rows[0].creation else {
+            panic!("{rows:?}")
+        };
+        assert_eq!(
+            (builds.median, builds.lo, builds.hi, n),
+            (1_001_000.0, 1e6, 1_002_000.0, 6)
         );
-        crate::export::golden::check("verify-bound.md", &parallel_bound(&s, &chains(), 4));
+        // Chains' total-verification medians 111 and 211 µs: their median.
+        assert_eq!(rows[0].total, Some(161_000.0));
+        let bound = parallel_bound(&s, &chains(), 4).unwrap();
+        assert_eq!(bound.rows.len(), 2);
+        assert_eq!(bound.summary.worst_chain, "c2");
+        assert!(parallel_bound(&s, &[], 4).is_none());
     }
 }

@@ -10,3 +10,4 @@ pub(crate) mod page;
 pub(crate) mod pq;
 pub(crate) mod report;
 pub mod table;
+pub(crate) mod verify;
