@@ -215,7 +215,7 @@ impl Gathered {
             }
             text.push_str(&render(&report, format));
             if format == Format::Markdown
-                && let Some(servo) = crate::servo_report::render_markdown(&self.samples)
+                && let Some(servo) = crate::export::render_servo(&self.samples)
             {
                 text.push('\n');
                 text.push_str(&servo);

@@ -6,14 +6,14 @@
 //! and Servo's choice of verifier): no figure mixes two groups. Within a process, a
 //! verification belongs to the connection whose id it carries, a connection to the page
 //! load whose id it carries ([`crate::servo`]); figures per connection and per page sum the
-//! verifications that name them. Medians are [`crate::stats::middle`].
+//! verifications that name them. Medians are a [`Spread`]'s. `export::markdown::servo`
+//! writes the figures.
 
 use std::collections::BTreeMap;
 
 use crate::schema::{Config, Sample, Stage};
 use crate::servo::{ServoChoice, ServoEvent, ServoMeta};
-use crate::stats::middle;
-use crate::units::human;
+use crate::stats::Spread;
 
 /// What figures are never mixed across.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -27,7 +27,8 @@ pub struct Group {
 }
 
 impl Group {
-    fn label(&self) -> String {
+    /// Method · Servo's choice · trust set.
+    pub fn label(&self) -> String {
         let choice = self.choice.map_or("?", |c| c.name());
         let roots = self
             .config
@@ -54,20 +55,82 @@ struct Conn {
     first: bool,
 }
 
-fn ms(ns: Option<f64>) -> String {
-    ns.map_or_else(|| "–".to_owned(), human)
+/// One group's first table row: its processes, their store builds, verification cold and
+/// warm.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoreRow {
+    /// Processes.
+    pub processes: usize,
+    /// The fewest and the most store builds of a process.
+    pub builds: Option<(u64, u64)>,
+    /// The median `roots-creation` of a build.
+    pub build_ns: Option<f64>,
+    /// Verifications cold (a process's first), and their median.
+    pub cold: (usize, Option<f64>),
+    /// Verifications warm, and their median.
+    pub warm: (usize, Option<f64>),
+    /// Verifications Servo's exception list accepted.
+    pub exceptions: usize,
 }
 
-fn pct(v: Option<f64>) -> String {
-    v.map_or_else(|| "–".to_owned(), |v| format!("{:.1} %", v * 100.0))
+/// Connections of one kind (cold or warm; or one origin): medians per connection.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConnectionRow {
+    /// `cold`, `warm`, or the origin.
+    pub label: String,
+    /// Connections.
+    pub connections: usize,
+    /// Of them, resumed.
+    pub resumed: usize,
+    /// The median handshake.
+    pub handshake: Option<f64>,
+    /// Verifications.
+    pub verifications: usize,
+    /// The median verification per connection that verified.
+    pub per_connection: Option<f64>,
+    /// The median share of a connection's handshake its verification took.
+    pub share: Option<f64>,
 }
 
-fn median(v: impl IntoIterator<Item = f64>) -> Option<f64> {
-    middle(&mut v.into_iter().collect::<Vec<_>>())
+/// Page loads of one kind (a process's first, or later): medians per page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PageRow {
+    /// `first of process` or `later`.
+    pub label: &'static str,
+    /// Page loads.
+    pub pages: usize,
+    /// Connections per page.
+    pub connections: Option<f64>,
+    /// Resumed connections per page.
+    pub resumed: Option<f64>,
+    /// Verifications per page.
+    pub verifications: Option<f64>,
+    /// Verification time per page.
+    pub verification: Option<f64>,
+    /// Handshake time per page.
+    pub handshakes: Option<f64>,
+    /// The median share of a page's handshakes its verification took.
+    pub share: Option<f64>,
 }
 
-/// The markdown section for `samples`' Servo samples; `None` when there are none.
-pub fn render_markdown(samples: &[Sample]) -> Option<String> {
+/// One [`Group`]'s figures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupFigures {
+    /// Method · Servo's choice · trust set.
+    pub label: String,
+    /// Store builds and verification.
+    pub store: StoreRow,
+    /// Cold connections, then warm ones (those there are).
+    pub connections: Vec<ConnectionRow>,
+    /// Per origin.
+    pub origins: Vec<ConnectionRow>,
+    /// The first page load of a process, then later ones (those there are).
+    pub pages: Vec<PageRow>,
+}
+
+/// The figures of `samples`' Servo samples, a [`GroupFigures`] per [`Group`]; `None` when
+/// there are none.
+pub fn report(samples: &[Sample]) -> Option<Vec<GroupFigures>> {
     let mut groups: BTreeMap<Group, Vec<Taken>> = BTreeMap::new();
     let mut by_process_choice: BTreeMap<(u32, String), Option<ServoChoice>> = BTreeMap::new();
     for s in samples {
@@ -102,59 +165,50 @@ pub fn render_markdown(samples: &[Sample]) -> Option<String> {
     if groups.is_empty() {
         return None;
     }
-    let mut out = String::from("### Servo: verification per connection and per page load\n\n");
-    out.push_str(
-        "Cold: a process's first (verification, connection, page load); warm: the later ones. \
-         Share: the connection's verification time over its handshake (TCP connect + TLS).\n\n",
-    );
-    out.push_str("| method · Servo's choice · trust set | processes | store builds | roots-creation (median build) | verifications cold | verification cold | verifications warm | verification warm | exception-accepted |\n|---|---|---|---|---|---|---|---|---|\n");
-    for (g, taken) in &groups {
-        out.push_str(&store_and_verification_row(g, taken));
-    }
-    out.push_str("\n| method · Servo's choice · trust set | connections | resumed | connection | handshake | verifications | verification per connection | share |\n|---|---|---|---|---|---|---|---|\n");
-    for (g, taken) in &groups {
-        let conns = connections(taken);
-        for (label, first) in [("cold", true), ("warm", false)] {
-            let c: Vec<&Conn> = conns.values().filter(|c| c.first == first).collect();
-            if !c.is_empty() {
-                out.push_str(&connection_row(&g.label(), label, &c));
-            }
-        }
-    }
-    out.push_str("\n| method · Servo's choice · trust set | connections | resumed | origin | handshake | verifications | verification per connection | share |\n|---|---|---|---|---|---|---|---|\n");
-    for (g, taken) in &groups {
-        let mut origins: BTreeMap<&str, Vec<&Conn>> = BTreeMap::new();
-        let conns = connections(taken);
-        for c in conns.values() {
-            origins.entry(c.origin.as_str()).or_default().push(c);
-        }
-        for (origin, c) in &origins {
-            out.push_str(&connection_row(&g.label(), origin, c));
-        }
-    }
-    out.push_str("\n| method · Servo's choice · trust set | page loads | load | connections per page | resumed per page | verifications per page | verification per page | handshakes per page | share |\n|---|---|---|---|---|---|---|---|---|\n");
-    for (g, taken) in &groups {
-        let conns = connections(taken);
-        let mut pages: BTreeMap<(u32, u64), Vec<&Conn>> = BTreeMap::new();
-        for ((pid, _), c) in &conns {
-            if let Some(page) = c.page {
-                pages.entry((*pid, page)).or_default().push(c);
-            }
-        }
-        for (label, first) in [("first of process", true), ("later", false)] {
-            let p: Vec<&Vec<&Conn>> = (pages.iter())
-                .filter(|((_, page), _)| (*page == 1) == first)
-                .map(|(_, c)| c)
-                .collect();
-            if !p.is_empty() {
-                out.push_str(&page_row(&g.label(), label, &p));
-            }
-        }
-    }
-    Some(out)
+    Some(groups.iter().map(|(g, taken)| figures(g, taken)).collect())
 }
 
-fn store_and_verification_row(g: &Group, taken: &[Taken]) -> String {
+fn figures(g: &Group, taken: &[Taken]) -> GroupFigures {
+    let conns = connections(taken);
+    let mut connections_rows = Vec::new();
+    for (label, first) in [("cold", true), ("warm", false)] {
+        let c: Vec<&Conn> = conns.values().filter(|c| c.first == first).collect();
+        if !c.is_empty() {
+            connections_rows.push(connection_row(label, &c));
+        }
+    }
+    let mut origins: BTreeMap<&str, Vec<&Conn>> = BTreeMap::new();
+    for c in conns.values() {
+        origins.entry(c.origin.as_str()).or_default().push(c);
+    }
+    let mut pages: BTreeMap<(u32, u64), Vec<&Conn>> = BTreeMap::new();
+    for ((pid, _), c) in &conns {
+        if let Some(page) = c.page {
+            pages.entry((*pid, page)).or_default().push(c);
+        }
+    }
+    let mut page_rows = Vec::new();
+    for (label, first) in [("first of process", true), ("later", false)] {
+        let p: Vec<&Vec<&Conn>> = (pages.iter())
+            .filter(|((_, page), _)| (*page == 1) == first)
+            .map(|(_, c)| c)
+            .collect();
+        if !p.is_empty() {
+            page_rows.push(page_row(label, &p));
+        }
+    }
+    GroupFigures {
+        label: g.label(),
+        store: store_row(taken),
+        connections: connections_rows,
+        origins: (origins.iter())
+            .map(|(origin, c)| connection_row(origin, c))
+            .collect(),
+        pages: page_rows,
+    }
+}
+
+fn store_row(taken: &[Taken]) -> StoreRow {
     let mut builds: BTreeMap<u32, u64> = BTreeMap::new();
     let mut build_ns = Vec::new();
     let (mut cold, mut warm, mut exceptions) = (Vec::new(), Vec::new(), 0);
@@ -184,21 +238,14 @@ fn store_and_verification_row(g: &Group, taken: &[Taken]) -> String {
         }
     }
     let per_process: Vec<u64> = builds.values().copied().collect();
-    let range = match (per_process.iter().min(), per_process.iter().max()) {
-        (Some(a), Some(b)) if a == b => format!("{a} per process"),
-        (Some(a), Some(b)) => format!("{a}–{b} per process"),
-        _ => "–".to_owned(),
-    };
-    format!(
-        "| {} | {} | {range} | {} | {} | {} | {} | {} | {exceptions} |\n",
-        g.label(),
-        builds.len(),
-        ms(median(build_ns)),
-        cold.len(),
-        ms(median(cold.iter().copied())),
-        warm.len(),
-        ms(median(warm.iter().copied())),
-    )
+    StoreRow {
+        processes: builds.len(),
+        builds: Spread::of_each(&per_process, |&n| n as f64).map(|s| (s.lo as u64, s.hi as u64)),
+        build_ns: Spread::median_of(build_ns),
+        cold: (cold.len(), Spread::median_of(cold.iter().copied())),
+        warm: (warm.len(), Spread::median_of(warm.iter().copied())),
+        exceptions,
+    }
 }
 
 /// Connections per (pid, connection id), with the verifications naming them.
@@ -228,55 +275,47 @@ fn connections(taken: &[Taken]) -> BTreeMap<(u32, u64), Conn> {
     conns
 }
 
-fn connection_row(group: &str, label: &str, conns: &[&Conn]) -> String {
-    let resumed = conns.iter().filter(|c| c.resumed).count();
-    let handshake = median(conns.iter().filter_map(|c| c.handshake).map(|v| v as f64));
+fn connection_row(label: &str, conns: &[&Conn]) -> ConnectionRow {
     let verified: Vec<&&Conn> = conns.iter().filter(|c| !c.verified.is_empty()).collect();
-    let per_conn = median(
-        verified
-            .iter()
-            .map(|c| c.verified.iter().sum::<u64>() as f64),
-    );
-    let share = median(verified.iter().filter_map(|c| {
-        let h = c.handshake? as f64;
-        (h > 0.0).then(|| c.verified.iter().sum::<u64>() as f64 / h)
-    }));
-    let n: usize = conns.iter().map(|c| c.verified.len()).sum();
-    format!(
-        "| {group} | {} | {resumed} | {label} | {} | {n} | {} | {} |\n",
-        conns.len(),
-        ms(handshake),
-        ms(per_conn),
-        pct(share)
-    )
+    ConnectionRow {
+        label: label.to_owned(),
+        connections: conns.len(),
+        resumed: conns.iter().filter(|c| c.resumed).count(),
+        handshake: Spread::median_of(conns.iter().filter_map(|c| c.handshake).map(|v| v as f64)),
+        verifications: conns.iter().map(|c| c.verified.len()).sum(),
+        per_connection: Spread::median_of(
+            verified
+                .iter()
+                .map(|c| c.verified.iter().sum::<u64>() as f64),
+        ),
+        share: Spread::median_of(verified.iter().filter_map(|c| {
+            let h = c.handshake? as f64;
+            (h > 0.0).then(|| c.verified.iter().sum::<u64>() as f64 / h)
+        })),
+    }
 }
 
-fn page_row(group: &str, label: &str, pages: &[&Vec<&Conn>]) -> String {
-    let per = |f: &dyn Fn(&[&Conn]) -> f64| median(pages.iter().map(|p| f(p)));
-    let conns = per(&|p| p.len() as f64);
-    let resumed = per(&|p| p.iter().filter(|c| c.resumed).count() as f64);
-    let verifications = per(&|p| p.iter().map(|c| c.verified.len()).sum::<usize>() as f64);
+fn page_row(label: &'static str, pages: &[&Vec<&Conn>]) -> PageRow {
+    let per = |f: &dyn Fn(&[&Conn]) -> f64| Spread::median_of(pages.iter().map(|p| f(p)));
     let verified = |p: &[&Conn]| -> u64 { p.iter().flat_map(|c| c.verified.iter()).sum() };
     let handshakes = |p: &[&Conn]| -> u64 { p.iter().filter_map(|c| c.handshake).sum() };
-    let share = median(pages.iter().filter_map(|p| {
-        let h = handshakes(p) as f64;
-        (h > 0.0).then(|| verified(p) as f64 / h)
-    }));
-    let num = |v: Option<f64>| v.map_or_else(|| "–".to_owned(), |v| format!("{v}"));
-    format!(
-        "| {group} | {} | {label} | {} | {} | {} | {} | {} | {} |\n",
-        pages.len(),
-        num(conns),
-        num(resumed),
-        num(verifications),
-        ms(per(&|p| verified(p) as f64)),
-        ms(per(&|p| handshakes(p) as f64)),
-        pct(share)
-    )
+    PageRow {
+        label,
+        pages: pages.len(),
+        connections: per(&|p| p.len() as f64),
+        resumed: per(&|p| p.iter().filter(|c| c.resumed).count() as f64),
+        verifications: per(&|p| p.iter().map(|c| c.verified.len()).sum::<usize>() as f64),
+        verification: per(&|p| verified(p) as f64),
+        handshakes: per(&|p| handshakes(p) as f64),
+        share: Spread::median_of(pages.iter().filter_map(|p| {
+            let h = handshakes(p) as f64;
+            (h > 0.0).then(|| verified(p) as f64 / h)
+        })),
+    }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::schema::{SCHEMA_VERSION, SampleMeta, Source, Verdict};
 
@@ -332,12 +371,13 @@ mod tests {
         }
     }
 
-    #[test]
-    fn servo_report_sums_verifications_per_connection_and_page_cold_apart() {
+    /// One process: two store requests (one build), page 1 with one cold connection (400 µs
+    /// of verification in a 4 ms handshake), page 2 with two (100 µs in 2 ms; one resumed).
+    pub(crate) fn samples() -> Vec<Sample> {
         let mut t = Take { pid: 9, seq: 0 };
         let v = ServoEvent::Verification;
         let c = ServoEvent::Connection;
-        let samples = vec![
+        vec![
             t.next(
                 ServoEvent::Verifier,
                 &[(Stage::RootsCreation, 5_000_000)],
@@ -371,40 +411,23 @@ mod tests {
             ),
             t.next(c, &[(Stage::Handshake, 2_000_000)], Some(2), Some(2), false),
             t.next(c, &[(Stage::Handshake, 1_000_000)], Some(3), Some(2), false),
-        ];
-        let text = render_markdown(&samples).unwrap();
-        let row = |needle: &str| {
-            (text.lines())
-                .find(|l| l.contains(needle))
-                .unwrap_or_else(|| panic!("no `{needle}` in {text}"))
-                .to_owned()
-        };
-        // One store build in the process, the second call cached.
-        assert!(row("| 1 per process |").contains("5.00 ms"), "{text}");
-        assert!(
-            row("| cold | 4.00 ms |").contains("| 400 µs | 10.0 % |"),
-            "{text}"
+        ]
+    }
+
+    #[test]
+    fn servo_report_sums_verifications_per_connection_and_page_cold_apart() {
+        let groups = report(&samples()).unwrap();
+        assert_eq!(groups.len(), 1);
+        let g = &groups[0];
+        assert_eq!(g.store.builds, Some((1, 1)));
+        assert_eq!(g.store.build_ns, Some(5e6));
+        let labels: Vec<&str> = g.connections.iter().map(|c| c.label.as_str()).collect();
+        assert_eq!(labels, ["cold", "warm"]);
+        assert_eq!(
+            (g.connections[1].connections, g.connections[1].resumed),
+            (2, 1)
         );
-        let warm = row("| warm | 1.50 ms |");
-        assert!(warm.contains("| 2 | 1 | warm |"), "{warm}");
-        assert!(warm.contains("| 100 µs | 5.0 % |"), "{warm}");
-        let first = row("| first of process |");
-        assert!(
-            first.contains("| 1 | first of process | 1 | 0 | 1 | 400 µs | 4.00 ms | 10.0 % |"),
-            "{first}"
-        );
-        let later = row("| later |");
-        assert!(
-            later.contains("| 1 | later | 2 | 1 | 1 | 100 µs | 3.00 ms | 3.3 % |"),
-            "{later}"
-        );
-        // Per origin: the three connections to a.example, one resumed.
-        let origin = row("| a.example |");
-        assert!(
-            origin.contains("| 3 | 1 | a.example | 2.00 ms | 2 | 250 µs | 7.5 % |"),
-            "{origin}"
-        );
-        crate::export::golden::check("servo.md", &text);
-        assert!(render_markdown(&[]).is_none());
+        assert_eq!(g.pages[1].share.map(|s| (s * 1000.0).round()), Some(33.0));
+        assert!(report(&[]).is_none());
     }
 }

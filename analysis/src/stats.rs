@@ -119,6 +119,11 @@ impl Spread {
         })
     }
 
+    /// The median of `values` alone (a [`Spread`]'s); `None` when there is none.
+    pub fn median_of(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+        Spread::of(&values.into_iter().collect::<Vec<f64>>()).map(|s| s.median)
+    }
+
     /// The spread of the values `f` gives of each of `items`.
     pub fn of_each<T>(items: impl IntoIterator<Item = T>, f: impl Fn(T) -> f64) -> Option<Spread> {
         Spread::of(&items.into_iter().map(f).collect::<Vec<f64>>())

@@ -159,3 +159,8 @@ pub fn render_store_scaling(
 pub fn render_parallel_bound(bound: &crate::verify::ParallelBound) -> String {
     markdown::verify::parallel_bound(bound)
 }
+
+/// A patched Servo's samples in markdown (one section); `None` when `samples` have none.
+pub fn render_servo(samples: &[crate::Sample]) -> Option<String> {
+    crate::servo_report::report(samples).map(|groups| markdown::servo::render(&groups))
+}

@@ -9,5 +9,6 @@ pub(crate) mod limbo;
 pub(crate) mod page;
 pub(crate) mod pq;
 pub(crate) mod report;
+pub(crate) mod servo;
 pub mod table;
 pub(crate) mod verify;
