@@ -9,6 +9,7 @@ pub(crate) mod limbo;
 pub(crate) mod page;
 pub(crate) mod pq;
 pub(crate) mod report;
+pub(crate) mod revocation;
 pub(crate) mod servo;
 pub mod table;
 pub(crate) mod verify;

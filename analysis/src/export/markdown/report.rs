@@ -73,8 +73,9 @@ pub(crate) fn render(report: &Report) -> String {
     if !report.revocation.is_empty() {
         // `--revocation`: each method and mechanism cold and warm, and what each costs.
         out.push('\n');
-        out.push_str(&crate::revocation::markdown(&report.revocation));
-        for line in crate::revocation::answer(&report.revocation) {
+        out.push_str(&super::revocation::table(&report.revocation));
+        let answer = crate::revocation::answer(&report.revocation);
+        for line in super::revocation::answer(&answer) {
             out.push_str(&format!("\n{line}\n"));
         }
     }
