@@ -14,6 +14,8 @@
 #[cfg(feature = "report")]
 pub mod ab;
 #[cfg(feature = "report")]
+pub mod answer;
+#[cfg(feature = "report")]
 pub mod bulk;
 #[cfg(feature = "report")]
 pub mod comparison;

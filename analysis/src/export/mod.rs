@@ -164,3 +164,8 @@ pub fn render_parallel_bound(bound: &crate::verify::ParallelBound) -> String {
 pub fn render_servo(samples: &[crate::Sample]) -> Option<String> {
     crate::servo_report::report(samples).map(|groups| markdown::servo::render(&groups))
 }
+
+/// The answer's lines (the comparison's, then a `--pq` run's), as the markdown lists them.
+pub fn render_answer(answer: &crate::answer::Answers) -> Vec<String> {
+    markdown::answer::lines(answer)
+}

@@ -7,7 +7,7 @@
 //! same method, same run) and summarised as the median over sites with its range: two
 //! profiles' samples are never pooled.
 
-mod answer;
+pub mod answer;
 mod wire;
 
 pub use wire::{INITIAL_WINDOW, MSS, extra_round_trips, model_connection_ns, segments};
@@ -383,7 +383,8 @@ mod tests {
             .map(|f| (f.site.as_str(), f.extra_round_trips()))
             .collect();
         assert_eq!(over, [("a.example", Some(0)), ("b.example", Some(1))]);
-        let answer = pq.answer(Some("rustlsserial")).join("\n");
+        let answer =
+            crate::export::markdown::pq::answer(&pq.answer(Some("rustlsserial"))).join("\n");
         crate::export::golden::check("pq-answer.md", &answer);
         let report = crate::export::Report::from_samples(&samples, &[], None);
         crate::export::golden::check(

@@ -2,6 +2,7 @@
 //! one table of [`table`].
 
 pub(crate) mod ab;
+pub(crate) mod answer;
 pub(crate) mod bulk;
 pub(crate) mod comparison;
 pub(crate) mod handshake;

@@ -64,9 +64,10 @@ pub(crate) fn render(report: &Report) -> String {
     if let Some(cmp) = &report.comparison {
         out.push_str(&super::comparison::views(cmp));
     }
-    if !report.answer.is_empty() {
+    let answer = super::answer::lines(&report.answer);
+    if !answer.is_empty() {
         out.push_str("\n### answer\n\n");
-        for l in &report.answer {
+        for l in &answer {
             out.push_str(&format!("- {l}\n"));
         }
     }
