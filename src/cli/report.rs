@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use certbench_analysis::Sample;
 use certbench_analysis::ab::compare;
-use certbench_analysis::export::{Format, render_ab};
+use certbench_analysis::export::{self, Format, render_ab};
 use certbench_analysis::input::{Contents, Gathered};
 use certbench_analysis::io::{ReadError, read_run_info};
 use clap::Args;
@@ -80,9 +80,13 @@ pub(super) fn run(args: ReportArgs, argv: Vec<String>) -> Result<Outcome> {
     }
     let gathered = gather(&args.files, &args.out)?;
     let order: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
-    args.out.write(&gathered.render(args.out.format, &order)?)?;
+    args.out.write(&export::gathered::render(
+        &gathered,
+        args.out.format,
+        &order,
+    )?)?;
     if let Some(path) = &args.html {
-        let page = gathered.html(&order, &argv.join(" "));
+        let page = export::gathered::html(&gathered, &order, &argv.join(" "));
         std::fs::write(path, page).with_context(|| format!("writing {}", path.display()))?;
         args.out
             .note(&format!("certbench: HTML report in {}", path.display()));

@@ -4,6 +4,7 @@
 //! functions here pick the writer for a [`Format`].
 
 mod csv;
+pub mod gathered;
 #[cfg(test)]
 pub(crate) mod golden;
 pub(crate) mod handshake;
