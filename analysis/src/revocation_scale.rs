@@ -171,8 +171,50 @@ impl Report {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A CRLSet read from the cache, and a CRLite filter made this run (two checks of it).
+    pub(crate) fn report() -> Report {
+        let spread = |ns: &[u64]| Spread::of(ns).unwrap();
+        let row = |data: &str, check: &str, resident, rss, cached| Row {
+            data: data.into(),
+            check: check.into(),
+            holds: "1,000 serials".into(),
+            published: "Chrome: 600 KB".into(),
+            generated_ms: 12.5,
+            cached,
+            data_bytes: 250_000,
+            resident_bytes: resident,
+            rss_delta_bytes: rss,
+            cold: spread(&[1_000_000, 1_200_000, 900_000]),
+            warm_good: spread(&[100, 120, 90, 95]),
+            warm_revoked: spread(&[110]),
+            verdict_good: "good".into(),
+            verdict_revoked: "revoked".into(),
+        };
+        Report {
+            rows: vec![
+                row("CRLSet", "crlset", Some(300_000), Some(-40_960), true),
+                row("CRLite", "crlite (gecko)", None, None, false),
+                row(
+                    "CRLite",
+                    "crlite (rustls)",
+                    Some(12_000_000),
+                    Some(8_192),
+                    false,
+                ),
+            ],
+            cold_runs: 3,
+            warm_runs: 4,
+            cache: ".certbench-cache/revocation".into(),
+        }
+    }
+
+    #[test]
+    fn the_table_and_its_notes() {
+        crate::export::golden::check("revocation-scale.md", &report().markdown());
+    }
 
     #[test]
     fn spread_is_nearest_rank() {
