@@ -170,3 +170,15 @@ pub fn render_servo(samples: &[crate::Sample]) -> Option<String> {
 pub fn render_answer(answer: &crate::answer::Answers) -> Vec<String> {
     markdown::answer::lines(answer)
 }
+
+/// `certbench revocation-scale`'s output: markdown under its title, or JSON (no CSV: the
+/// command refuses it before measuring).
+pub fn render_revocation_scale(report: &crate::revocation_scale::Report, format: Format) -> String {
+    match format {
+        Format::Json => json::pretty(report, "revocation-scale report"),
+        _ => format!(
+            "## Revocation: lookup cost against data size\n\n{}",
+            markdown::revocation_scale::table(report)
+        ),
+    }
+}

@@ -11,6 +11,7 @@ pub(crate) mod page;
 pub(crate) mod pq;
 pub(crate) mod report;
 pub(crate) mod revocation;
+pub(crate) mod revocation_scale;
 pub(crate) mod servo;
 pub mod table;
 pub(crate) mod verify;
