@@ -18,6 +18,8 @@ pub mod answer;
 #[cfg(feature = "report")]
 pub mod bulk;
 #[cfg(feature = "report")]
+pub mod capture;
+#[cfg(feature = "report")]
 pub mod comparison;
 #[cfg(feature = "report")]
 pub mod describe;
@@ -25,6 +27,8 @@ pub mod describe;
 pub mod export;
 #[cfg(feature = "report")]
 pub mod handshake;
+#[cfg(feature = "report")]
+pub mod icount;
 #[cfg(feature = "report")]
 pub mod input;
 pub mod io;

@@ -182,3 +182,13 @@ pub fn render_revocation_scale(report: &crate::revocation_scale::Report, format:
         ),
     }
 }
+
+/// `certbench icount`'s tables and its largest spread, in markdown.
+pub fn render_icount(tables: &crate::icount::IcountTables) -> String {
+    markdown::icount::render(tables)
+}
+
+/// `certbench capture`'s title and table, in markdown.
+pub fn render_capture(run: &crate::capture::CaptureRun) -> String {
+    markdown::capture::render(run)
+}

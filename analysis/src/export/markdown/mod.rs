@@ -4,8 +4,10 @@
 pub(crate) mod ab;
 pub(crate) mod answer;
 pub(crate) mod bulk;
+pub(crate) mod capture;
 pub(crate) mod comparison;
 pub(crate) mod handshake;
+pub(crate) mod icount;
 pub(crate) mod limbo;
 pub(crate) mod page;
 pub(crate) mod pq;
