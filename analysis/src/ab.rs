@@ -16,6 +16,19 @@ use crate::stats::Summary;
 use crate::table::build_seed_tables;
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
+/// The two runs an A/B comparison read, as its title names them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AbRuns {
+    /// The baseline's file.
+    pub baseline: String,
+    /// Its samples.
+    pub baseline_samples: usize,
+    /// The candidate's file.
+    pub candidate: String,
+    /// Its samples.
+    pub candidate_samples: usize,
+}
+
 /// The verdict on one cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

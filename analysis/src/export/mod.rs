@@ -78,6 +78,27 @@ pub fn render_ab(rows: &[crate::ab::AbRow], format: Format, min_change: f64) -> 
     }
 }
 
+/// `certbench report --baseline A --candidate B`'s output: in markdown under a title naming
+/// both runs ([`render_ab`] below it).
+pub fn render_ab_runs(
+    runs: &crate::ab::AbRuns,
+    rows: &[crate::ab::AbRow],
+    format: Format,
+    min_change: f64,
+) -> String {
+    match format {
+        Format::Markdown => format!(
+            "## certbench report — baseline {} ({} samples), candidate {} ({} samples)\n\n{}",
+            runs.baseline,
+            runs.baseline_samples,
+            runs.candidate,
+            runs.candidate_samples,
+            render_ab(rows, format, min_change)
+        ),
+        f => render_ab(rows, f, min_change),
+    }
+}
+
 /// Bulk transfers in `format`, as a report's section (markdown: the table alone).
 pub fn render_bulk(results: &[crate::bulk::BulkResult], format: Format) -> String {
     match format {

@@ -59,3 +59,29 @@ fn the_tables_and_files_of_runs_and_memory() {
         check(&format!("memory.{ext}"), &render_memory(&memory, f));
     }
 }
+
+/// `certbench report --baseline --candidate` titled its table in `src/cli/report.rs` before
+/// the title moved here: the same words over the same table; CSV and JSON untitled.
+#[test]
+fn an_ab_comparison_is_titled_with_both_runs_in_markdown_only() {
+    let runs = crate::ab::AbRuns {
+        baseline: "a.jsonl".into(),
+        baseline_samples: 12,
+        candidate: "b.jsonl".into(),
+        candidate_samples: 24,
+    };
+    let rows: Vec<crate::ab::AbRow> = Vec::new();
+    assert_eq!(
+        render_ab_runs(&runs, &rows, Format::Markdown, 0.02),
+        format!(
+            "## certbench report — baseline a.jsonl (12 samples), candidate b.jsonl (24 samples)\n\n{}",
+            render_ab(&rows, Format::Markdown, 0.02)
+        )
+    );
+    for f in [Format::Csv, Format::Json] {
+        assert_eq!(
+            render_ab_runs(&runs, &rows, f, 0.02),
+            render_ab(&rows, f, 0.02)
+        );
+    }
+}
