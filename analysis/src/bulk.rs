@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::stats::Spread;
+
 /// One configuration's transfer in one direction, over every run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BulkResult {
@@ -30,19 +32,24 @@ pub struct BulkResult {
 }
 
 impl BulkResult {
-    /// The best run.
+    /// The runs' median and range.
+    pub fn spread(&self) -> Option<Spread> {
+        Spread::of(&self.mb_per_s)
+    }
+
+    /// The best run (0 without a run).
     pub fn best(&self) -> f64 {
-        self.mb_per_s.iter().copied().fold(0.0, f64::max)
+        self.spread().map_or(0.0, |s| s.hi)
     }
 
-    /// The median run.
+    /// The median run (0 without a run).
     pub fn median(&self) -> f64 {
-        crate::stats::middle(&mut self.mb_per_s.clone()).unwrap_or(0.0)
+        self.spread().map_or(0.0, |s| s.median)
     }
 
-    /// The slowest run.
+    /// The slowest run (`f64::MAX` without a run, as a fold over none gives it).
     pub fn worst(&self) -> f64 {
-        self.mb_per_s.iter().copied().fold(f64::MAX, f64::min)
+        self.spread().map_or(f64::MAX, |s| s.lo)
     }
 
     /// Stack, TLS version, suite and key: what the send and receive rows share.

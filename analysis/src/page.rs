@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::stats::Spread;
+
 /// One load of one page with one method.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PageLoad {
@@ -99,10 +101,6 @@ pub fn sct_checked(l: &PageLoad) -> String {
     }
 }
 
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    crate::stats::middle(&mut v)
-}
-
 /// The configuration of a load beyond its method: transport, cache, resumption, CT.
 pub fn config(l: &PageLoad) -> String {
     format!(
@@ -139,7 +137,7 @@ pub struct ColdWarm<'a> {
 impl ColdWarm<'_> {
     /// The median over the later loads of `f`, if there are any.
     pub fn later_median(&self, f: fn(&PageLoad) -> f64) -> Option<f64> {
-        median(self.later.iter().map(|l| f(l)).collect())
+        Spread::median_of(self.later.iter().map(|l| f(l)))
     }
 }
 

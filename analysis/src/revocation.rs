@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::schema::{Config, Sample, Stage};
-use crate::stats::Summary;
+use crate::stats::{Spread, Summary};
 
 /// One method with one mechanism.
 #[derive(Clone, Debug, Serialize)]
@@ -48,10 +48,6 @@ pub struct RevocationRow {
 
 /// Per chain: the `revocation` stage, the own cost, and the own cost without the stage.
 type PerChain = (Vec<u64>, Vec<u64>, Vec<u64>);
-
-fn median(v: &mut [f64]) -> f64 {
-    crate::stats::middle(v).unwrap_or(0.0)
-}
 
 /// The rows of `samples` (those with a revocation check), in order of first appearance.
 pub fn rows(samples: &[Sample]) -> Vec<RevocationRow> {
@@ -94,11 +90,8 @@ pub fn rows(samples: &[Sample]) -> Vec<RevocationRow> {
                 e.2.push(own.saturating_sub(rev));
             }
             let mid = |f: fn(&PerChain) -> &Vec<u64>| {
-                let mut v: Vec<f64> = per_chain
-                    .values()
-                    .filter_map(|t| Summary::of(f(t)).map(|s| s.median))
-                    .collect();
-                median(&mut v)
+                let medians = per_chain.values().filter_map(|t| Summary::of(f(t)));
+                Spread::median_of(medians.map(|s| s.median)).unwrap_or(0.0)
             };
             Some(RevocationRow {
                 method: key.0.clone(),

@@ -9,6 +9,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use super::{ActualResult, Agreement, LimboResult, Summary};
+use crate::stats::Spread;
 
 /// One of a method's slowest testcases, timed again.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,11 +29,9 @@ pub struct SlowCase {
 impl SlowCase {
     /// The median of the calls made again (the first call when none was).
     pub fn median_ns(&self) -> u64 {
-        match self.again_ns.len() {
-            0 => self.first_ns,
-            n if n % 2 == 1 => self.again_ns[n / 2],
-            n => (self.again_ns[n / 2 - 1] + self.again_ns[n / 2]) / 2,
-        }
+        // A mean of two middle values truncates to whole nanoseconds.
+        Spread::median_of(self.again_ns.iter().map(|&ns| ns as f64))
+            .map_or(self.first_ns, |m| m as u64)
     }
 }
 

@@ -15,6 +15,7 @@ pub use wire::{INITIAL_WINDOW, MSS, extra_round_trips, model_connection_ns, segm
 use serde::Serialize;
 
 use crate::schema::{Sample, Stage, Verdict};
+use crate::stats::Spread;
 
 /// The name today's chains have in a `--pq` run.
 pub const CLASSICAL: &str = "classical";
@@ -146,19 +147,6 @@ fn verdicts<'a>(
     (check.of > 0).then_some(check)
 }
 
-fn median(values: &mut [f64]) -> Option<f64> {
-    if values.is_empty() {
-        return None;
-    }
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    Some(if n % 2 == 1 {
-        values[n / 2]
-    } else {
-        (values[n / 2 - 1] + values[n / 2]) / 2.0
-    })
-}
-
 fn profile(s: &Sample) -> Option<&str> {
     s.config.profile.as_deref()
 }
@@ -232,12 +220,8 @@ pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
 
 fn flight(site: &str, profile: &str, group: &[&Sample]) -> Option<FlightRow> {
     let med = |f: fn(&Sample) -> Option<u64>| {
-        let mut v: Vec<f64> = group
-            .iter()
-            .filter_map(|s| f(s))
-            .map(|b| b as f64)
-            .collect();
-        median(&mut v).map(|m| m.round() as u64)
+        Spread::median_of(group.iter().filter_map(|s| f(s)).map(|b| b as f64))
+            .map(|m| m.round() as u64)
     };
     let row = FlightRow {
         site: site.to_owned(),
@@ -251,7 +235,7 @@ fn flight(site: &str, profile: &str, group: &[&Sample]) -> Option<FlightRow> {
 
 /// Median of a stage (or the own cost, `None`) over `group`'s measured samples.
 fn stage_median(group: &[&Sample], stage: Option<Stage>) -> Option<f64> {
-    let mut v: Vec<f64> = (group.iter())
+    let v: Vec<f64> = (group.iter())
         .filter(|s| s.verdict.measured())
         .filter_map(|s| match stage {
             Some(st) => s.stage(st),
@@ -259,7 +243,7 @@ fn stage_median(group: &[&Sample], stage: Option<Stage>) -> Option<f64> {
         })
         .map(|ns| ns as f64)
         .collect();
-    median(&mut v)
+    Spread::median_of(v)
 }
 
 fn cost<'a>(
@@ -286,19 +270,17 @@ fn cost<'a>(
         conn.extend(stage_median(&twin, Some(Stage::Connection)));
         classical_conn.extend(stage_median(&today, Some(Stage::Connection)));
     }
-    let range = (
-        ratios.iter().copied().fold(f64::INFINITY, f64::min),
-        ratios.iter().copied().fold(0.0, f64::max),
-    );
+    let spread = Spread::of(&ratios);
     CostRow {
         method: method.to_owned(),
         profile: profile.to_owned(),
         sites: ratios.len(),
-        ratio: median(&mut ratios),
-        range,
-        own_ns: median(&mut own),
-        classical_own_ns: median(&mut classical),
-        connection_ns: (median(&mut conn), median(&mut classical_conn)),
+        ratio: spread.map(|s| s.median),
+        // No ratio: an empty range, as a fold over none gives it.
+        range: spread.map_or((f64::INFINITY, 0.0), |s| (s.lo, s.hi)),
+        own_ns: Spread::median_of(own),
+        classical_own_ns: Spread::median_of(classical),
+        connection_ns: (Spread::median_of(conn), Spread::median_of(classical_conn)),
         unsupported,
     }
 }
