@@ -1,7 +1,8 @@
 //! Exporters: every renderer of the crate. Each result kind computes its figures in its own
 //! module (typed rows and answers, no prose, no table markup); one writer per format turns
-//! them into text: `markdown/<kind>.rs`, `csv/<kind>.rs`, `json.rs`, `html/<kind>.rs`. The
-//! functions here pick the writer for a [`Format`].
+//! them into text: `markdown/<kind>.rs`, `csv/<kind>.rs`, `json/`, `html/<kind>.rs`. A kind
+//! with every format implements [`Export`]; the `render_*` functions here pick the writer for
+//! a [`Format`] (and add a command's title where it has one).
 
 mod csv;
 pub mod gathered;
@@ -40,13 +41,90 @@ impl std::str::FromStr for Format {
     }
 }
 
+/// A result kind's figures in every format: one writer per format behind one trait
+/// (hyperfine's `Exporter`). The kinds that have all three formats implement it; the others
+/// have their one or two writers called by name below.
+pub trait Export {
+    /// Markdown: tables aligned for a terminal, valid on a forge.
+    fn markdown(&self) -> String;
+    /// CSV, long form.
+    fn csv(&self) -> String;
+    /// JSON, pretty-printed, with a final newline.
+    fn json(&self) -> String;
+
+    /// The figures in `format`.
+    fn render(&self, format: Format) -> String {
+        match format {
+            Format::Markdown => self.markdown(),
+            Format::Csv => self.csv(),
+            Format::Json => self.json(),
+        }
+    }
+}
+
+impl Export for Report {
+    fn markdown(&self) -> String {
+        markdown::report::render(self)
+    }
+    fn csv(&self) -> String {
+        csv::report::render(self)
+    }
+    fn json(&self) -> String {
+        json::render(self)
+    }
+}
+
+impl Export for [crate::bulk::BulkResult] {
+    fn markdown(&self) -> String {
+        markdown::bulk::table(self)
+    }
+    fn csv(&self) -> String {
+        csv::bulk::render(self)
+    }
+    fn json(&self) -> String {
+        json::pretty(self, "bulk transfers")
+    }
+}
+
+impl Export for [crate::page::PageLoad] {
+    fn markdown(&self) -> String {
+        markdown::page::render(self)
+    }
+    fn csv(&self) -> String {
+        csv::page::render(self)
+    }
+    fn json(&self) -> String {
+        json::pretty(self, "page loads")
+    }
+}
+
+impl Export for [crate::handshake::HandshakeRun] {
+    fn markdown(&self) -> String {
+        markdown::handshake::runs(self)
+    }
+    fn csv(&self) -> String {
+        csv::handshake::render(self)
+    }
+    fn json(&self) -> String {
+        json::pretty(self, "handshake runs")
+    }
+}
+
+impl Export for [crate::handshake::MemoryRun] {
+    fn markdown(&self) -> String {
+        markdown::handshake::memory(self)
+    }
+    fn csv(&self) -> String {
+        csv::handshake::render(self)
+    }
+    fn json(&self) -> String {
+        json::pretty(self, "memory runs")
+    }
+}
+
 /// Renders `report` in `format`.
 pub fn render(report: &Report, format: Format) -> String {
-    match format {
-        Format::Markdown => markdown::report::render(report),
-        Format::Csv => csv::report::render(report),
-        Format::Json => json::render(report),
-    }
+    report.render(format)
 }
 
 /// The tables of `samples` in `format` (tables in `order` of methods; markdown under the
@@ -101,11 +179,7 @@ pub fn render_ab_runs(
 
 /// Bulk transfers in `format`, as a report's section (markdown: the table alone).
 pub fn render_bulk(results: &[crate::bulk::BulkResult], format: Format) -> String {
-    match format {
-        Format::Markdown => markdown::bulk::table(results),
-        Format::Csv => csv::bulk::render(results),
-        Format::Json => json::pretty(results, "bulk transfers"),
-    }
+    results.render(format)
 }
 
 /// `certbench bulk`'s output in `format`: markdown under a title naming `run`'s sizes.
@@ -123,11 +197,7 @@ pub fn render_bulk_run(
 /// Page loads in `format`, as a report's section and `certbench page` write them (markdown:
 /// the tables, without a title).
 pub fn render_pages(loads: &[crate::page::PageLoad], format: Format) -> String {
-    match format {
-        Format::Markdown => markdown::page::render(loads),
-        Format::Csv => csv::page::render(loads),
-        Format::Json => json::pretty(loads, "page loads"),
-    }
+    loads.render(format)
 }
 
 /// `certbench page`'s output in `format`: markdown under the heading `## title`.
@@ -140,20 +210,12 @@ pub fn render_page_run(title: &str, loads: &[crate::page::PageLoad], format: For
 
 /// `certbench handshake`'s runs in `format` (markdown: the throughput and latency tables).
 pub fn render_handshakes(runs: &[crate::handshake::HandshakeRun], format: Format) -> String {
-    match format {
-        Format::Markdown => markdown::handshake::runs(runs),
-        Format::Csv => csv::handshake::render(runs),
-        Format::Json => json::pretty(runs, "handshake runs"),
-    }
+    runs.render(format)
 }
 
 /// Memory per idle connection (`certbench handshake --hold`) in `format`.
 pub fn render_memory(runs: &[crate::handshake::MemoryRun], format: Format) -> String {
-    match format {
-        Format::Markdown => markdown::handshake::memory(runs),
-        Format::Csv => csv::handshake::render(runs),
-        Format::Json => json::pretty(runs, "memory runs"),
-    }
+    runs.render(format)
 }
 
 /// `certbench limbo`'s summary in markdown (at most [`LimboReport::show`] differing
