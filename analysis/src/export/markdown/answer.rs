@@ -140,7 +140,7 @@ fn browsers_pay(pays: &[BrowserPays]) -> String {
     )
 }
 
-fn servo_against(against: &[ServoAgainst]) -> String {
+pub(crate) fn servo_against(against: &[ServoAgainst]) -> String {
     let parts: Vec<String> = (against.iter())
         .filter(|s| !s.browsers.is_empty())
         .map(|s| {
@@ -252,6 +252,18 @@ mod tests {
         let cmp = build_comparison(&build_seed_tables(&v)).unwrap();
         let text = words(&answer(&cmp, None)).join("\n");
         check("comparison-answer-browsers.md", &text);
+        // Markdown: the ratios as a table, every line of the list within its width.
+        let answers = crate::answer::Answers {
+            comparison: Some(answer(
+                &cmp,
+                Some("certbench --sites sites.txt --hook replace"),
+            )),
+            pq: None,
+        };
+        let list = super::super::answer_list::list(&answers);
+        assert!(list.contains("| platform         |"), "{list}");
+        assert!(list.lines().all(|l| l.chars().count() <= 100), "{list}");
+        check("answer-list-browsers.md", &list);
         let line = text
             .lines()
             .find(|l| l.starts_with("Servo's verifiers"))

@@ -3,6 +3,7 @@
 
 pub(crate) mod ab;
 pub(crate) mod answer;
+pub(crate) mod answer_list;
 pub(crate) mod bulk;
 pub(crate) mod capture;
 pub(crate) mod comparison;

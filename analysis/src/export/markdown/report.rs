@@ -64,12 +64,10 @@ pub(crate) fn render(report: &Report) -> String {
     if let Some(cmp) = &report.comparison {
         out.push_str(&super::comparison::views(cmp));
     }
-    let answer = super::answer::lines(&report.answer);
+    let answer = super::answer_list::list(&report.answer);
     if !answer.is_empty() {
         out.push_str("\n### answer\n\n");
-        for l in &answer {
-            out.push_str(&format!("- {l}\n"));
-        }
+        out.push_str(&answer);
     }
     if !report.revocation.is_empty() {
         // `--revocation`: each method and mechanism cold and warm, and what each costs.
