@@ -85,3 +85,42 @@ fn an_ab_comparison_is_titled_with_both_runs_in_markdown_only() {
         );
     }
 }
+
+/// `certbench limbo`'s summary, both formats: every part present (an unreadable testcase,
+/// pairs, upstream, the slowest).
+#[test]
+fn the_limbo_summary_in_markdown_and_json() {
+    use crate::limbo::ActualResult;
+    use crate::limbo::report::{LimboReport, SlowCase, Slowest, VerifyTime};
+    use crate::limbo::tests::{agreement, summary};
+    let report = LimboReport {
+        file: "limbo.json".into(),
+        testcases: 6,
+        bad: vec![("x::bad".into(), "no certificate".into())],
+        wall_seconds: 1.25,
+        verify: vec![VerifyTime {
+            method: "h".into(),
+            verify_ns: 250_000_000,
+            ran: 4,
+        }],
+        summaries: vec![summary()],
+        pairs: Some(vec![agreement()]),
+        upstream: vec![agreement()],
+        slowest: Some(Slowest {
+            repeats: 3,
+            methods: vec![(
+                "h".into(),
+                vec![SlowCase {
+                    index: 0,
+                    id: "rfc5280::a".into(),
+                    first_ns: 50_000,
+                    again_ns: vec![10_000, 20_000, 30_000],
+                    actual: ActualResult::Success,
+                }],
+            )],
+        }),
+        show: 10,
+    };
+    check("limbo-report.md", &render_limbo_markdown(&report));
+    check("limbo-report.json", &render_limbo_json(&report));
+}
