@@ -78,6 +78,11 @@ pub struct PageLoad {
 }
 
 impl PageLoad {
+    /// The SCT signatures the load's verifications checked; `None` without a CT check.
+    pub fn scts(&self) -> Option<u64> {
+        self.ct.as_ref().map(|_| self.sct_checked)
+    }
+
     /// Verification's share of the connection time.
     pub fn share(&self) -> f64 {
         if self.connection_ns == 0 {
@@ -91,14 +96,6 @@ impl PageLoad {
 /// Whether any load checked CT (the tables then show the SCT signatures checked).
 pub fn any_ct(loads: &[PageLoad]) -> bool {
     loads.iter().any(|l| l.ct.is_some())
-}
-
-/// A load's SCT signatures checked, or `—` without a CT check.
-pub fn sct_checked(l: &PageLoad) -> String {
-    match l.ct {
-        Some(_) => l.sct_checked.to_string(),
-        None => "—".to_owned(),
-    }
 }
 
 /// The configuration of a load beyond its method: transport, cache, resumption, CT.

@@ -4,8 +4,13 @@
 use std::fmt::Write as _;
 
 use super::table::plain_table;
-use crate::page::{PageLoad, any_ct, cold_warm, config, sct_checked};
+use crate::page::{PageLoad, any_ct, cold_warm, config};
 use crate::units::human;
+
+/// A load's SCT signatures checked, or `—` without a CT check.
+pub(crate) fn sct_checked(l: &PageLoad) -> String {
+    l.scts().map_or("—".to_owned(), |n| n.to_string())
+}
 
 fn percent(x: f64) -> String {
     format!("{:.1} %", 100.0 * x)
