@@ -124,3 +124,13 @@ fn the_limbo_summary_in_markdown_and_json() {
     check("limbo-report.md", &render_limbo_markdown(&report));
     check("limbo-report.json", &render_limbo_json(&report));
 }
+
+/// The samples' report of the callback run in miniature (two methods, three sites): its
+/// tables, views and answer in markdown, its records in CSV.
+#[test]
+fn the_report_of_a_callback_run() {
+    let samples = crate::comparison::tests::callback_run();
+    let report = Report::from_samples(&samples, &[], Some("certbench --hook replace"));
+    check("report.md", &render(&report, Format::Markdown));
+    check("report.csv", &render(&report, Format::Csv));
+}

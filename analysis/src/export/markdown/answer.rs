@@ -203,19 +203,6 @@ mod tests {
         let cmp = build_comparison(&tables).unwrap();
         let lines = words(&answer(&cmp, Some("certbench --hook replace")));
         check("comparison-answer.md", &lines.join("\n"));
-        let report = crate::export::Report::from_samples(
-            &callback_run(),
-            &[],
-            Some("certbench --hook replace"),
-        );
-        check(
-            "report.md",
-            &crate::export::render(&report, crate::export::Format::Markdown),
-        );
-        check(
-            "report.csv",
-            &crate::export::render(&report, crate::export::Format::Csv),
-        );
         assert!(lines.len() <= 8, "{lines:#?}");
         let text = lines.join("\n");
         assert!(
