@@ -14,8 +14,7 @@
 
 use std::time::Duration;
 
-use certbench_analysis::bulk::{BulkResult, render_csv, render_markdown};
-use certbench_analysis::export::Format;
+use certbench_analysis::bulk::{BulkResult, BulkRun};
 
 use crate::certs::test::ServerCert;
 use crate::tls::pair::{self, PairError, TransferError};
@@ -85,18 +84,12 @@ impl BulkOptions {
         (self.stacks.len() * self.suites.len()) as u64 * u64::from(self.runs)
     }
 
-    /// The results' tables in `format` (markdown under a title saying the sizes).
-    pub fn render(&self, results: &[BulkResult], format: Format) -> serde_json::Result<String> {
-        Ok(match format {
-            Format::Markdown => format!(
-                "## certbench bulk — {} MiB per run, records of {} bytes, in memory (no socket)\n\n{}",
-                self.mib(),
-                self.record,
-                render_markdown(results)
-            ),
-            Format::Csv => render_csv(results),
-            Format::Json => serde_json::to_string_pretty(results)? + "\n",
-        })
+    /// What every run moves, as the document's title names it.
+    pub fn run(&self) -> BulkRun {
+        BulkRun {
+            mib: self.mib(),
+            record: self.record,
+        }
     }
 }
 

@@ -1,10 +1,10 @@
 //! Bulk transfer results (`certbench bulk`): MB/s sending and receiving application data over
 //! an established TLS session, per stack, TLS version, cipher suite and key, over several
-//! runs — and the tables of them (best, median, range).
+//! runs, each result's best, median and worst run; `export::markdown::bulk` draws the table.
 
 use serde::{Deserialize, Serialize};
 
-use crate::export::markdown::plain_table;
+use crate::stats::Spread;
 
 /// One configuration's transfer in one direction, over every run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -32,19 +32,24 @@ pub struct BulkResult {
 }
 
 impl BulkResult {
-    /// The best run.
+    /// The runs' median and range.
+    pub fn spread(&self) -> Option<Spread> {
+        Spread::of(&self.mb_per_s)
+    }
+
+    /// The best run (0 without a run).
     pub fn best(&self) -> f64 {
-        self.mb_per_s.iter().copied().fold(0.0, f64::max)
+        self.spread().map_or(0.0, |s| s.hi)
     }
 
-    /// The median run.
+    /// The median run (0 without a run).
     pub fn median(&self) -> f64 {
-        crate::stats::middle(&mut self.mb_per_s.clone()).unwrap_or(0.0)
+        self.spread().map_or(0.0, |s| s.median)
     }
 
-    /// The slowest run.
+    /// The slowest run (`f64::MAX` without a run, as a fold over none gives it).
     pub fn worst(&self) -> f64 {
-        self.mb_per_s.iter().copied().fold(f64::MAX, f64::min)
+        self.spread().map_or(f64::MAX, |s| s.lo)
     }
 
     /// Stack, TLS version, suite and key: what the send and receive rows share.
@@ -56,100 +61,22 @@ impl BulkResult {
     }
 }
 
-fn cell(r: Option<&BulkResult>) -> String {
-    match r {
-        Some(r) => format!(
-            "{:.0} ({:.0}, {:.0}–{:.0})",
-            r.best(),
-            r.median(),
-            r.worst(),
-            r.best()
-        ),
-        None => "—".to_owned(),
-    }
-}
-
-/// Markdown: one row per stack × version × suite × key, send and receive side by side
-/// (best, then median and range over the runs).
-pub fn render_markdown(results: &[BulkResult]) -> String {
-    let mut labels: Vec<String> = Vec::new();
-    for r in results {
-        if !labels.contains(&r.label()) {
-            labels.push(r.label());
-        }
-    }
-    let rows = labels
-        .iter()
-        .map(|l| {
-            let of = |d: &str| results.iter().find(|r| &r.label() == l && r.direction == d);
-            let any = of("send").or(of("receive")).expect("a result per label");
-            vec![
-                any.stack.clone(),
-                any.tls.clone(),
-                any.suite.clone(),
-                any.key.clone(),
-                any.mb_per_s.len().to_string(),
-                cell(of("send")),
-                cell(of("receive")),
-            ]
-        })
-        .collect();
-    plain_table(
-        &[
-            "stack",
-            "TLS",
-            "suite",
-            "key",
-            "runs",
-            "send MB/s: best (median, range)",
-            "receive MB/s: best (median, range)",
-        ],
-        rows,
-        4,
-    )
-}
-
-/// CSV: one line per result and run.
-pub fn render_csv(results: &[BulkResult]) -> String {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let _ = w.write_record([
-        "stack",
-        "library",
-        "tls",
-        "suite",
-        "key",
-        "direction",
-        "bytes",
-        "record",
-        "run",
-        "mb_per_s",
-    ]);
-    for r in results {
-        for (i, v) in r.mb_per_s.iter().enumerate() {
-            let _ = w.write_record([
-                r.stack.clone(),
-                r.library.clone(),
-                r.tls.clone(),
-                r.suite.clone(),
-                r.key.clone(),
-                r.direction.clone(),
-                r.bytes.to_string(),
-                r.record.to_string(),
-                i.to_string(),
-                format!("{v:.3}"),
-            ]);
-        }
-    }
-    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+/// What every run of one `certbench bulk` moved: the figures its document's title names.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BulkRun {
+    /// Application bytes per run, in MiB.
+    pub mib: f64,
+    /// Plaintext bytes per record written.
+    pub record: usize,
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    #[test]
-    fn best_median_and_range_per_direction() {
-        let r = |direction: &str, v: Vec<f64>| BulkResult {
+    /// A result of `rustls-aws-lc-rs`, TLS 1.3, AES-128-GCM, P-256: one direction's runs.
+    pub(crate) fn r(direction: &str, v: Vec<f64>) -> BulkResult {
+        BulkResult {
             stack: "rustls-aws-lc-rs".into(),
             library: "rustls 0.23".into(),
             tls: "1.3".into(),
@@ -159,16 +86,24 @@ mod tests {
             bytes: 1 << 20,
             record: 16384,
             mb_per_s: v,
-        };
+        }
+    }
+
+    #[test]
+    fn best_median_and_range_per_direction() {
         let send = r("send", vec![900.0, 1000.0, 800.0, 950.0, 990.0]);
         assert_eq!(
             (send.best(), send.median(), send.worst()),
             (1000.0, 950.0, 800.0)
         );
-        let md = render_markdown(&[send.clone(), r("receive", vec![700.0, 600.0])]);
-        let row = md.lines().find(|l| l.contains("TLS_AES_128")).unwrap();
-        assert!(row.contains("1000 (950, 800–1000)"), "{row}");
-        assert!(row.contains("700 (650, 600–700)"), "{row}");
-        assert_eq!(render_csv(&[send]).lines().count(), 6);
+        let receive = r("receive", vec![700.0, 600.0]);
+        assert_eq!(
+            (receive.best(), receive.median(), receive.worst()),
+            (700.0, 650.0, 600.0)
+        );
+        assert_eq!(
+            send.label(),
+            "rustls-aws-lc-rs · TLS 1.3 TLS_AES_128_GCM_SHA256 · p256"
+        );
     }
 }

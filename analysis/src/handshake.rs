@@ -1,14 +1,10 @@
 //! Handshake throughput results (`certbench handshake`): one [`HandshakeRun`] per
 //! configuration and client stack, and the tables shaped like the published rustls-vs-OpenSSL
 //! comparisons: rows = configuration (key, TLS version, full or resumed), columns = OpenSSL,
-//! rustls, ratio; then latency percentiles and CPU time per handshake.
-
-use std::fmt::Write;
+//! rustls, ratio; then latency percentiles and CPU time per handshake (`export::handshake`
+//! gives their cells, one writer per format writes them).
 
 use serde::{Deserialize, Serialize};
-
-use crate::export::Format;
-use crate::export::markdown::plain_table;
 
 /// One measured configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -236,182 +232,6 @@ pub fn rows(runs: &[HandshakeRun]) -> Vec<Row<'_>> {
     out
 }
 
-/// A table's cells as text, for any exporter (markdown here, HTML in
-/// [`crate::export::html`]): columns from `right_from` on are numbers.
-#[derive(Clone, Debug)]
-pub struct Table {
-    /// Column headers.
-    pub header: &'static [&'static str],
-    /// One row of cells per line.
-    pub rows: Vec<Vec<String>>,
-    /// First right-aligned (numeric) column.
-    pub right_from: usize,
-}
-
-/// Handshakes per second: one row per configuration, OpenSSL, rustls, and the ratio.
-pub fn throughput_table(runs: &[HandshakeRun]) -> Table {
-    let cell =
-        |x: Option<&HandshakeRun>| x.map_or("—".to_owned(), |x| format!("{:.0}", x.per_second));
-    Table {
-        header: &["configuration", "OpenSSL", "rustls", "rustls ÷ OpenSSL"],
-        rows: rows(runs)
-            .into_iter()
-            .map(|row| {
-                vec![
-                    row.label.clone(),
-                    cell(row.openssl),
-                    cell(row.rustls),
-                    row.ratio().map_or("—".to_owned(), |x| format!("×{x:.2}")),
-                ]
-            })
-            .collect(),
-        right_from: 1,
-    }
-}
-
-/// Latency percentiles and CPU per handshake (µs): one row per run.
-pub fn latency_table(runs: &[HandshakeRun]) -> Table {
-    Table {
-        header: &[
-            "configuration",
-            "client",
-            "server",
-            "n",
-            "resumed",
-            "p50",
-            "p90",
-            "p99",
-            "max",
-            "client CPU",
-            "server CPU",
-        ],
-        rows: runs
-            .iter()
-            .map(|r| {
-                vec![
-                    label(runs, r),
-                    r.client.clone(),
-                    r.server.clone(),
-                    r.handshakes.to_string(),
-                    format!("{}/{}", r.resumed, r.handshakes),
-                    format!("{:.0}", r.p50_us),
-                    format!("{:.0}", r.p90_us),
-                    format!("{:.0}", r.p99_us),
-                    format!("{:.0}", r.max_us),
-                    format!("{:.0}", r.client_cpu_us),
-                    format!("{:.0}", r.server_cpu_us),
-                ]
-            })
-            .collect(),
-        right_from: 3,
-    }
-}
-
-/// Memory per idle connection (KiB): one row per run.
-pub fn memory_table(runs: &[MemoryRun]) -> Table {
-    Table {
-        header: &[
-            "client ↔ server",
-            "configuration",
-            "allocator",
-            "connections",
-            "client KiB",
-            "server KiB",
-        ],
-        rows: runs
-            .iter()
-            .map(|r| {
-                vec![
-                    format!("{} ↔ {}", r.client, r.server),
-                    format!("{} TLS {}", r.key, r.tls),
-                    r.allocator.clone(),
-                    r.connections.to_string(),
-                    format!("{:.1}", r.client_kib_per_connection),
-                    format!("{:.1}", r.server_kib_per_connection),
-                ]
-            })
-            .collect(),
-        right_from: 3,
-    }
-}
-
-fn plain(t: Table) -> String {
-    plain_table(t.header, t.rows, t.right_from)
-}
-
-/// `runs` as a JSON array or CSV (a line per run), as written by `certbench handshake`.
-fn serialized<T: Serialize>(runs: &[T], format: Format) -> String {
-    match format {
-        Format::Csv => {
-            // Columns: every field any run has (a field a run leaves out, e.g. the revocation
-            // counts of a run without `--revocation`, is an empty cell), in order of first use.
-            let values: Vec<serde_json::Value> = (runs.iter())
-                .map(|r| serde_json::to_value(r).expect("runs serialize"))
-                .collect();
-            let mut columns: Vec<&str> = Vec::new();
-            for v in &values {
-                for k in v.as_object().into_iter().flat_map(|o| o.keys()) {
-                    if !columns.contains(&k.as_str()) {
-                        columns.push(k);
-                    }
-                }
-            }
-            let cell = |v: Option<&serde_json::Value>| match v {
-                None | Some(serde_json::Value::Null) => String::new(),
-                Some(serde_json::Value::String(s)) => s.clone(),
-                Some(other) => other.to_string(),
-            };
-            let mut w = csv::Writer::from_writer(Vec::new());
-            w.write_record(&columns).expect("writing to memory");
-            for v in &values {
-                w.write_record(columns.iter().map(|c| cell(v.get(*c))))
-                    .expect("writing to memory");
-            }
-            String::from_utf8(w.into_inner().expect("flushing to memory")).expect("UTF-8")
-        }
-        _ => serde_json::to_string_pretty(runs).expect("runs serialize") + "\n",
-    }
-}
-
-/// Renders `runs` in `format`.
-pub fn render(runs: &[HandshakeRun], format: Format) -> String {
-    match format {
-        Format::Markdown => markdown(runs),
-        f => serialized(runs, f),
-    }
-}
-
-fn markdown(runs: &[HandshakeRun]) -> String {
-    let mut out = String::new();
-    let same = runs.iter().all(|r| r.client == r.server);
-    let mut servers: Vec<&str> = Vec::new();
-    for r in runs {
-        if !servers.contains(&r.server.as_str()) {
-            servers.push(&r.server);
-        }
-    }
-    let server = if same {
-        "each against a server of its own stack".to_owned()
-    } else {
-        format!("server {}", servers.join(", "))
-    };
-    let clients = match runs.first() {
-        Some(f) if runs.iter().all(|r| r.clients == f.clients) => {
-            format!("; {} client(s)", f.clients)
-        }
-        _ => String::new(),
-    };
-    let _ = writeln!(
-        out,
-        "### Handshakes per second (columns: client stack, {server}{clients})\n"
-    );
-    out.push_str(&plain(throughput_table(runs)));
-    out.push_str("\n\n### Latency and CPU per handshake (µs)\n\n");
-    out.push_str(&plain(latency_table(runs)));
-    out.push('\n');
-    out
-}
-
 /// Resident memory per idle TLS connection, client and server side.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MemoryRun {
@@ -433,19 +253,8 @@ pub struct MemoryRun {
     pub server_kib_per_connection: f64,
 }
 
-/// Renders memory runs in `format`.
-pub fn render_memory(runs: &[MemoryRun], format: Format) -> String {
-    match format {
-        f @ (Format::Json | Format::Csv) => serialized(runs, f),
-        Format::Markdown => format!(
-            "### Memory per idle connection (RSS growth ÷ connections, KiB)\n\n{}\n",
-            plain(memory_table(runs))
-        ),
-    }
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -472,7 +281,13 @@ mod tests {
         assert_eq!(back, plain);
     }
 
-    fn run(client: &str, clients: usize, resumption: &str, per_second: f64) -> HandshakeRun {
+    /// A p256 TLS 1.3 run of `client` against its own stack.
+    pub(crate) fn run(
+        client: &str,
+        clients: usize,
+        resumption: &str,
+        per_second: f64,
+    ) -> HandshakeRun {
         HandshakeRun {
             client: client.into(),
             server: client.into(),
@@ -550,7 +365,7 @@ mod tests {
     #[test]
     fn parse_reads_either_document_and_names_the_problem_otherwise() {
         let runs = vec![run("openssl", 1, "none", 500.0)];
-        let text = render(&runs, Format::Json);
+        let text = serde_json::to_string_pretty(&runs).unwrap();
         assert_eq!(parse(&text).unwrap().runs, runs);
         let memory = vec![MemoryRun {
             client: "rustls".into(),
@@ -562,7 +377,7 @@ mod tests {
             client_kib_per_connection: 9.0,
             server_kib_per_connection: 12.0,
         }];
-        let parsed = parse(&render_memory(&memory, Format::Json)).unwrap();
+        let parsed = parse(&serde_json::to_string_pretty(&memory).unwrap()).unwrap();
         assert!(parsed.runs.is_empty());
         assert_eq!(parsed.memory, memory);
         let e = parse(r#"[{"client": "openssl"}]"#).unwrap_err();

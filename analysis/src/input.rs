@@ -7,11 +7,12 @@
 //! [`ReadError`], the rest is read). An array is told by its first element's fields: `page`
 //! for page loads, `mb_per_s` for bulk transfers, else handshake results (throughput or
 //! `--hold` memory runs, [`crate::handshake::parse`]; an empty array is no handshake result).
+//! `export::gathered` writes the report of them.
 
 use crate::bulk::BulkResult;
-use crate::export::html::{self, Input};
-use crate::export::{Format, Report, render};
-use crate::handshake::{Results, render as render_handshakes, render_memory};
+use crate::export::Format;
+use crate::export::html::Input;
+use crate::handshake::Results;
 use crate::io::{ReadError, read_jsonl};
 use crate::page::PageLoad;
 use crate::schema::{RunInfo, Sample};
@@ -169,13 +170,14 @@ impl Gathered {
             .find_map(|r| r.other_hook.clone())
     }
 
-    fn names(&self) -> String {
+    /// The files' names, joined.
+    pub fn names(&self) -> String {
         let names: Vec<&str> = self.inputs.iter().map(|i| i.name.as_str()).collect();
         names.join(", ")
     }
 
     /// The kinds of result present, named.
-    fn kinds(&self) -> Vec<&'static str> {
+    pub fn kinds(&self) -> Vec<&'static str> {
         let kinds = [
             (!self.samples.is_empty(), "samples"),
             (
@@ -190,124 +192,5 @@ impl Gathered {
             (!self.bulk.is_empty(), "bulk transfers"),
         ];
         kinds.iter().filter(|k| k.0).map(|k| k.1).collect()
-    }
-
-    /// The report in `format`: the samples' tables (methods in `order` first; also when
-    /// there is nothing else), then the handshake, page and bulk sections. CSV and JSON hold
-    /// one kind only.
-    pub fn render(&self, format: Format, order: &[&str]) -> Result<String, MixedKinds> {
-        let kinds = self.kinds();
-        if kinds.len() > 1 && format != Format::Markdown {
-            return Err(MixedKinds { kinds, format });
-        }
-        let names = self.names();
-        let mut text = String::new();
-        let nothing_else =
-            self.handshakes.is_empty() && self.pages.is_empty() && self.bulk.is_empty();
-        if !self.samples.is_empty() || nothing_else {
-            let other_hook = self.other_hook();
-            let report = Report::from_samples(&self.samples, order, other_hook.as_deref());
-            if format == Format::Markdown {
-                let n = self.samples.len();
-                text.push_str(&format!(
-                    "## certbench report — {n} samples from {names}\n\n"
-                ));
-            }
-            text.push_str(&render(&report, format));
-            if format == Format::Markdown
-                && let Some(servo) = crate::servo_report::render_markdown(&self.samples)
-            {
-                text.push('\n');
-                text.push_str(&servo);
-            }
-        }
-        self.handshake_section(&mut text, format, &names);
-        self.results_section(&mut text, format, &names);
-        Ok(text)
-    }
-
-    fn handshake_section(&self, text: &mut String, format: Format, names: &str) {
-        let hs = &self.handshakes;
-        if hs.is_empty() {
-            return;
-        }
-        if format == Format::Markdown {
-            if !self.samples.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(&format!(
-                "## certbench report — handshakes from {names}\n\n"
-            ));
-        }
-        if !hs.runs.is_empty() {
-            text.push_str(&render_handshakes(&hs.runs, format));
-        }
-        if !hs.memory.is_empty() {
-            if format == Format::Markdown && !hs.runs.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(&render_memory(&hs.memory, format));
-        }
-    }
-
-    fn results_section(&self, text: &mut String, format: Format, names: &str) {
-        if !self.pages.is_empty() {
-            let p = &self.pages;
-            let json = || serde_json::to_string_pretty(p).expect("page loads serialize");
-            let (md, csv) = (
-                || crate::page::render_markdown(p),
-                || crate::page::render_csv(p),
-            );
-            section(text, (format, "page loads", names), md, csv, json);
-        }
-        if !self.bulk.is_empty() {
-            let b = &self.bulk;
-            let json = || serde_json::to_string_pretty(b).expect("bulk transfers serialize");
-            let (md, csv) = (
-                || crate::bulk::render_markdown(b),
-                || crate::bulk::render_csv(b),
-            );
-            section(text, (format, "bulk transfers", names), md, csv, json);
-        }
-    }
-
-    /// The HTML report of every file; `order` as for [`Gathered::render`], `command` the
-    /// report's own command line.
-    pub fn html(&self, order: &[&str], command: &str) -> String {
-        let other_hook = self.other_hook();
-        let report = Report::from_samples(&self.samples, order, other_hook.as_deref());
-        html::render(
-            &report,
-            &self.samples,
-            &self.handshakes,
-            &self.pages,
-            &self.bulk,
-            &self.inputs,
-            command,
-        )
-    }
-}
-
-/// Appends one kind's section in `format`: in markdown under its heading (`what` from
-/// `names`), after a blank line when the text has something before it.
-fn section(
-    text: &mut String,
-    (format, what, names): (Format, &str, &str),
-    markdown: impl FnOnce() -> String,
-    csv: impl FnOnce() -> String,
-    json: impl FnOnce() -> String,
-) {
-    match format {
-        Format::Markdown => {
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(&format!(
-                "## certbench report — {what} from {names}\n\n{}",
-                markdown()
-            ));
-        }
-        Format::Csv => text.push_str(&csv()),
-        Format::Json => text.push_str(&(json() + "\n")),
     }
 }

@@ -6,12 +6,15 @@
 //! Data flows one way: samples → [`stats::Summary`] per (method, site, stage) →
 //! [`table::SeedTable`] → an exporter in [`export`].
 
+pub mod ab;
+pub mod answer;
 pub mod bulk;
-pub mod compare;
+pub mod capture;
 pub mod comparison;
 pub mod describe;
 pub mod export;
 pub mod handshake;
+pub mod icount;
 pub mod input;
 pub mod limbo;
 pub mod page;

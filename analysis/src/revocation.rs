@@ -5,15 +5,15 @@
 //!
 //! Rows are keyed by method *and* configuration (the configuration names the mechanism and
 //! its data), so two mechanisms are never averaged together. A figure over chains is the
-//! median of the per-chain medians.
+//! median of the per-chain medians. `export::markdown::revocation` writes the rows and the
+//! answer.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use crate::schema::{Config, Sample, Stage};
-use crate::stats::Summary;
-use crate::units::human;
+use crate::stats::{Spread, Summary};
 
 /// One method with one mechanism.
 #[derive(Clone, Debug, Serialize)]
@@ -48,10 +48,6 @@ pub struct RevocationRow {
 
 /// Per chain: the `revocation` stage, the own cost, and the own cost without the stage.
 type PerChain = (Vec<u64>, Vec<u64>, Vec<u64>);
-
-fn median(v: &mut [f64]) -> f64 {
-    crate::stats::middle(v).unwrap_or(0.0)
-}
 
 /// The rows of `samples` (those with a revocation check), in order of first appearance.
 pub fn rows(samples: &[Sample]) -> Vec<RevocationRow> {
@@ -94,11 +90,8 @@ pub fn rows(samples: &[Sample]) -> Vec<RevocationRow> {
                 e.2.push(own.saturating_sub(rev));
             }
             let mid = |f: fn(&PerChain) -> &Vec<u64>| {
-                let mut v: Vec<f64> = per_chain
-                    .values()
-                    .filter_map(|t| Summary::of(f(t)).map(|s| s.median))
-                    .collect();
-                median(&mut v)
+                let medians = per_chain.values().filter_map(|t| Summary::of(f(t)));
+                Spread::median_of(medians.map(|s| s.median)).unwrap_or(0.0)
             };
             Some(RevocationRow {
                 method: key.0.clone(),
@@ -126,61 +119,9 @@ pub fn rows(samples: &[Sample]) -> Vec<RevocationRow> {
         .collect()
 }
 
-/// Bytes for a table: `0 B`, `249.8 KB`, `6.1 MB`.
-pub fn bytes(n: u64) -> String {
-    match n {
-        0 => "0 B".to_owned(),
-        n if n < 1_000 => format!("{n} B"),
-        n if n < 1_000_000 => format!("{:.1} KB", n as f64 / 1e3),
-        n => format!("{:.1} MB", n as f64 / 1e6),
-    }
-}
-
-/// The rows as a Markdown table.
-pub fn markdown(rows: &[RevocationRow]) -> String {
-    let mut out = String::from(
-        "### Revocation, cold and warm\n\n\
-         `revocation`: the check per connection, data loaded (median over chains of the per-chain medians; n measured samples). `revocation-load`: the data's one load per process (n processes). Bytes: the data read, and what stays resident between checks.\n\n\
-         | method | mechanism | revocation (warm) | n | own cost with it | without it | revocation-load (cold, once) | data | resident | outcomes |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|---:|---|\n",
-    );
-    for r in rows {
-        let load = r.load.as_ref().map_or("—".to_owned(), |l| {
-            format!("{} (n={})", human(l.median), l.n)
-        });
-        let outcomes: Vec<String> = r.outcomes.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-            r.method,
-            r.data,
-            human(r.warm_ns),
-            r.n,
-            human(r.own_ns),
-            human(r.own_without_ns),
-            load,
-            bytes(r.data_bytes),
-            bytes(r.resident_bytes),
-            outcomes.join(", ")
-        ));
-    }
-    out
-}
-
 /// The browsers, and Servo's verifiers in the order their figure is taken.
-const BROWSERS: [&str; 3] = ["chrome", "firefox", "gnutls"];
+pub const BROWSERS: [&str; 3] = ["chrome", "firefox", "gnutls"];
 const SERVO: [&str; 4] = ["rustlsparallel", "webpki", "platform", "rustlsserial"];
-
-/// What the mechanism is, for the answer.
-fn mechanism_words(m: &str) -> &'static str {
-    match m {
-        "crlset" => "Chrome's CRLSet",
-        "crlite" => "CRLite as Firefox checks it (clubcard-crlite, the filter in memory)",
-        "upki" => "CRLite through upki (its files read per check)",
-        "crl" => "CRLs as rustls-webpki checks them",
-        "ocsp" => "A stapled OCSP response",
-        _ => "This mechanism",
-    }
-}
 
 /// The load of `mechanism`'s data: once per process for every method that checks with it, so
 /// the mechanism's, whichever method's sample paid it.
@@ -190,85 +131,99 @@ fn load_of<'r>(rows: &'r [RevocationRow], mechanism: &str) -> Option<&'r Summary
         .find_map(|r| r.load.as_ref())
 }
 
-/// The answer's lines: what each browser pays per warm and cold connection, and what each
+/// What a browser pays per connection with revocation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BrowserRevocation {
+    /// The browser's method.
+    pub method: String,
+    /// Its mechanism.
+    pub mechanism: String,
+    /// Its own cost per warm connection, nanoseconds.
+    pub own_ns: f64,
+    /// Of which the revocation check.
+    pub warm_ns: f64,
+    /// Its mechanism's data load, once per process, when measured.
+    pub load_ns: Option<f64>,
+}
+
+/// What one mechanism would cost Servo, by the first of Servo's verifiers that checked with
+/// it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MechanismCost {
+    /// The mechanism.
+    pub mechanism: String,
+    /// The verifier whose figures these are.
+    pub method: String,
+    /// The check per connection, nanoseconds.
+    pub warm_ns: f64,
+    /// Own cost with the check ÷ without it.
+    pub ratio: f64,
+    /// Chains measured.
+    pub chains: usize,
+    /// Samples per outcome.
+    pub outcomes: Vec<(String, usize)>,
+    /// The data's load and resident bytes, once per process, when measured.
+    pub once: Option<(f64, u64)>,
+    /// Whether any check had data to answer with (`good` or `revoked`): without, a price
+    /// would be the cost of finding none.
+    pub answered: bool,
+}
+
+/// The revocation answer's figures.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct RevocationAnswer {
+    /// The browsers in the run, in [`BROWSERS`] order.
+    pub browsers: Vec<BrowserRevocation>,
+    /// Each mechanism Servo's verifiers checked with, in order of first appearance.
+    pub mechanisms: Vec<MechanismCost>,
+}
+
+/// The answer's figures: what each browser pays per warm and cold connection, and what each
 /// mechanism would cost Servo.
-pub fn answer(rows: &[RevocationRow]) -> Vec<String> {
-    let mut lines = Vec::new();
-    let browsers: Vec<String> = BROWSERS
+pub fn answer(rows: &[RevocationRow]) -> RevocationAnswer {
+    let browsers = BROWSERS
         .iter()
         .filter_map(|b| rows.iter().find(|r| r.method == *b))
-        .map(|r| {
-            let cold = load_of(rows, &r.mechanism).map_or(String::new(), |l| {
-                format!(
-                    ", cold {} (+{} once)",
-                    human(r.own_ns + l.median),
-                    human(l.median)
-                )
-            });
-            format!(
-                "{} ({}) warm {}{cold}, of which revocation {}",
-                r.method,
-                r.mechanism,
-                human(r.own_ns),
-                human(r.warm_ns)
-            )
+        .map(|r| BrowserRevocation {
+            method: r.method.clone(),
+            mechanism: r.mechanism.clone(),
+            own_ns: r.own_ns,
+            warm_ns: r.warm_ns,
+            load_ns: load_of(rows, &r.mechanism).map(|l| l.median),
         })
         .collect();
-    if !browsers.is_empty() {
-        lines.push(format!(
-            "What each browser pays per connection with revocation (chain + CT + revocation + host, median over chains): {}.",
-            browsers.join("; ")
-        ));
-    }
-    let mut mechanisms: Vec<&str> = Vec::new();
+    let mut names: Vec<&str> = Vec::new();
     for r in rows.iter().filter(|r| SERVO.contains(&r.method.as_str())) {
-        if !mechanisms.contains(&r.mechanism.as_str()) {
-            mechanisms.push(&r.mechanism);
+        if !names.contains(&r.mechanism.as_str()) {
+            names.push(&r.mechanism);
         }
     }
-    for m in mechanisms {
-        let Some(r) = SERVO
-            .iter()
-            .find_map(|s| rows.iter().find(|r| r.method == *s && r.mechanism == m))
-        else {
-            continue;
-        };
-        let once = match load_of(rows, m) {
-            Some(l) => format!(
-                ", plus {} and {} resident once per process",
-                human(l.median),
-                bytes(r.resident_bytes)
-            ),
-            None => String::new(),
-        };
-        let found: Vec<String> = r.outcomes.iter().map(|(k, v)| format!("{k} {v}")).collect();
-        let answered = |k: &str| r.outcomes.get(k).copied().unwrap_or(0);
-        if answered("good") + answered("revoked") == 0 {
-            // No check had data to answer with (no CRL of these chains' issuers, no staple but
-            // a revoked one's): a price would be the cost of finding none.
-            lines.push(format!(
-                "{}: no check on these chains had data to answer with ({}: {}), so no price for Servo here.",
-                mechanism_words(m),
-                r.method,
-                found.join(", ")
-            ));
-            continue;
-        }
-        lines.push(format!(
-            "{} would cost Servo +{} per connection ({}: own cost ×{:.2}; {} chains; checks: {}){once}.",
-            mechanism_words(m),
-            human(r.warm_ns),
-            r.method,
-            r.own_ns / r.own_without_ns.max(1.0),
-            r.chains,
-            found.join(", ")
-        ));
+    let mechanisms = (names.into_iter())
+        .filter_map(|m| {
+            let r = SERVO
+                .iter()
+                .find_map(|s| rows.iter().find(|r| r.method == *s && r.mechanism == m))?;
+            let answered = |k: &str| r.outcomes.get(k).copied().unwrap_or(0);
+            Some(MechanismCost {
+                mechanism: m.to_owned(),
+                method: r.method.clone(),
+                warm_ns: r.warm_ns,
+                ratio: r.own_ns / r.own_without_ns.max(1.0),
+                chains: r.chains,
+                outcomes: r.outcomes.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+                once: load_of(rows, m).map(|l| (l.median, r.resident_bytes)),
+                answered: answered("good") + answered("revoked") > 0,
+            })
+        })
+        .collect();
+    RevocationAnswer {
+        browsers,
+        mechanisms,
     }
-    lines
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::schema::{RevocationOutcome, SampleMeta, Source, Verdict};
 
@@ -323,8 +278,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn rows_per_method_and_mechanism_and_the_answer_prices_only_checks_that_had_data() {
+    /// Firefox and rustlsparallel with CRLite (one load of 6 ms), rustlsparallel with CRLs
+    /// that had no data.
+    pub(crate) fn fixture() -> Vec<RevocationRow> {
         let samples = vec![
             // The browser's load is the mechanism's, whichever method paid it.
             s(
@@ -356,7 +312,12 @@ mod tests {
                 None,
             ),
         ];
-        let rows = rows(&samples);
+        rows(&samples)
+    }
+
+    #[test]
+    fn rows_per_method_and_mechanism_and_the_answer_prices_only_checks_that_had_data() {
+        let rows = fixture();
         assert_eq!(rows.len(), 3, "{rows:?}");
         let crlite = &rows[0];
         assert_eq!(
@@ -368,23 +329,13 @@ mod tests {
         assert_eq!(crlite.own_without_ns, 105_000.0);
         assert_eq!(crlite.load.as_ref().map(|l| l.median), Some(6_000_000.0));
         let answer = answer(&rows);
-        assert!(
-            answer[0].contains("firefox (crlite) warm 900 µs, cold 6.90 ms (+6.00 ms once)"),
-            "{answer:?}"
+        assert_eq!(answer.browsers.len(), 1);
+        assert_eq!(answer.browsers[0].load_ns, Some(6e6));
+        let crlite = &answer.mechanisms[0];
+        assert_eq!(
+            (crlite.warm_ns, crlite.once),
+            (5_000.0, Some((6e6, 9_100_000)))
         );
-        assert!(
-            answer[1].starts_with("CRLite as Firefox checks it"),
-            "{answer:?}"
-        );
-        assert!(answer[1].contains("+5.00 µs per connection"), "{answer:?}");
-        assert!(
-            answer[1].contains("plus 6.00 ms and 9.1 MB resident once per process"),
-            "{answer:?}"
-        );
-        assert!(
-            answer[2].contains("no check on these chains had data"),
-            "{answer:?}"
-        );
-        assert!(!answer[2].contains("would cost"), "{answer:?}");
+        assert!(crlite.answered && !answer.mechanisms[1].answered);
     }
 }

@@ -94,6 +94,42 @@ pub fn middle(v: &mut [f64]) -> Option<f64> {
     }
 }
 
+/// A set of values as its median ([`middle`]) and its range, `lo` the least value and `hi`
+/// the greatest: the one summary of a median over sites, over chains, over a method's runs,
+/// of per-site ratios. Every figure of a range in the tables and the answer is one.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    /// The middle value, or the mean of the two middle ones.
+    pub median: f64,
+    /// The least value.
+    pub lo: f64,
+    /// The greatest value.
+    pub hi: f64,
+}
+
+impl Spread {
+    /// The spread of `values`; `None` when there is none.
+    pub fn of(values: &[f64]) -> Option<Spread> {
+        let mut v = values.to_vec();
+        let median = middle(&mut v)?; // sorts `v`
+        Some(Spread {
+            median,
+            lo: v[0],
+            hi: v[v.len() - 1],
+        })
+    }
+
+    /// The median of `values` alone (a [`Spread`]'s); `None` when there is none.
+    pub fn median_of(values: impl IntoIterator<Item = f64>) -> Option<f64> {
+        Spread::of(&values.into_iter().collect::<Vec<f64>>()).map(|s| s.median)
+    }
+
+    /// The spread of the values `f` gives of each of `items`.
+    pub fn of_each<T>(items: impl IntoIterator<Item = T>, f: impl Fn(T) -> f64) -> Option<Spread> {
+        Spread::of(&items.into_iter().map(f).collect::<Vec<f64>>())
+    }
+}
+
 /// The ratio of two samples' typical values, `a` over `b`, with its confidence interval: the
 /// two-sample Hodges–Lehmann estimate on logarithms (the median of every pairwise
 /// `ln aᵢ − ln bⱼ`, exponentiated) and its distribution-free interval from the Mann–Whitney
@@ -233,6 +269,15 @@ mod tests {
                 .outliers,
             0
         );
+    }
+
+    #[test]
+    fn a_spread_is_the_middle_and_the_range() {
+        let s = Spread::of(&[3.0, 1.0, 10.0, 2.0]).unwrap();
+        assert_eq!((s.median, s.lo, s.hi), (2.5, 1.0, 10.0));
+        let s = Spread::of_each([5u64, 1, 3], |x| x as f64).unwrap();
+        assert_eq!((s.median, s.lo, s.hi), (3.0, 1.0, 5.0));
+        assert_eq!(Spread::of(&[]), None);
     }
 
     #[test]

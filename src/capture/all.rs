@@ -4,6 +4,8 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use certbench_analysis::capture::{CaptureRow, Taken};
+
 use super::{CaptureError, Captured, capture, folder};
 use crate::mirror::MirrorSet;
 use crate::mirror::local::{self, LocalError, ResolveMap};
@@ -40,33 +42,24 @@ pub async fn capture_all(
     Ok(attempts)
 }
 
-/// The header of [`rows`].
-pub const COLUMNS: [&str; 5] = ["site", "folder", "certificates sent", "keys", "result"];
-
-/// One table row per attempt: the site, its folder, how many certificates it sent, their
-/// keys, and `captured` or the error.
-pub fn rows(attempts: &[Attempt]) -> Vec<Vec<String>> {
+/// One row per attempt: the site, its folder, how many certificates it sent, their keys; or
+/// the error.
+pub fn rows(attempts: &[Attempt]) -> Vec<CaptureRow> {
     attempts
         .iter()
-        .map(|a| match &a.result {
-            Ok(c) => vec![
-                a.site.authority(),
-                folder(&a.site),
-                (1 + c.intermediates.len()).to_string(),
-                std::iter::once(&c.leaf)
-                    .chain(&c.intermediates)
-                    .map(|d| crate::der::key_type(d))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                "captured".to_owned(),
-            ],
-            Err(e) => vec![
-                a.site.authority(),
-                "—".to_owned(),
-                "—".to_owned(),
-                "—".to_owned(),
-                format!("error: {e}"),
-            ],
+        .map(|a| CaptureRow {
+            site: a.site.authority(),
+            outcome: match &a.result {
+                Ok(c) => Ok(Taken {
+                    folder: folder(&a.site),
+                    certificates: 1 + c.intermediates.len(),
+                    keys: std::iter::once(&c.leaf)
+                        .chain(&c.intermediates)
+                        .map(|d| crate::der::key_type(d))
+                        .collect(),
+                }),
+                Err(e) => Err(e.to_string()),
+            },
         })
         .collect()
 }

@@ -16,7 +16,7 @@
 
 mod all;
 
-pub use all::{Attempt, COLUMNS, capture_all, rows};
+pub use all::{Attempt, capture_all, rows};
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

@@ -3,6 +3,7 @@
 //! tables).
 
 use anyhow::{Result, bail};
+use certbench_analysis::export::render_bulk_run;
 use clap::Args;
 
 use super::output::{Outcome, OutputArgs};
@@ -75,6 +76,6 @@ pub(super) fn run(args: BulkArgs) -> Result<Outcome> {
     for (label, e) in &failures {
         out.error(&format!("certbench: error: {label}: {e} (not measured)"));
     }
-    out.write(&opts.render(&results, out.format)?)?;
+    out.write(&render_bulk_run(&results, &opts.run(), out.format))?;
     Ok(Outcome::partial_if(!failures.is_empty()))
 }

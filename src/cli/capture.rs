@@ -4,6 +4,8 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
+use certbench_analysis::capture::CaptureRun;
+use certbench_analysis::export::render_capture;
 use clap::Args;
 
 use super::net::NetArgs;
@@ -61,10 +63,12 @@ pub(super) fn run(args: CaptureArgs) -> Result<Outcome> {
     capture::write(&args.out, &captured, roots)
         .with_context(|| format!("writing the captures into {}", args.out.display()))?;
     let (n, of, dir) = (captured.len(), sites.len(), args.out.display());
-    let table = certbench_analysis::export::markdown::plain_table(&capture::COLUMNS, rows, 2);
-    output::print(&format!(
-        "## certbench capture — {n} of {of} sites into {dir}\n\n{table}\n"
-    ));
+    output::print(&render_capture(&CaptureRun {
+        captured: n,
+        sites: of,
+        dir: dir.to_string(),
+        rows,
+    }));
     output::note(
         args.quiet,
         &format!("certbench capture: `certbench verify --chains {dir}` measures them"),

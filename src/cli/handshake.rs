@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use certbench_analysis::handshake::{render, render_memory};
+use certbench_analysis::export::{render_handshakes, render_memory};
 use clap::Args;
 
 use super::args::MethodArg;
@@ -142,6 +142,6 @@ pub(super) fn run(args: HandshakeArgs, argv: Vec<String>) -> Result<Outcome> {
         Event::Start(..) | Event::Note(_) => out.note(&event.to_string()),
         Event::Failed(_) | Event::NotResumed(..) => out.error(&event.to_string()),
     })?;
-    out.write_with_header(&render(&sweep.runs, out.format), &info)?;
+    out.write_with_header(&render_handshakes(&sweep.runs, out.format), &info)?;
     Ok(Outcome::partial_if(sweep.partial))
 }

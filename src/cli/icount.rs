@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
+use certbench_analysis::export::render_icount;
 use clap::Args;
 
 use super::args::{MethodArg, methods};
@@ -120,7 +121,7 @@ pub(super) fn run(args: IcountArgs) -> Result<Outcome> {
     };
     // No --quiet here: the progress always shows.
     let counted = sweep::run(&opts, |msg| output::note(false, msg))?;
-    output::print(&counted.render(&opts, args.tolerance));
+    output::print(&render_icount(&counted.tables(&opts, args.tolerance)));
     if let Some(path) = &args.json {
         counted.write_json(path)?;
     }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use certbench_analysis::export::{render_limbo_json, render_limbo_markdown};
 use clap::Args;
 
 use super::args::{MethodArg, methods};
@@ -125,8 +126,8 @@ pub(super) fn run(args: LimboArgs) -> Result<Outcome> {
     let note = |msg: &str| output::note(quiet, msg);
     let report = crate::limbo::report(path, &file, &runs, wall, upstream, &opts, note);
     output::print_checked(&match args.format {
-        SummaryFormat::Json => report.json(),
-        SummaryFormat::Md => report.markdown(),
+        SummaryFormat::Json => render_limbo_json(&report),
+        SummaryFormat::Md => render_limbo_markdown(&report),
     })?;
     Ok(Outcome::partial_if(!report.bad.is_empty()))
 }

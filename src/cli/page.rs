@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use certbench_analysis::export::Format;
-use certbench_analysis::page::{PageLoad, render_csv, render_markdown};
+use certbench_analysis::export::render_page_run;
+use certbench_analysis::page::PageLoad;
 use clap::Args;
 
 use super::args::{CacheArg, MethodArg, caches, methods};
@@ -108,12 +108,7 @@ pub(super) fn run(args: PageArgs) -> Result<Outcome> {
             "certbench: error: {method}: {reason} (its loads were not run)"
         ));
     }
-    let text = match out.format {
-        Format::Markdown => format!("## {}\n\n{}", plan.title(), render_markdown(&loads)),
-        Format::Csv => render_csv(&loads),
-        Format::Json => serde_json::to_string_pretty(&loads)? + "\n",
-    };
-    out.write(&text)?;
+    out.write(&render_page_run(&plan.title(), &loads, out.format))?;
     let failed =
         !bad_lines.is_empty() || !failures.is_empty() || loads.iter().any(|l| l.failed > 0);
     Ok(Outcome::partial_if(failed))

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use certbench_analysis::Sample;
-use certbench_analysis::compare::compare;
-use certbench_analysis::export::{Format, render_ab};
+use certbench_analysis::ab::{AbRuns, compare};
+use certbench_analysis::export;
 use certbench_analysis::input::{Contents, Gathered};
 use certbench_analysis::io::{ReadError, read_run_info};
 use clap::Args;
@@ -80,9 +80,13 @@ pub(super) fn run(args: ReportArgs, argv: Vec<String>) -> Result<Outcome> {
     }
     let gathered = gather(&args.files, &args.out)?;
     let order: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
-    args.out.write(&gathered.render(args.out.format, &order)?)?;
+    args.out.write(&export::gathered::render(
+        &gathered,
+        args.out.format,
+        &order,
+    )?)?;
     if let Some(path) = &args.html {
-        let page = gathered.html(&order, &argv.join(" "));
+        let page = export::gathered::html(&gathered, &order, &argv.join(" "));
         std::fs::write(path, page).with_context(|| format!("writing {}", path.display()))?;
         args.out
             .note(&format!("certbench: HTML report in {}", path.display()));
@@ -105,17 +109,13 @@ fn ab(args: &ReportArgs, a: &Path, b: &Path) -> Result<Outcome> {
             b.display()
         );
     }
-    let text = match args.out.format {
-        Format::Markdown => format!(
-            "## certbench report — baseline {} ({} samples), candidate {} ({} samples)\n\n{}",
-            a.display(),
-            base.len(),
-            b.display(),
-            cand.len(),
-            render_ab(&rows, args.out.format, args.min_change)
-        ),
-        f => render_ab(&rows, f, args.min_change),
+    let runs = AbRuns {
+        baseline: a.display().to_string(),
+        baseline_samples: base.len(),
+        candidate: b.display().to_string(),
+        candidate_samples: cand.len(),
     };
+    let text = export::render_ab_runs(&runs, &rows, args.out.format, args.min_change);
     args.out.write(&text)?;
     Ok(Outcome::partial_if(bad_a + bad_b != 0))
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
-use certbench_analysis::export::Format;
+use certbench_analysis::export::{Format, render_revocation_scale};
 use clap::{Args, ValueEnum};
 
 use super::output::{Outcome, OutputArgs};
@@ -98,13 +98,6 @@ pub(super) fn run(args: RevocationScaleArgs) -> Result<Outcome> {
         bail!("revocation-scale writes md or json, not csv");
     }
     let report = measure(&args.options(), &|m| out.note(m))?;
-    let text = match out.format {
-        Format::Json => serde_json::to_string_pretty(&report)? + "\n",
-        _ => format!(
-            "## Revocation: lookup cost against data size\n\n{}",
-            report.markdown()
-        ),
-    };
-    out.write(&text)?;
+    out.write(&render_revocation_scale(&report, out.format))?;
     Ok(Outcome::Complete)
 }

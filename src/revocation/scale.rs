@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use certbench_analysis::revocation_scale::{Report, Row, Spread};
+use certbench_analysis::revocation_scale::{Quantiles as Spread, Report, Row};
 use certbench_core::methods::rustls_serial::signature_algorithms;
 use certbench_core::revocation::crl::Crls;
 use certbench_core::revocation::crlite::{Filter, UpkiStore};

@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use certbench_analysis::export::{render_parallel_bound, render_store_scaling};
 use certbench_analysis::verify::{ChainChecks, PathChecks, Store};
 use certbench_analysis::{Sample, verify as summary};
 
@@ -244,17 +245,15 @@ impl Plan {
                 .iter()
                 .map(|c| (c.method.name().to_owned(), c.build_ns))
                 .collect();
-            text.push_str(&summary::store_scaling(
-                samples,
-                &methods,
-                &built_once,
-                &self.store(),
-            ));
+            let rows = summary::store_scaling(samples, &methods, &built_once);
+            text.push_str(&render_store_scaling(&rows, &self.store()));
         }
         let both = [Method::RustlsSerial, Method::RustlsParallel];
         if both.iter().all(|m| opts.methods.contains(m)) {
             let (chains, threads) = self.chain_checks();
-            text.push_str(&summary::parallel_bound(samples, &chains, threads));
+            if let Some(bound) = summary::parallel_bound(samples, &chains, threads) {
+                text.push_str(&render_parallel_bound(&bound));
+            }
         }
         text
     }

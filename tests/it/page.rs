@@ -2,6 +2,7 @@
 
 use std::process::Command;
 
+use certbench_analysis::export::Format;
 use certbench_analysis::page::PageLoad;
 
 use super::common;
@@ -256,7 +257,7 @@ fn with_ct_chromes_result_cache_and_firefoxs_sct_cache_check_fewer_scts_when_war
             }
         }
         // The tables show the column, and tell the two caches apart.
-        let md = certbench_analysis::page::render_markdown(&loads);
+        let md = certbench_analysis::export::render_pages(&loads, Format::Markdown);
         assert!(md.contains("| SCT signatures checked |"), "{md}");
         assert!(
             md.contains("cache firefox") && md.contains("cache chrome"),
@@ -317,6 +318,6 @@ fn with_revocation_the_data_loads_once_per_browser_and_chromes_cache_skips_the_c
             }
         }
     }
-    let md = certbench_analysis::page::render_markdown(&loads);
+    let md = certbench_analysis::export::render_pages(&loads, Format::Markdown);
     assert!(md.contains("revocation (crlset: "), "{md}");
 }

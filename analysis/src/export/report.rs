@@ -1,9 +1,10 @@
 //! The [`Report`]: what every exporter renders — the seed tables of a set of samples, their
 //! run-level configurations, and (two methods or more) the comparison and its answer.
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
-use crate::comparison::{Comparison, answer, build_comparison};
+use crate::answer::{Answers, answer, fastest};
+use crate::comparison::{Comparison, build_comparison};
 use crate::describe::Describe;
 use crate::pq::{CLASSICAL, PqSummary, summarize};
 use crate::revocation::RevocationRow;
@@ -22,8 +23,10 @@ pub struct Report {
     /// Per site, the methods' own cost and the 2017 view.
     pub comparison: Option<Comparison>,
     /// The plain answer ([`answer`]), when there is a comparison; in a `--pq` run, the
-    /// comparison's on today's chains, then the twins' ([`PqSummary::answer`]).
-    pub answer: Vec<String>,
+    /// comparison's on today's chains, then the twins' ([`PqSummary::answer`]). Its figures;
+    /// JSON holds its lines, as the markdown words them.
+    #[serde(serialize_with = "answer_lines")]
+    pub answer: Answers,
     /// A `--pq` run's twins against today's chains.
     pub pq: Option<PqSummary>,
     /// With `--revocation`: per method and mechanism, the `revocation` stage warm and the
@@ -73,17 +76,19 @@ impl Report {
             }
         }
         let comparison = build_comparison(&today);
-        let mut answer = comparison
-            .as_ref()
-            .map(|c| self::answer(c, if pq.is_some() { None } else { other_hook }))
-            .unwrap_or_default();
-        if let Some(pq) = &pq {
-            let fastest = comparison.as_ref().map(crate::comparison::fastest);
-            answer.extend(pq.answer(fastest.as_deref()));
-        }
         let revocation = crate::revocation::rows(samples);
-        if !revocation.is_empty() {
-            crate::comparison::revocation_checked(&mut answer);
+        let mut answer = Answers {
+            comparison: (comparison.as_ref())
+                .map(|c| self::answer(c, if pq.is_some() { None } else { other_hook })),
+            pq: None,
+        };
+        if let Some(a) = &mut answer.comparison {
+            // The line under the browsers' comparison says what the methods checked.
+            a.revocation = !revocation.is_empty();
+        }
+        if let Some(pq) = &pq {
+            let fastest = comparison.as_ref().map(fastest);
+            answer.pq = Some(pq.answer(fastest.as_deref()));
         }
         let mut configs: Vec<String> = Vec::new();
         for t in &tables {
@@ -101,4 +106,9 @@ impl Report {
             revocation,
         }
     }
+}
+
+/// The answer's lines, as JSON holds them.
+fn answer_lines<S: Serializer>(answer: &Answers, s: S) -> Result<S::Ok, S::Error> {
+    super::markdown::answer::lines(answer).serialize(s)
 }

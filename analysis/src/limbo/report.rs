@@ -1,7 +1,6 @@
 //! `certbench limbo`'s summary document: what a run over a limbo file found (the tallies, the
 //! verdicts that differ between methods and from each library's upstream harness, each
-//! method's slowest testcases), in markdown ([`LimboReport::markdown`]) or JSON
-//! ([`LimboReport::json`], which lists every difference).
+//! method's slowest testcases); `export::markdown::limbo` and `export::json::limbo` write it.
 //!
 //! The methods are named by their display names here; which upstream harness belongs to which
 //! method is given as data ([`Harness`]) by the caller.
@@ -9,12 +8,8 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use serde::Serialize;
-
-use super::{ActualResult, Agreement, LimboResult, Summary, family};
-use super::{render_agreements, render_summaries};
-use crate::export::markdown::plain_table;
-use crate::units::human;
+use super::{ActualResult, Agreement, LimboResult, Summary};
+use crate::stats::Spread;
 
 /// One of a method's slowest testcases, timed again.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,11 +29,9 @@ pub struct SlowCase {
 impl SlowCase {
     /// The median of the calls made again (the first call when none was).
     pub fn median_ns(&self) -> u64 {
-        match self.again_ns.len() {
-            0 => self.first_ns,
-            n if n % 2 == 1 => self.again_ns[n / 2],
-            n => (self.again_ns[n / 2 - 1] + self.again_ns[n / 2]) / 2,
-        }
+        // A mean of two middle values truncates to whole nanoseconds.
+        Spread::median_of(self.again_ns.iter().map(|&ns| ns as f64))
+            .map_or(self.first_ns, |m| m as u64)
     }
 }
 
@@ -154,156 +147,4 @@ pub struct LimboReport {
     pub slowest: Option<Slowest>,
     /// Differing testcases listed per pair in markdown.
     pub show: usize,
-}
-
-/// The JSON summary's document (field order is the file's).
-#[derive(Serialize)]
-struct JsonSummary<'a> {
-    file: &'a PathBuf,
-    testcases: usize,
-    bad_testcases: Vec<(&'a str, &'a str)>,
-    wall_seconds: f64,
-    verify_seconds: Vec<(String, f64)>,
-    summaries: &'a [Summary],
-    method_pairs: &'a [Agreement],
-    upstream: &'a [Agreement],
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    slowest: Vec<JsonSlow>,
-}
-
-/// One of a method's slowest testcases, in the JSON summary.
-#[derive(Serialize)]
-struct JsonSlow {
-    method: String,
-    rank: usize,
-    id: String,
-    family: String,
-    median_ns: u64,
-    again_ns: Vec<u64>,
-    first_ns: u64,
-    actual_result: &'static str,
-}
-
-impl LimboReport {
-    /// The JSON summary (every difference listed), pretty-printed, with a final newline.
-    pub fn json(&self) -> String {
-        let slowest = (self.slowest.iter().flat_map(|s| &s.methods))
-            .flat_map(|(m, cases)| {
-                cases.iter().enumerate().map(move |(i, c)| JsonSlow {
-                    method: m.clone(),
-                    rank: i + 1,
-                    id: c.id.clone(),
-                    family: family(&c.id).to_owned(),
-                    median_ns: c.median_ns(),
-                    again_ns: c.again_ns.clone(),
-                    first_ns: c.first_ns,
-                    actual_result: c.actual.as_str(),
-                })
-            })
-            .collect();
-        let doc = JsonSummary {
-            file: &self.file,
-            testcases: self.testcases,
-            bad_testcases: (self.bad.iter())
-                .map(|(id, message)| (id.as_str(), message.as_str()))
-                .collect(),
-            wall_seconds: self.wall_seconds,
-            verify_seconds: (self.verify.iter())
-                .map(|v| (v.method.clone(), v.verify_ns as f64 / 1e9))
-                .collect(),
-            summaries: &self.summaries,
-            method_pairs: self.pairs.as_deref().unwrap_or_default(),
-            upstream: &self.upstream,
-            slowest,
-        };
-        serde_json::to_string_pretty(&doc).expect("summary serializes") + "\n"
-    }
-
-    /// The markdown summary: the tallies, the time in verify calls, the differing verdicts
-    /// (at most [`LimboReport::show`] per pair), the slowest testcases.
-    pub fn markdown(&self) -> String {
-        let mut out = format!(
-            "## x509-limbo: {} ({} testcases)\n\n",
-            self.file.display(),
-            self.testcases
-        );
-        out.push_str(&render_summaries(&self.summaries));
-        out.push_str(&format!(
-            "\nWall time {:.1} s; in verify calls: {}.\n",
-            self.wall_seconds,
-            (self.verify.iter())
-                .map(|v| format!(
-                    "{} {:.2} s over {} testcases",
-                    v.method,
-                    v.verify_ns as f64 / 1e9,
-                    v.ran
-                ))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-        if !self.bad.is_empty() {
-            out.push_str(&format!(
-                "\n{} testcase(s) could not be read (SKIPPED by every method; see standard error).\n",
-                self.bad.len()
-            ));
-        }
-        if let Some(pairs) = &self.pairs {
-            out.push_str("\n### Verdicts that differ between methods\n\n");
-            out.push_str(&render_agreements(pairs, self.show));
-        }
-        if !self.upstream.is_empty() {
-            out.push_str("\n### Verdicts that differ from the upstream harness\n\n");
-            out.push_str(&render_agreements(&self.upstream, self.show));
-        }
-        if let Some(slowest) = &self.slowest {
-            out.push_str(&render_slowest(&slowest.methods, slowest.repeats));
-        }
-        out
-    }
-}
-
-/// Markdown: per method, its slowest testcases (median of `repeats` calls made again).
-pub fn render_slowest(slow: &[(String, Vec<SlowCase>)], repeats: usize) -> String {
-    let mut out = format!(
-        "\n### Slowest testcases per method (verify call; median of {repeats} calls made again, min–max)\n"
-    );
-    for (method, cases) in slow {
-        out.push_str(&format!("\n#### {method}\n\n"));
-        if cases.is_empty() {
-            out.push_str("No testcase ran.\n");
-            continue;
-        }
-        let rows = cases.iter().enumerate().map(slow_row).collect();
-        out.push_str(&plain_table(
-            &[
-                "#",
-                "testcase",
-                "family",
-                "median",
-                "min–max",
-                "first call",
-                "verdict",
-            ],
-            rows,
-            3,
-        ));
-        out.push('\n');
-    }
-    out
-}
-
-/// The row of the `i`th slowest testcase.
-fn slow_row((i, c): (usize, &SlowCase)) -> Vec<String> {
-    vec![
-        (i + 1).to_string(),
-        c.id.clone(),
-        family(&c.id).to_owned(),
-        human(c.median_ns() as f64),
-        match (c.again_ns.first(), c.again_ns.last()) {
-            (Some(lo), Some(hi)) => format!("{}–{}", human(*lo as f64), human(*hi as f64)),
-            _ => "—".to_owned(),
-        },
-        human(c.first_ns as f64),
-        c.actual.as_str().to_owned(),
-    ]
 }

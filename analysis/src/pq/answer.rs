@@ -1,17 +1,75 @@
-//! The answer's lines of a `--pq` run: per profile, the cost against today's and the bytes
+//! The figures of a `--pq` run's answer: per profile, the cost against today's and the bytes
 //! and round trips the first flight adds; the methods without ML-DSA; whether the verdicts
 //! held; on an emulated link, the connection and verification's share of it.
+//! `export::markdown::pq` words them.
 
-use super::{CLASSICAL, CostRow, FlightRow, INITIAL_WINDOW, MSS, PqSummary, median};
-use crate::units::human;
+use super::{CLASSICAL, CostRow, FlightRow, PqSummary};
+use crate::stats::Spread;
 
-/// `ML-DSA-44` for `mldsa44`, the profile's own name otherwise.
-pub fn profile_label(profile: &str) -> String {
-    match profile.strip_prefix("mldsa") {
-        Some(level) => format!("ML-DSA-{level}"),
-        None if profile == "mixed" => "mixed (ML-DSA-44 leaf, ML-DSA-65 CAs)".to_owned(),
-        None => profile.to_owned(),
-    }
+/// What the first flight adds on one profile's twins.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BytesMore {
+    /// The median over rows of the twin's first flight − today's, bytes.
+    pub more: f64,
+    /// Rows with both counted.
+    pub n: usize,
+    /// Rows whose twin's first flight needs an extra round trip.
+    pub twin_over: usize,
+    /// Rows whose twin's first flight was counted.
+    pub counted: usize,
+    /// Rows whose first flight today needs one.
+    pub today_over: usize,
+}
+
+/// One post-quantum profile's line.
+#[derive(Clone, Debug)]
+pub struct ProfileAnswer {
+    /// The profile.
+    pub profile: String,
+    /// The reference method's cost row.
+    pub main: CostRow,
+    /// The other methods' ratios, in the rows' order.
+    pub others: Vec<(String, f64)>,
+    /// What the first flight adds, when the flights were counted.
+    pub bytes: Option<BytesMore>,
+}
+
+/// The verdicts on the twins against today's.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdicts {
+    /// Every method accepted exactly what it accepted today: the methods, and the rows
+    /// (equal, of) when every check had the same number.
+    Equal(Vec<String>, Option<(usize, usize)>),
+    /// The cases that differ: (method, profile, the row's verdicts).
+    Differ(Vec<(String, String, String)>),
+}
+
+/// On an emulated link, for the reference method.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkAnswer {
+    /// The link.
+    pub link: String,
+    /// The method.
+    pub method: String,
+    /// Today's chains: (connection, own cost), medians over sites.
+    pub today: (Option<f64>, Option<f64>),
+    /// Each profile: (profile, connection, own cost).
+    pub profiles: Vec<(String, Option<f64>, Option<f64>)>,
+}
+
+/// The figures of a `--pq` run's answer.
+#[derive(Clone, Debug)]
+pub struct PqAnswer {
+    /// What a row is (`sites`, `chains`).
+    pub rows: &'static str,
+    /// One per post-quantum profile the reference method measured.
+    pub profiles: Vec<ProfileAnswer>,
+    /// The methods that do not implement ML-DSA.
+    pub unsupported: Vec<String>,
+    /// The verdicts, when any method verified twins.
+    pub verdicts: Option<Verdicts>,
+    /// On an emulated link.
+    pub link: Option<LinkAnswer>,
 }
 
 impl PqSummary {
@@ -22,16 +80,16 @@ impl PqSummary {
             .collect()
     }
 
-    /// The answer's lines: per profile, what verification costs against today's with
+    /// The answer's figures: per profile, what verification costs against today's with
     /// `reference` (the method the run's answer names, when it measured the twins) and the
-    /// others, the bytes the first flight adds and the sites it costs a round trip; the
+    /// others, the bytes the first flight adds and the rows it costs a round trip; the
     /// methods that do not implement ML-DSA; on an emulated link, the connection and
     /// verification's share of it.
-    pub fn answer(&self, reference: Option<&str>) -> Vec<String> {
+    pub fn answer(&self, reference: Option<&str>) -> PqAnswer {
         let reference = self.reference(reference);
         let reference = reference.as_deref();
-        let mut lines = Vec::new();
         let today = self.flights_of(CLASSICAL);
+        let mut profiles = Vec::new();
         for p in self.profiles.iter().filter(|p| *p != CLASSICAL) {
             let rows: Vec<&CostRow> = (self.costs.iter())
                 .filter(|c| c.profile == *p && c.ratio.is_some())
@@ -39,27 +97,15 @@ impl PqSummary {
             let Some(main) = (rows.iter()).find(|c| Some(c.method.as_str()) == reference) else {
                 continue;
             };
-            let others: Vec<String> = (rows.iter())
-                .filter(|c| c.method != main.method)
-                .map(|c| format!("{} ×{:.2}", c.method, c.ratio.unwrap_or(0.0)))
-                .collect();
-            let mut line = format!(
-                "With {} chains verification costs ×{:.2} of today's ({}, median over {} {}, ×{:.2}–×{:.2}{})",
-                profile_label(p),
-                main.ratio.unwrap_or(0.0),
-                main.method,
-                main.sites,
-                self.rows,
-                main.range.0,
-                main.range.1,
-                if others.is_empty() {
-                    String::new()
-                } else {
-                    format!("; {}", others.join(", "))
-                }
-            );
-            line.push_str(&self.bytes_clause(p, &today));
-            lines.push(line + ".");
+            profiles.push(ProfileAnswer {
+                profile: p.clone(),
+                main: (*main).clone(),
+                others: (rows.iter())
+                    .filter(|c| c.method != main.method)
+                    .map(|c| (c.method.clone(), c.ratio.unwrap_or(0.0)))
+                    .collect(),
+                bytes: self.bytes_more(p, &today),
+            });
         }
         let mut unsupported: Vec<String> = Vec::new();
         for c in self.costs.iter().filter(|c| c.unsupported.is_some()) {
@@ -67,56 +113,37 @@ impl PqSummary {
                 unsupported.push(c.method.clone());
             }
         }
-        if !unsupported.is_empty() {
-            lines.push(format!(
-                "Without ML-DSA (unsupported algorithm, so no figure): {}.",
-                unsupported.join(", ")
-            ));
+        PqAnswer {
+            rows: self.rows,
+            profiles,
+            unsupported,
+            verdicts: self.verdicts(),
+            link: self.link_answer(reference),
         }
-        lines.extend(self.verdict_line());
-        lines.extend(self.link_line(reference));
-        lines
     }
 
     /// Whether every method that verified twins accepted exactly what it accepted of today's
     /// chains.
-    fn verdict_line(&self) -> Option<String> {
+    fn verdicts(&self) -> Option<Verdicts> {
         let first = self.verdicts.first()?;
-        let differ: Vec<String> = (self.verdicts.iter())
+        let differ: Vec<(String, String, String)> = (self.verdicts.iter())
             .flat_map(|v| {
-                v.differ
-                    .iter()
-                    .map(move |d| format!("{} on {}: {d}", v.method, v.profile))
+                (v.differ.iter()).map(move |d| (v.method.clone(), v.profile.clone(), d.clone()))
             })
             .collect();
-        if differ.is_empty() {
-            let mut methods: Vec<&str> = Vec::new();
-            for v in &self.verdicts {
-                if !methods.contains(&v.method.as_str()) {
-                    methods.push(&v.method);
-                }
-            }
-            let same_n = self.verdicts.iter().all(|v| v.of == first.of);
-            return Some(format!(
-                "Verdicts on the twins equal today's for every method that implements ML-DSA ({}): {} each.",
-                methods.join(", "),
-                if same_n {
-                    format!("{} of {}", first.equal, first.of)
-                } else {
-                    "every row".to_owned()
-                }
-            ));
+        if !differ.is_empty() {
+            return Some(Verdicts::Differ(differ));
         }
-        let shown: Vec<&String> = differ.iter().take(5).collect();
-        Some(format!(
-            "Verdicts on the twins differ from today's in {} cases: {}{}.",
-            differ.len(),
-            shown
-                .iter()
-                .map(|d| d.as_str())
-                .collect::<Vec<_>>()
-                .join("; "),
-            if differ.len() > 5 { "; …" } else { "" }
+        let mut methods: Vec<String> = Vec::new();
+        for v in &self.verdicts {
+            if !methods.contains(&v.method) {
+                methods.push(v.method.clone());
+            }
+        }
+        let same_n = self.verdicts.iter().all(|v| v.of == first.of);
+        Some(Verdicts::Equal(
+            methods,
+            same_n.then_some((first.equal, first.of)),
         ))
     }
 
@@ -137,8 +164,8 @@ impl PqSummary {
             .map(|c| c.method.clone())
     }
 
-    /// `; the server's first flight carries B KB more …`, when the flights were counted.
-    fn bytes_clause(&self, profile: &str, today: &[&FlightRow]) -> String {
+    /// What `profile`'s first flights add to `today`'s, when the flights were counted.
+    fn bytes_more(&self, profile: &str, today: &[&FlightRow]) -> Option<BytesMore> {
         let twins = self.flights_of(profile);
         let mut more: Vec<f64> = Vec::new();
         for t in &twins {
@@ -161,47 +188,30 @@ impl PqSummary {
         };
         let (twin_over, counted) = over(&twins);
         let (today_over, _) = over(today);
-        let rows = self.rows;
-        match median(&mut more) {
-            Some(m) => format!(
-                "; the server's first flight carries {:.1} KB more (median over {} {rows}), {twin_over} of {counted} {rows} needing an extra round trip (a first flight over TCP's initial window of {INITIAL_WINDOW} × {MSS} B), against {today_over} today",
-                m / 1000.0,
-                more.len()
-            ),
-            None => String::new(),
-        }
+        Some(BytesMore {
+            more: Spread::of(&more)?.median,
+            n: more.len(),
+            twin_over,
+            counted,
+            today_over,
+        })
     }
 
-    /// On an emulated link: the connection with today's chains and each profile's, and
-    /// verification's share of it, for `reference`.
-    fn link_line(&self, reference: Option<&str>) -> Option<String> {
+    /// On an emulated link: the connection with today's chains and each profile's, and the
+    /// own cost, for `reference`.
+    fn link_answer(&self, reference: Option<&str>) -> Option<LinkAnswer> {
         let link = self.link.as_ref()?;
         let rows: Vec<&CostRow> = (self.costs.iter())
             .filter(|c| Some(c.method.as_str()) == reference && c.connection_ns.0.is_some())
             .collect();
         let first = rows.first()?;
-        let (_, today) = first.connection_ns;
-        let share = |own: Option<f64>, conn: Option<f64>| match (own, conn) {
-            (Some(o), Some(c)) if c > 0.0 => format!("{:.1} %", 100.0 * o / c),
-            _ => "—".to_owned(),
-        };
-        let mut parts = vec![format!(
-            "today's chains {} (verification {})",
-            today.map_or("—".into(), human),
-            share(first.classical_own_ns, today)
-        )];
-        for c in &rows {
-            parts.push(format!(
-                "{} {} (verification {})",
-                profile_label(&c.profile),
-                c.connection_ns.0.map_or("—".into(), human),
-                share(c.own_ns, c.connection_ns.0)
-            ));
-        }
-        Some(format!(
-            "On the emulated link ({link}) a connection with {} takes (median over sites): {}.",
-            first.method,
-            parts.join("; ")
-        ))
+        Some(LinkAnswer {
+            link: link.clone(),
+            method: first.method.clone(),
+            today: (first.connection_ns.1, first.classical_own_ns),
+            profiles: (rows.iter())
+                .map(|c| (c.profile.clone(), c.connection_ns.0, c.own_ns))
+                .collect(),
+        })
     }
 }

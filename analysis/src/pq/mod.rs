@@ -7,18 +7,27 @@
 //! same method, same run) and summarised as the median over sites with its range: two
 //! profiles' samples are never pooled.
 
-mod answer;
+pub mod answer;
 mod wire;
 
-pub use answer::profile_label;
 pub use wire::{INITIAL_WINDOW, MSS, extra_round_trips, model_connection_ns, segments};
 
 use serde::Serialize;
 
 use crate::schema::{Sample, Stage, Verdict};
+use crate::stats::Spread;
 
 /// The name today's chains have in a `--pq` run.
 pub const CLASSICAL: &str = "classical";
+
+/// `ML-DSA-44` for `mldsa44`, the profile's own name otherwise.
+pub fn profile_label(profile: &str) -> String {
+    match profile.strip_prefix("mldsa") {
+        Some(level) => format!("ML-DSA-{level}"),
+        None if profile == "mixed" => "mixed (ML-DSA-44 leaf, ML-DSA-65 CAs)".to_owned(),
+        None => profile.to_owned(),
+    }
+}
 
 /// One site under one profile: what its chain costs on the wire.
 #[derive(Clone, Debug, Serialize)]
@@ -138,19 +147,6 @@ fn verdicts<'a>(
     (check.of > 0).then_some(check)
 }
 
-fn median(values: &mut [f64]) -> Option<f64> {
-    if values.is_empty() {
-        return None;
-    }
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
-    Some(if n % 2 == 1 {
-        values[n / 2]
-    } else {
-        (values[n / 2 - 1] + values[n / 2]) / 2.0
-    })
-}
-
 fn profile(s: &Sample) -> Option<&str> {
     s.config.profile.as_ref().map(|p| p.as_str())
 }
@@ -226,12 +222,8 @@ pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
 
 fn flight(site: &str, profile: &str, group: &[&Sample]) -> Option<FlightRow> {
     let med = |f: fn(&Sample) -> Option<u64>| {
-        let mut v: Vec<f64> = group
-            .iter()
-            .filter_map(|s| f(s))
-            .map(|b| b as f64)
-            .collect();
-        median(&mut v).map(|m| m.round() as u64)
+        Spread::median_of(group.iter().filter_map(|s| f(s)).map(|b| b as f64))
+            .map(|m| m.round() as u64)
     };
     let row = FlightRow {
         site: site.to_owned(),
@@ -245,7 +237,7 @@ fn flight(site: &str, profile: &str, group: &[&Sample]) -> Option<FlightRow> {
 
 /// Median of a stage (or the own cost, `None`) over `group`'s measured samples.
 fn stage_median(group: &[&Sample], stage: Option<Stage>) -> Option<f64> {
-    let mut v: Vec<f64> = (group.iter())
+    let v: Vec<f64> = (group.iter())
         .filter(|s| s.verdict.measured())
         .filter_map(|s| match stage {
             Some(st) => s.stage(st),
@@ -253,7 +245,7 @@ fn stage_median(group: &[&Sample], stage: Option<Stage>) -> Option<f64> {
         })
         .map(|ns| ns as f64)
         .collect();
-    median(&mut v)
+    Spread::median_of(v)
 }
 
 fn cost<'a>(
@@ -280,19 +272,17 @@ fn cost<'a>(
         conn.extend(stage_median(&twin, Some(Stage::Connection)));
         classical_conn.extend(stage_median(&today, Some(Stage::Connection)));
     }
-    let range = (
-        ratios.iter().copied().fold(f64::INFINITY, f64::min),
-        ratios.iter().copied().fold(0.0, f64::max),
-    );
+    let spread = Spread::of(&ratios);
     CostRow {
         method: method.to_owned(),
         profile: profile.to_owned(),
         sites: ratios.len(),
-        ratio: median(&mut ratios),
-        range,
-        own_ns: median(&mut own),
-        classical_own_ns: median(&mut classical),
-        connection_ns: (median(&mut conn), median(&mut classical_conn)),
+        ratio: spread.map(|s| s.median),
+        // No ratio: an empty range, as a fold over none gives it.
+        range: spread.map_or((f64::INFINITY, 0.0), |s| (s.lo, s.hi)),
+        own_ns: Spread::median_of(own),
+        classical_own_ns: Spread::median_of(classical),
+        connection_ns: (Spread::median_of(conn), Spread::median_of(classical_conn)),
         unsupported,
     }
 }
@@ -377,7 +367,14 @@ mod tests {
             .map(|f| (f.site.as_str(), f.extra_round_trips()))
             .collect();
         assert_eq!(over, [("a.example", Some(0)), ("b.example", Some(1))]);
-        let answer = pq.answer(Some("rustlsserial")).join("\n");
+        let answer =
+            crate::export::markdown::pq::answer(&pq.answer(Some("rustlsserial"))).join("\n");
+        crate::export::golden::check("pq-answer.md", &answer);
+        let report = crate::export::Report::from_samples(&samples, &[], None);
+        crate::export::golden::check(
+            "pq-report.md",
+            &crate::export::render(&report, crate::export::Format::Markdown),
+        );
         assert!(
             answer.contains("With ML-DSA-44 chains verification costs ×1.00 of today's (rustlsserial, median over 2 sites, ×0.50–×1.50)")
                 && answer.contains("carries 12.0 KB more (median over 2 sites), 1 of 2 sites needing an extra round trip")

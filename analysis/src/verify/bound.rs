@@ -5,13 +5,11 @@
 //! the measured ratio reached; then the same bound with the checks split over the machine's
 //! threads ([`PathChecks::on_threads`]) and the share of that gain reached. Serial and parallel
 //! are the run's `total-verification` medians (the tables' cells); the ratio's interval is the
-//! two-sample Hodges–Lehmann one ([`RatioInterval`]).
+//! two-sample Hodges–Lehmann one ([`RatioInterval`]). `export::markdown::verify` writes it.
 
-use crate::export::markdown::plain_table;
 use crate::schema::{Sample, Stage};
 use crate::stats::RatioInterval;
 use crate::table::{SeedTable, build_seed_tables};
-use crate::units::human;
 
 const SERIAL: &str = "rustlsserial";
 const PARALLEL: &str = "rustlsparallel";
@@ -40,30 +38,98 @@ pub struct PathChecks {
     pub on_threads: u64,
 }
 
-/// A chain's (floor, largest check, bound, bound on the machine's threads).
-type Bound = (f64, f64, f64, f64);
-
-fn bound_of(path: &PathChecks, serial: f64) -> Bound {
-    let floor = path.checks.iter().sum::<u64>() as f64;
-    let largest = path.checks.iter().copied().max().unwrap_or(0) as f64;
-    let over = |makespan: f64| serial / (serial - floor + makespan).max(1.0);
-    (floor, largest, over(largest), over(path.on_threads as f64))
+/// What overlapping a chain's checks could give at best.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bound {
+    /// The sum of its checks, nanoseconds.
+    pub floor: f64,
+    /// Its largest check, nanoseconds.
+    pub largest: f64,
+    /// serial ÷ (serial − floor + largest): every check beside the largest on a thread of its
+    /// own.
+    pub bound: f64,
+    /// The same with the checks split over the machine's threads.
+    pub on_threads: f64,
 }
 
-/// The share of the bound's gain a ratio reached.
-fn share(ratio: f64, bound: f64) -> String {
-    if bound > 1.02 {
-        format!("{:.0} %", 100.0 * (ratio - 1.0) / (bound - 1.0))
-    } else {
-        "no gain possible".to_owned()
+impl Bound {
+    fn of(path: &PathChecks, serial: f64) -> Bound {
+        let floor = path.checks.iter().sum::<u64>() as f64;
+        let largest = path.checks.iter().copied().max().unwrap_or(0) as f64;
+        let over = |makespan: f64| serial / (serial - floor + makespan).max(1.0);
+        Bound {
+            floor,
+            largest,
+            bound: over(largest),
+            on_threads: over(path.on_threads as f64),
+        }
+    }
+
+    /// The share of `bound`'s gain a measured `ratio` reached; `None` when no gain is possible
+    /// (a bound of ×1.02 or less).
+    pub fn share(ratio: f64, bound: f64) -> Option<f64> {
+        (bound > 1.02).then(|| (ratio - 1.0) / (bound - 1.0))
     }
 }
 
-/// One chain's measured ratio: (serial ÷ parallel, P-384, chain, Hodges–Lehmann interval).
-type Ratio = (f64, bool, String, Option<RatioInterval>);
+/// One chain both rustls methods measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundRow {
+    /// The chain's id.
+    pub chain: String,
+    /// Its key types, joined.
+    pub keys: String,
+    /// A P-384 signature on it.
+    pub p384: bool,
+    /// Samples in `rustlsserial`'s cell.
+    pub n: usize,
+    /// `rustlsserial`'s `total-verification` median, nanoseconds.
+    pub serial: f64,
+    /// `rustlsparallel`'s, nanoseconds.
+    pub parallel: f64,
+    /// serial ÷ parallel, by medians.
+    pub ratio: f64,
+    /// The Hodges–Lehmann ratio with its 95 % interval.
+    pub interval: Option<RatioInterval>,
+    /// The bound, for a chain with a path's checks.
+    pub bound: Option<Bound>,
+}
 
-/// A chain's row and its ratio, when both methods have its `total-verification` median.
-fn row(tables: &[SeedTable], samples: &[Sample], c: &ChainChecks) -> Option<(Vec<String>, Ratio)> {
+/// The figures under the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundSummary {
+    /// The geometric mean of every chain's ratio.
+    pub geomean: f64,
+    /// Chains.
+    pub chains: usize,
+    /// The least ratio, and its chain.
+    pub worst: f64,
+    /// The chain of [`BoundSummary::worst`].
+    pub worst_chain: String,
+    /// Chains below ×0.97 by medians.
+    pub below_by_medians: usize,
+    /// Chains below ×0.97 by the Hodges–Lehmann ratio.
+    pub below_by_ratio: usize,
+    /// Chains whose whole interval is below ×0.97.
+    pub below_by_interval: usize,
+    /// The P-384 chains' geomean and count, when there are any.
+    pub p384: Option<(f64, usize)>,
+}
+
+/// `rustlsparallel` against its bound: the rows, their summary, and the machine's thread
+/// count the [`PathChecks::on_threads`] were computed for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParallelBound {
+    /// One per chain, in the order given.
+    pub rows: Vec<BoundRow>,
+    /// Over the rows.
+    pub summary: BoundSummary,
+    /// The machine's threads.
+    pub threads: usize,
+}
+
+/// A chain's row, when both methods have its `total-verification` median.
+fn row(tables: &[SeedTable], samples: &[Sample], c: &ChainChecks) -> Option<BoundRow> {
     // The run's medians, from the same tables the output shows.
     let median = |method: &str| {
         let row = tables
@@ -86,102 +152,66 @@ fn row(tables: &[SeedTable], samples: &[Sample], c: &ChainChecks) -> Option<(Vec
     let (Some((serial, n)), Some((parallel, _))) = (median(SERIAL), median(PARALLEL)) else {
         return None;
     };
-    let ratio = serial / parallel;
-    let interval = RatioInterval::of(&times(SERIAL), &times(PARALLEL), 0.95);
-    let bound = c.path.as_ref().map(|p| bound_of(p, serial));
-    let or_dash = |f: &dyn Fn(Bound) -> String| bound.map_or("—".to_owned(), f);
-    let cells = vec![
-        c.id.clone(),
-        c.keys.clone(),
-        n.to_string(),
-        human(serial),
-        human(parallel),
-        format!("×{ratio:.2}"),
-        interval.map_or("—".to_owned(), |i| {
-            format!("×{:.3} [{:.3}, {:.3}]", i.ratio, i.low, i.high)
-        }),
-        or_dash(&|b| human(b.0)),
-        or_dash(&|b| human(b.1)),
-        or_dash(&|b| format!("×{:.2}", b.2)),
-        or_dash(&|b| share(ratio, b.2)),
-        or_dash(&|b| format!("×{:.2}", b.3)),
-        or_dash(&|b| share(ratio, b.3)),
-    ];
-    Some((cells, (ratio, c.p384, c.id.clone(), interval)))
+    Some(BoundRow {
+        chain: c.id.clone(),
+        keys: c.keys.clone(),
+        p384: c.p384,
+        n,
+        serial,
+        parallel,
+        ratio: serial / parallel,
+        interval: RatioInterval::of(&times(SERIAL), &times(PARALLEL), 0.95),
+        bound: c.path.as_ref().map(|p| Bound::of(p, serial)),
+    })
 }
 
-/// The line under the table: geomean, worst chain, chains below ×0.97 (by medians, by the
-/// Hodges–Lehmann ratio, by the whole interval), and the P-384 chains' geomean. `ratios` is
-/// not empty.
-fn summary(ratios: &[Ratio]) -> String {
+/// Geomean, worst chain, chains below ×0.97 (by medians, by the Hodges–Lehmann ratio, by the
+/// whole interval), and the P-384 chains' geomean. `rows` is not empty.
+fn summary(rows: &[BoundRow]) -> BoundSummary {
     let geomean = |v: &[f64]| (v.iter().map(|r| r.ln()).sum::<f64>() / v.len() as f64).exp();
-    let all: Vec<f64> = ratios.iter().map(|r| r.0).collect();
-    let p384: Vec<f64> = ratios.iter().filter(|r| r.1).map(|r| r.0).collect();
-    let worst = ratios
+    let all: Vec<f64> = rows.iter().map(|r| r.ratio).collect();
+    let p384: Vec<f64> = rows.iter().filter(|r| r.p384).map(|r| r.ratio).collect();
+    let worst = rows
         .iter()
-        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .min_by(|a, b| a.ratio.total_cmp(&b.ratio))
         .expect("rows");
     let below = |f: fn(&RatioInterval) -> f64| {
-        ratios
-            .iter()
-            .filter(|r| r.3.as_ref().is_some_and(|i| f(i) < 0.97))
+        rows.iter()
+            .filter(|r| r.interval.as_ref().is_some_and(|i| f(i) < 0.97))
             .count()
     };
-    let mut summary = format!(
-        "serial ÷ parallel: geomean ×{:.2} over {} chains, worst ×{:.2} ({}), {} chains below ×0.97 \
-         by medians, {} by the Hodges–Lehmann ratio, {} with its whole 95 % interval below",
-        geomean(&all),
-        all.len(),
-        worst.0,
-        worst.2,
-        all.iter().filter(|r| **r < 0.97).count(),
-        below(|i| i.ratio),
-        below(|i| i.high),
-    );
-    if !p384.is_empty() {
-        summary.push_str(&format!(
-            "; chains with a P-384 signature: geomean ×{:.2} over {}",
-            geomean(&p384),
-            p384.len()
-        ));
+    BoundSummary {
+        geomean: geomean(&all),
+        chains: all.len(),
+        worst: worst.ratio,
+        worst_chain: worst.chain.clone(),
+        below_by_medians: all.iter().filter(|r| **r < 0.97).count(),
+        below_by_ratio: below(|i| i.ratio),
+        below_by_interval: below(|i| i.high),
+        p384: (!p384.is_empty()).then(|| (geomean(&p384), p384.len())),
     }
-    summary
 }
 
-/// `rustlsparallel` against its bound, markdown: one row per chain of `chains` (in order)
-/// that both `rustlsserial` and `rustlsparallel` measured, then the summary; `threads` is the
-/// machine's thread count the [`PathChecks::on_threads`] were computed for. Empty when no
-/// chain has both.
-pub fn parallel_bound(samples: &[Sample], chains: &[ChainChecks], threads: usize) -> String {
+/// `rustlsparallel` against its bound: one row per chain of `chains` (in order) that both
+/// `rustlsserial` and `rustlsparallel` measured, then the summary; `threads` is the machine's
+/// thread count the [`PathChecks::on_threads`] were computed for. `None` when no chain has
+/// both.
+pub fn parallel_bound(
+    samples: &[Sample],
+    chains: &[ChainChecks],
+    threads: usize,
+) -> Option<ParallelBound> {
     let tables = build_seed_tables(samples);
-    let (rows, ratios): (Vec<Vec<String>>, Vec<Ratio>) = chains
+    let rows: Vec<BoundRow> = chains
         .iter()
         .filter_map(|c| row(&tables, samples, c))
-        .unzip();
+        .collect();
     if rows.is_empty() {
-        return String::new();
+        return None;
     }
-    let summary = summary(&ratios);
-    format!(
-        "\n### rustlsparallel against its bound (total-verification medians; each path check timed alone, 30 times, median)\n\n{}\n\n{summary}.\n\nHodges–Lehmann: serial ÷ parallel from every pair of the two methods' samples on the chain (the median of their ratios), with its distribution-free 95 % interval; an interval that holds ×1.00 is a difference within this run's noise. Bound: serial ÷ (serial − floor + largest check), every check beside the largest on a thread of its own. Bound on {threads} threads: the same with the path's checks split as well as they can be over this machine's {threads} threads (the pool's workers and the caller), each check whole on one thread; the two differ when a path has more checks than threads.\n",
-        plain_table(
-            &[
-                "chain",
-                "keys",
-                "n",
-                "serial",
-                "parallel",
-                "serial ÷ parallel",
-                "Hodges–Lehmann [95 % CI]",
-                "floor",
-                "largest check",
-                "bound",
-                "of the bound's gain",
-                &format!("bound on {threads} threads"),
-                "of its gain",
-            ],
-            rows,
-            2,
-        )
-    )
+    Some(ParallelBound {
+        summary: summary(&rows),
+        rows,
+        threads,
+    })
 }

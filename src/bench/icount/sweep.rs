@@ -1,5 +1,5 @@
-//! What `certbench icount` counts and how it reports it: every key type × method (the verify
-//! path) and every scenario × stack, each counted `repeat` times under callgrind
+//! What `certbench icount` counts (its figures: `certbench_analysis::icount`, their tables
+//! written there too): every key type × method (the verify path) and every scenario × stack, each counted `repeat` times under callgrind
 //! ([`super::measure`], [`super::measure_scenario`]); the spread between the repeated counts
 //! says whether the count is deterministic.
 //!
@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use certbench_analysis::export::markdown::plain_table;
+use certbench_analysis::icount::{IcountRow, IcountTables};
 
 use super::{Count, KEY_CHAINS, Scenario, measure, measure_scenario};
 use crate::Method;
@@ -63,8 +63,8 @@ pub enum SweepError {
 
 /// Every count of a run, as table rows and as data.
 pub struct Counted {
-    verify_rows: Vec<Vec<String>>,
-    scenario_rows: Vec<Vec<String>>,
+    verify_rows: Vec<IcountRow>,
+    scenario_rows: Vec<IcountRow>,
     all: Vec<Vec<Count>>,
     /// The largest spread between repeated counts, in percent.
     pub worst: f64,
@@ -72,31 +72,13 @@ pub struct Counted {
     temporary: bool,
 }
 
-/// The spread of repeated counts: (max − min) / min, in percent (0 when min is 0).
-fn spread(values: &[u64]) -> f64 {
-    let (lo, hi) = (
-        *values.iter().min().unwrap_or(&0),
-        *values.iter().max().unwrap_or(&0),
-    );
-    if lo == 0 {
-        0.0
-    } else {
-        (hi - lo) as f64 / lo as f64 * 100.0
+/// A table row: the two names and each count.
+fn row(a: &str, b: &str, counts: &[Count]) -> IcountRow {
+    IcountRow {
+        what: a.to_owned(),
+        on: b.to_owned(),
+        counts: counts.iter().map(|c| c.per_verify).collect(),
     }
-}
-
-/// A table row: the two names, each count, the spread.
-fn row(a: &str, b: &str, counts: &[Count]) -> (Vec<String>, f64) {
-    let values: Vec<u64> = counts.iter().map(|c| c.per_verify).collect();
-    let spread = spread(&values);
-    let each = values.iter().map(|v| v.to_string()).collect::<Vec<_>>();
-    let row = vec![
-        a.to_owned(),
-        b.to_owned(),
-        each.join(" / "),
-        format!("{spread:.4} %"),
-    ];
-    (row, spread)
 }
 
 /// The key types `keys` names (`all`: every one), checked.
@@ -155,8 +137,7 @@ pub fn run(opts: &Options, mut progress: impl FnMut(&str)) -> Result<Counted, Sw
                 progress(&format!("certbench: icount {m} {key} (run {}/{n})", r + 1));
                 counts.push(measure(&exe, m, key, iterations, &c.out_dir)?);
             }
-            let (row, spread) = row(m.name(), key, &counts);
-            c.push(row, spread, counts, false);
+            c.push(row(m.name(), key, &counts), counts, false);
         }
     }
     for &scenario in &opts.scenarios {
@@ -169,16 +150,15 @@ pub fn run(opts: &Options, mut progress: impl FnMut(&str)) -> Result<Counted, Sw
                     &exe, scenario, stack, iterations, &c.out_dir,
                 )?);
             }
-            let (row, spread) = row(scenario.name(), stack.name(), &counts);
-            c.push(row, spread, counts, true);
+            c.push(row(scenario.name(), stack.name(), &counts), counts, true);
         }
     }
     Ok(c)
 }
 
 impl Counted {
-    fn push(&mut self, row: Vec<String>, spread: f64, counts: Vec<Count>, scenario: bool) {
-        self.worst = self.worst.max(spread);
+    fn push(&mut self, row: IcountRow, counts: Vec<Count>, scenario: bool) {
+        self.worst = self.worst.max(row.spread());
         if scenario {
             self.scenario_rows.push(row);
         } else {
@@ -187,35 +167,15 @@ impl Counted {
         self.all.push(counts);
     }
 
-    /// The tables and the spread line, as the command prints them; `opts` as counted.
-    pub fn render(&self, opts: &Options, tolerance: f64) -> String {
-        let mut text = String::new();
-        if !self.verify_rows.is_empty() {
-            text += &format!(
-                "## Instructions per verification (callgrind, {} verifications per run)\n\n",
-                opts.iterations
-            );
-            let header = ["method", "key", "Ir per verify (each run)", "spread"];
-            text += &plain_table(&header, self.verify_rows.clone(), 2);
-            text += "\n";
+    /// The tables' figures (`opts` as counted, `tolerance` the largest spread allowed).
+    pub fn tables(&self, opts: &Options, tolerance: f64) -> IcountTables {
+        IcountTables {
+            iterations: opts.iterations,
+            verify_counted: opts.verify,
+            verify: self.verify_rows.clone(),
+            scenarios: self.scenario_rows.clone(),
+            tolerance,
         }
-        if !self.scenario_rows.is_empty() {
-            if opts.verify {
-                text += "\n";
-            }
-            text += &format!(
-                "## Instructions per scenario (callgrind, {} per run; in memory, P-256, TLS 1.3 AES-128-GCM)\n\n",
-                opts.iterations
-            );
-            let header = ["scenario", "stack", "Ir per scenario (each run)", "spread"];
-            text += &plain_table(&header, self.scenario_rows.clone(), 2);
-            text += "\n";
-        }
-        text += &format!(
-            "\nLargest spread between runs: {:.4} % (tolerance {} %).\n",
-            self.worst, tolerance
-        );
-        text
     }
 
     /// Writes every count as JSON to `path`.

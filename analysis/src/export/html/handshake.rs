@@ -6,10 +6,8 @@ use std::fmt::Write;
 
 use super::chart::{hbars, push};
 use super::table::{esc, html_table};
-use crate::handshake::{
-    HandshakeRun, MemoryRun, Results, Table, label, latency_table, memory_table, rows,
-    throughput_table,
-};
+use crate::export::handshake::{Table, latency_table, memory_table, throughput_table};
+use crate::handshake::{HandshakeRun, MemoryRun, Results, label, rows};
 
 /// Appends the section for `results` to `h` (nothing when there are none).
 pub(super) fn section(h: &mut String, results: &Results) {

@@ -80,7 +80,7 @@ pub(super) fn section(h: &mut String, loads: &[PageLoad]) {
                 l.failed.to_string(),
             ];
             if ct {
-                row.insert(9, crate::page::sct_checked(l));
+                row.insert(9, crate::export::markdown::page::sct_checked(l));
             }
             row
         })

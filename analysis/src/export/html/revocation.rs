@@ -7,7 +7,8 @@ use std::fmt::Write;
 
 use super::chart::{hbars, push};
 use super::table::{esc, html_table};
-use crate::revocation::{RevocationRow, answer, bytes};
+use crate::export::markdown::revocation::{answer, bytes};
+use crate::revocation::RevocationRow;
 use crate::units::human;
 
 /// Appends the section for `rows` to `h` (nothing when there are none).
@@ -58,7 +59,7 @@ pub(super) fn section(h: &mut String, rows: &[RevocationRow]) {
         "resident",
     ];
     html_table(h, &headers, &table, 3);
-    for line in answer(rows) {
+    for line in answer(&crate::revocation::answer(rows)) {
         let _ = writeln!(h, "<p>{}</p>", esc(&line));
     }
 }

@@ -143,9 +143,10 @@ fn comparison(h: &mut String, report: &Report) {
         );
     }
     h.push_str("</table>\n");
-    if !report.answer.is_empty() {
+    let answer = crate::export::markdown::answer::lines(&report.answer);
+    if !answer.is_empty() {
         h.push_str("<h3>Answer</h3>\n<ul>\n");
-        for l in &report.answer {
+        for l in &answer {
             let _ = writeln!(h, "<li>{}</li>", esc(l));
         }
         h.push_str("</ul>\n");

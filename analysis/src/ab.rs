@@ -16,6 +16,19 @@ use crate::stats::Summary;
 use crate::table::build_seed_tables;
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
+/// The two runs an A/B comparison read, as its title names them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AbRuns {
+    /// The baseline's file.
+    pub baseline: String,
+    /// Its samples.
+    pub baseline_samples: usize,
+    /// The candidate's file.
+    pub candidate: String,
+    /// Its samples.
+    pub candidate_samples: usize,
+}
+
 /// The verdict on one cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -198,6 +211,15 @@ mod tests {
         assert_eq!(r.change, Change::Slower);
         assert!((r.ratio - 2.0).abs() < 1e-9);
         assert!(r.ratio_low > 1.9 && r.ratio_high < 2.1, "{r:?}");
+        for f in [
+            ("md", crate::export::Format::Markdown),
+            ("csv", crate::export::Format::Csv),
+        ] {
+            crate::export::golden::check(
+                &format!("ab.{}", f.0),
+                &crate::export::render_ab(&rows, f.1, 0.02),
+            );
+        }
         let rows = compare(&samples(V, 2), &samples(V, 1), 0.02);
         assert_eq!(rows[0].change, Change::Faster);
     }

@@ -7,9 +7,7 @@
 //! harness's file, and are compared the same way.
 
 use std::collections::{BTreeMap, HashMap};
-use std::fmt::Write as _;
 
-use comfy_table::{CellAlignment, Table, presets::ASCII_MARKDOWN};
 use serde::{Deserialize, Serialize};
 
 pub mod report;
@@ -213,141 +211,8 @@ impl Agreement {
     }
 }
 
-fn pct(part: usize, whole: usize) -> String {
-    if whole == 0 {
-        "—".to_owned()
-    } else {
-        format!("{:.1} %", 100.0 * part as f64 / whole as f64)
-    }
-}
-
-fn tally_cells(t: &Tally) -> Vec<String> {
-    vec![
-        t.ran.to_string(),
-        format!("{} ({})", t.pass, pct(t.pass, t.ran)),
-        t.false_accept.to_string(),
-        t.false_reject.to_string(),
-        t.skipped.to_string(),
-    ]
-}
-
-fn table(header: &[&str]) -> Table {
-    let mut t = Table::new();
-    t.load_preset(ASCII_MARKDOWN)
-        .set_header(header.iter().map(|h| h.to_string()).collect::<Vec<_>>());
-    t
-}
-
-fn right_align(t: &mut Table, from: usize) {
-    let n = t.column_count();
-    for i in from..n {
-        if let Some(c) = t.column_mut(i) {
-            c.set_cell_alignment(CellAlignment::Right);
-        }
-    }
-}
-
-/// Markdown: one row per harness, then one row per family × harness.
-pub fn render_summaries(summaries: &[Summary]) -> String {
-    let mut out = String::new();
-    let cols = ["ran", "pass", "false accept", "false reject", "skipped"];
-    let mut header = vec!["harness"];
-    header.extend(cols);
-    let mut t = table(&header);
-    for s in summaries {
-        let mut row = vec![s.harness.clone()];
-        row.extend(tally_cells(&s.total));
-        t.add_row(row);
-    }
-    right_align(&mut t, 1);
-    let _ = writeln!(out, "{t}\n");
-
-    let mut header = vec!["family", "harness"];
-    header.extend(cols);
-    let mut t = table(&header);
-    let families: std::collections::BTreeSet<&String> =
-        summaries.iter().flat_map(|s| s.families.keys()).collect();
-    for f in families {
-        for s in summaries {
-            if let Some(tally) = s.families.get(f) {
-                let mut row = vec![f.clone(), s.harness.clone()];
-                row.extend(tally_cells(tally));
-                t.add_row(row);
-            }
-        }
-    }
-    right_align(&mut t, 2);
-    let _ = writeln!(out, "{t}");
-    let unknown: usize = summaries.iter().map(|s| s.total.unknown).sum();
-    if unknown > 0 {
-        let _ = writeln!(
-            out,
-            "\n{unknown} result(s) name testcases that are not in the file; not counted."
-        );
-    }
-    out
-}
-
-fn short(context: &Option<String>) -> String {
-    let c = context.as_deref().unwrap_or("");
-    let c = c.replace(['\n', '|'], " ");
-    if c.chars().count() > 70 {
-        format!("{}…", c.chars().take(69).collect::<String>())
-    } else {
-        c
-    }
-}
-
-/// Markdown: per pair, the count of testcases both ran, the count that differ (per family),
-/// and up to `limit` of the differing testcases with both verdicts and reasons.
-pub fn render_agreements(agreements: &[Agreement], limit: usize) -> String {
-    let mut out = String::new();
-    for a in agreements {
-        let fam: Vec<String> = a
-            .by_family()
-            .iter()
-            .map(|(f, n)| format!("{f} {n}"))
-            .collect();
-        let _ = writeln!(
-            out,
-            "{} vs {}: {} of {} testcases both ran differ{}",
-            a.a,
-            a.b,
-            a.differences.len(),
-            a.both_ran,
-            if fam.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", fam.join(", "))
-            }
-        );
-        if a.differences.is_empty() {
-            let _ = writeln!(out);
-            continue;
-        }
-        let mut t = table(&["testcase", &a.a, &a.b]);
-        for d in a.differences.iter().take(limit) {
-            t.add_row(vec![
-                d.id.clone(),
-                format!("{} {}", d.a.0.as_str(), short(&d.a.1)),
-                format!("{} {}", d.b.0.as_str(), short(&d.b.1)),
-            ]);
-        }
-        let _ = writeln!(out, "\n{t}");
-        if a.differences.len() > limit {
-            let _ = writeln!(
-                out,
-                "… and {} more (all of them in the JSON output).",
-                a.differences.len() - limit
-            );
-        }
-        let _ = writeln!(out);
-    }
-    out
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn r(id: &str, a: ActualResult) -> TestcaseResult {
@@ -365,8 +230,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn tally_counts_each_outcome_once_per_family() {
+    /// Harness `h` over five testcases of two families (and one result of no testcase).
+    pub(crate) fn summary() -> Summary {
         use ActualResult::*;
         let exp = [
             e("rfc5280::a", true),
@@ -387,7 +252,12 @@ mod tests {
                 r("nowhere::f", Success),
             ],
         };
-        let s = Summary::of(&res, &exp);
+        Summary::of(&res, &exp)
+    }
+
+    #[test]
+    fn tally_counts_each_outcome_once_per_family() {
+        let s = summary();
         assert_eq!(
             s.total,
             Tally {
@@ -403,13 +273,10 @@ mod tests {
         assert_eq!(s.families["rfc5280"].false_accept, 1);
         assert_eq!(s.families["webpki"].false_reject, 1);
         assert_eq!(s.families["webpki"].skipped, 1);
-        let md = render_summaries(&[s]);
-        assert!(md.contains("| h "), "{md}");
-        assert!(md.contains("2 (50.0 %)"), "{md}");
     }
 
-    #[test]
-    fn agreement_ignores_skips_and_lists_differences() {
+    /// Harnesses `a` and `b`: one testcase differs, one both ran alike, one `a` skipped.
+    pub(crate) fn agreement() -> Agreement {
         use ActualResult::*;
         let a = LimboResult {
             version: 1,
@@ -421,16 +288,16 @@ mod tests {
             harness: "b".into(),
             results: vec![r("x::1", Failure), r("x::2", Failure), r("y::3", Success)],
         };
-        let ag = Agreement::of(&a, &b);
+        Agreement::of(&a, &b)
+    }
+
+    #[test]
+    fn agreement_ignores_skips_and_lists_differences() {
+        let ag = agreement();
         assert_eq!(ag.both_ran, 2);
         assert_eq!(ag.differences.len(), 1);
         assert_eq!(ag.differences[0].id, "x::1");
         assert_eq!(ag.by_family()["x"], 1);
-        let md = render_agreements(&[ag], 10);
-        assert!(
-            md.contains("a vs b: 1 of 2 testcases both ran differ (x 1)"),
-            "{md}"
-        );
     }
 
     #[test]

@@ -1,0 +1,185 @@
+//! A `--pq` run in markdown: the bytes each profile puts on the wire per site, then each
+//! method's cost on the twins against today's chains; and the answer's lines of the run.
+
+use super::table::plain_table;
+use crate::pq::answer::{LinkAnswer, PqAnswer, ProfileAnswer, Verdicts};
+use crate::pq::{INITIAL_WINDOW, MSS, PqSummary, profile_label};
+use crate::units::human;
+
+/// A `--pq` run's tables: the bytes on the wire per site and profile, then each method on
+/// the twins against today's chains.
+pub(crate) fn tables(pq: &PqSummary) -> String {
+    let kb =
+        |b: Option<u64>| b.map_or("—".to_owned(), |b| format!("{:.1} KB", b as f64 / 1000.0));
+    let rows: Vec<Vec<String>> = (pq.flights.iter())
+        .map(|f| {
+            vec![
+                f.site.clone(),
+                f.profile.clone(),
+                kb(f.chain_bytes),
+                kb(f.cert_message_bytes),
+                kb(f.first_flight_bytes),
+                f.segments().map_or("—".into(), |s| s.to_string()),
+                f.extra_round_trips()
+                    .map_or("—".into(), |r| format!("+{r}")),
+            ]
+        })
+        .collect();
+    let mut out = format!(
+        "\n### post-quantum twins: bytes on the wire (first flight: the server's bytes from ServerHello to Finished, as the client's TCP stream counted them; segments of {MSS} B against TCP's initial window of {INITIAL_WINDOW})\n\n"
+    );
+    out.push_str(&plain_table(
+        &[
+            "site",
+            "chains",
+            "certificates",
+            "Certificate message",
+            "first flight",
+            "segments",
+            "extra RTT",
+        ],
+        rows,
+        2,
+    ));
+    out.push('\n');
+    let time = |ns: Option<f64>| ns.map_or("—".to_owned(), human);
+    let rows: Vec<Vec<String>> = (pq.costs.iter())
+        .map(|c| match (&c.unsupported, c.ratio) {
+            (Some(why), None) => {
+                let mut r = vec![c.method.clone(), c.profile.clone(), why.clone()];
+                r.extend(std::iter::repeat_n("—".to_owned(), 4));
+                r
+            }
+            _ => vec![
+                c.method.clone(),
+                c.profile.clone(),
+                c.ratio.map_or("—".into(), |r| {
+                    format!(
+                        "×{r:.2} (×{:.2}–×{:.2}, {} sites)",
+                        c.range.0, c.range.1, c.sites
+                    )
+                }),
+                time(c.classical_own_ns),
+                time(c.own_ns),
+                time(c.connection_ns.1),
+                time(c.connection_ns.0),
+            ],
+        })
+        .collect();
+    out.push_str(&format!(
+        "\n### post-quantum twins against today's chains: own cost ratio (median over sites of the per-site ratio of medians, with its range), own cost and connection (medians over sites){}\n\n",
+        pq.link.as_ref().map_or(String::new(), |l| format!(", link {l}"))
+    ));
+    out.push_str(&plain_table(
+        &[
+            "method",
+            "chains",
+            "own cost ÷ today's",
+            "own cost today",
+            "own cost",
+            "connection today",
+            "connection",
+        ],
+        rows,
+        2,
+    ));
+    out.push('\n');
+    out
+}
+
+/// The answer's lines of a `--pq` run.
+pub(crate) fn answer(a: &PqAnswer) -> Vec<String> {
+    let mut lines: Vec<String> = (a.profiles.iter())
+        .map(|p| profile_line(p, a.rows))
+        .collect();
+    if !a.unsupported.is_empty() {
+        lines.push(format!(
+            "Without ML-DSA (unsupported algorithm, so no figure): {}.",
+            a.unsupported.join(", ")
+        ));
+    }
+    lines.extend(a.verdicts.as_ref().map(verdict_line));
+    lines.extend(a.link.as_ref().map(link_line));
+    lines
+}
+
+fn profile_line(p: &ProfileAnswer, rows: &str) -> String {
+    let main = &p.main;
+    let others: Vec<String> = (p.others.iter())
+        .map(|(method, ratio)| format!("{method} ×{ratio:.2}"))
+        .collect();
+    let mut line = format!(
+        "With {} chains verification costs ×{:.2} of today's ({}, median over {} {rows}, ×{:.2}–×{:.2}{})",
+        profile_label(&p.profile),
+        main.ratio.unwrap_or(0.0),
+        main.method,
+        main.sites,
+        main.range.0,
+        main.range.1,
+        if others.is_empty() {
+            String::new()
+        } else {
+            format!("; {}", others.join(", "))
+        }
+    );
+    if let Some(b) = &p.bytes {
+        line.push_str(&format!(
+            "; the server's first flight carries {:.1} KB more (median over {} {rows}), {} of {} {rows} needing an extra round trip (a first flight over TCP's initial window of {INITIAL_WINDOW} × {MSS} B), against {} today",
+            b.more / 1000.0,
+            b.n,
+            b.twin_over,
+            b.counted,
+            b.today_over
+        ));
+    }
+    line + "."
+}
+
+fn verdict_line(v: &Verdicts) -> String {
+    match v {
+        Verdicts::Equal(methods, each) => format!(
+            "Verdicts on the twins equal today's for every method that implements ML-DSA ({}): {} each.",
+            methods.join(", "),
+            each.map_or("every row".to_owned(), |(equal, of)| format!(
+                "{equal} of {of}"
+            ))
+        ),
+        Verdicts::Differ(differ) => {
+            let shown: Vec<String> = (differ.iter().take(5))
+                .map(|(method, profile, d)| format!("{method} on {profile}: {d}"))
+                .collect();
+            format!(
+                "Verdicts on the twins differ from today's in {} cases: {}{}.",
+                differ.len(),
+                shown.join("; "),
+                if differ.len() > 5 { "; …" } else { "" }
+            )
+        }
+    }
+}
+
+fn link_line(l: &LinkAnswer) -> String {
+    let share = |own: Option<f64>, conn: Option<f64>| match (own, conn) {
+        (Some(o), Some(c)) if c > 0.0 => format!("{:.1} %", 100.0 * o / c),
+        _ => "—".to_owned(),
+    };
+    let mut parts = vec![format!(
+        "today's chains {} (verification {})",
+        l.today.0.map_or("—".into(), human),
+        share(l.today.1, l.today.0)
+    )];
+    for (profile, conn, own) in &l.profiles {
+        parts.push(format!(
+            "{} {} (verification {})",
+            profile_label(profile),
+            conn.map_or("—".into(), human),
+            share(*own, *conn)
+        ));
+    }
+    format!(
+        "On the emulated link ({}) a connection with {} takes (median over sites): {}.",
+        l.link,
+        l.method,
+        parts.join("; ")
+    )
+}
