@@ -25,7 +25,6 @@ pub mod bulk;
 pub mod capture;
 pub mod cli;
 pub mod driver;
-pub mod error;
 pub mod extra;
 pub mod handshake;
 pub mod limbo;
@@ -46,5 +45,4 @@ pub use certbench_core::{
     cache, chain, corpus, ct, der, fail_closed, fuzzing, methods, pool, roots, servo, stages,
     timed, verifier, versions,
 };
-pub use error::Error;
 pub use methods::Method;

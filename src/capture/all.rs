@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use super::{CaptureError, Captured, capture, folder};
+use super::site::{CaptureError, Captured, capture, folder};
 use crate::mirror::MirrorSet;
 use crate::mirror::local::{self, LocalError, ResolveMap};
 use crate::roots::RootSet;

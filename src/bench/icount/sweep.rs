@@ -55,7 +55,7 @@ pub enum SweepError {
     Temp(std::io::Error),
     /// A count failed.
     #[error(transparent)]
-    Count(#[from] crate::Error),
+    Count(#[from] super::IcountError),
     /// The counts could not be serialised.
     #[error(transparent)]
     Json(#[from] serde_json::Error),

@@ -10,6 +10,9 @@
 
 mod openssl;
 mod rustls;
+mod session;
+
+pub use session::{Pair, PairError};
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -19,46 +22,6 @@ use super::{Library, Suite};
 
 /// Plaintext bytes per batch between the two clocks.
 const BATCH: usize = 1 << 20;
-
-/// Why a pair could not be set up, connected or used. Each message is the library's own.
-#[derive(Debug, thiserror::Error)]
-pub enum PairError {
-    /// The provider does not implement the suite.
-    #[error("{0} is not offered by this provider")]
-    NotOffered(&'static str),
-    /// rustls refused.
-    #[error("{0}")]
-    Rustls(#[from] ::rustls::Error),
-    /// OpenSSL's setup failed.
-    #[error("{0}")]
-    Openssl(#[from] ::openssl::error::ErrorStack),
-    /// An OpenSSL handshake, read or write failed.
-    #[error("{0}")]
-    Ssl(::openssl::ssl::Error),
-    /// Moving records failed.
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-    /// The server name is not a DNS name.
-    #[error("{0}")]
-    Name(#[from] rustls_pki_types::InvalidDnsNameError),
-    /// The handshake did not finish within its rounds.
-    #[error("the handshake did not complete")]
-    Incomplete,
-    /// The client knows of no suite after the handshake.
-    #[error("no cipher suite negotiated")]
-    NoSuite,
-    /// Another suite than the one asked for was negotiated.
-    #[error("negotiated {got}, not {want}")]
-    Negotiated {
-        /// What the client reports.
-        got: String,
-        /// The IANA name asked for.
-        want: &'static str,
-    },
-    /// Application data arrived where only session tickets were expected.
-    #[error("unexpected application data")]
-    UnexpectedData,
-}
 
 /// Why a transfer failed, or must not be believed.
 #[derive(Debug, thiserror::Error)]
@@ -78,14 +41,6 @@ pub enum TransferError {
 
 fn different(sent: usize, got: usize) -> &'static str {
     if sent == got { ", different bytes" } else { "" }
-}
-
-/// The two ends of one session, past the handshake.
-pub trait Pair {
-    /// Encrypts `plain` (in records of `record` bytes) into `wire`.
-    fn send(&mut self, plain: &[u8], record: usize, wire: &mut Vec<u8>) -> Result<(), PairError>;
-    /// Decrypts `wire` into `out`; returns the plaintext bytes read.
-    fn receive(&mut self, wire: &[u8], out: &mut [u8]) -> Result<usize, PairError>;
 }
 
 /// A connected pair of `library` for `suite` with `cert`, resumption off.
