@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use certbench_analysis::Sample;
 
-use super::{DriverOptions, RunControl, run_with};
+use super::drive::run_with;
+use super::options::{DriverOptions, RunControl};
 use crate::link::LinkSpec;
 use crate::mirror::MirrorSet;
 use crate::mirror::local::{self, LocalError};
@@ -120,9 +121,9 @@ impl DrivePlan {
 
     /// The plan, if it can be measured as asked: `--pq` needs the rustls transport (the
     /// system's OpenSSL 3.0 cannot check an ML-DSA CertificateVerify).
-    pub fn checked(self) -> Result<DrivePlan, PlanError> {
+    pub fn checked(self) -> Result<DrivePlan, DrivePlanError> {
         if !self.pq.is_empty() && self.opts.transport != Stack::Rustls {
-            return Err(PlanError::PqNeedsRustls);
+            return Err(DrivePlanError::PqNeedsRustls);
         }
         Ok(self)
     }
@@ -130,7 +131,7 @@ impl DrivePlan {
 
 /// Why a plan cannot be measured as asked.
 #[derive(Debug, thiserror::Error)]
-pub enum PlanError {
+pub enum DrivePlanError {
     /// `--pq` over OpenSSL.
     #[error(
         "--pq needs --transport rustls: the system's OpenSSL 3.0 cannot check a server's ML-DSA signature"

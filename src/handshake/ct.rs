@@ -13,7 +13,7 @@ use certbench_core::ct::CtLogs;
 use rcgen::{CertificateParams, Issuer, KeyPair};
 use rustls_pki_types::CertificateDer;
 
-use super::HandshakeError;
+use super::error::HandshakeError;
 use crate::mirror::ct::{MirrorLog, SctSpec, issue_with_scts};
 use crate::tls::KeyType;
 use crate::tls::certs::{ServerCert, ca_params, keypair, leaf_params};

@@ -30,8 +30,8 @@ use rustls::DigitallySignedStruct;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 
-use super::HandshakeError;
 use super::ct::{Ca, Signed};
+use super::error::HandshakeError;
 use crate::revocation::issuers::{self, Leaf};
 use crate::revocation::{bundle, crl, crlite, crlset, ocsp};
 use crate::tls::certs::SERVER_NAME;

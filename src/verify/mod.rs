@@ -24,7 +24,7 @@ use certbench_analysis::schema::{Config, SCHEMA_VERSION};
 use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
 
 use crate::corpus::CorpusChain;
-use crate::methods::{AnyRoots, DynVerifier, Method};
+use crate::methods::{DynVerifier, Method};
 use crate::pq::Profile;
 use crate::roots::RootSet;
 use crate::run::schedule::{period, permutation_in_block};
@@ -32,43 +32,12 @@ use crate::stages::Recorder;
 use crate::verifier::Target;
 use certbench_core::ct::CtLogs;
 use certbench_core::revocation::{Mechanism, RevocationData};
-use std::sync::Arc;
 
+mod options;
 pub mod plan;
 
-pub use plan::{Plan, PlanError, PlanOptions};
-
-/// What to measure.
-#[derive(Clone, Debug)]
-pub struct VerifyOptions {
-    /// Methods, in the order of the first run.
-    pub methods: Vec<Method>,
-    /// Measured runs.
-    pub runs: u32,
-    /// Warm-up runs (recorded with `warmup: true`, left out of statistics).
-    pub warmup: u32,
-    /// Build each method's store once and reuse it (`roots-creation` = 0 per sample).
-    pub cache_roots: bool,
-    /// Untrusted intermediates offered with every chain, after its leaf and before the
-    /// certificates it sent (`--extra-intermediates`; see [`crate::extra`]).
-    pub extra_intermediates: Vec<rustls_pki_types::CertificateDer<'static>>,
-    /// `--ct`: the CT logs the methods that have a CT check check the leaves' SCTs against
-    /// (the `ct` stage).
-    pub ct: Option<Arc<CtLogs>>,
-    /// `--revocation`: the data the methods that check revocation check against (the
-    /// `revocation` stage).
-    pub revocation: Option<Arc<RevocationData>>,
-}
-
-/// A method's store built once, for `--cache-roots`, with what building it cost.
-pub struct CachedRoots {
-    /// The method.
-    pub method: Method,
-    /// The store, or why it could not be built.
-    pub roots: Result<AnyRoots, certbench_core::Error>,
-    /// Nanoseconds the one build took.
-    pub build_ns: u64,
-}
+pub use options::{CachedRoots, VerifyOptions};
+pub use plan::{Plan, PlanOptions, VerifyPlanError};
 
 /// The configuration of `method`'s samples on chains of `profile`: no transport, the roots,
 /// `--cache-roots`, OpenSSL's policy for `openssl`, the verifier's library, the profile.

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use certbench_analysis::verify::{ChainChecks, PathChecks, Store};
 use certbench_analysis::{Sample, verify as summary};
 
-use super::{CachedRoots, VerifyOptions};
+use super::options::{CachedRoots, VerifyOptions};
 use crate::corpus::{Corpus, CorpusChain};
 use crate::extra::Extra;
 use crate::methods::Method;
@@ -37,7 +37,7 @@ pub struct PlanOptions {
 
 /// Why a plan could not be made (nothing was measured).
 #[derive(Debug, thiserror::Error)]
-pub enum PlanError {
+pub enum VerifyPlanError {
     /// The corpus could not be read.
     #[error("loading chains from {}", .dir.display())]
     Corpus {
@@ -74,16 +74,16 @@ pub struct Plan {
 
 impl Plan {
     /// Loads the corpus and the roots and generates the extra certificates.
-    pub fn prepare(opts: &PlanOptions) -> Result<Plan, PlanError> {
+    pub fn prepare(opts: &PlanOptions) -> Result<Plan, VerifyPlanError> {
         let dir = &opts.chains;
-        let corpus = Corpus::load(dir).map_err(|source| PlanError::Corpus {
+        let corpus = Corpus::load(dir).map_err(|source| VerifyPlanError::Corpus {
             dir: dir.clone(),
             source,
         })?;
         if corpus.chains.is_empty() && corpus.failures.is_empty() {
-            return Err(PlanError::NoChains(dir.clone()));
+            return Err(VerifyPlanError::NoChains(dir.clone()));
         }
-        let mut roots = RootSet::load(&opts.roots).map_err(PlanError::Roots)?;
+        let mut roots = RootSet::load(&opts.roots).map_err(VerifyPlanError::Roots)?;
         if opts.corpus_roots {
             roots.extend("corpus", corpus.roots());
         }
@@ -91,7 +91,7 @@ impl Plan {
         if opts.extra_roots + opts.extra_intermediates > 0 {
             let started = Instant::now();
             extra = crate::extra::generate(&corpus, opts.extra_roots, opts.extra_intermediates)
-                .map_err(PlanError::Extra)?;
+                .map_err(VerifyPlanError::Extra)?;
             generated_in = Some(started.elapsed());
             roots.extend("extra", extra.roots.iter().cloned());
         }

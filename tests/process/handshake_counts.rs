@@ -4,12 +4,12 @@
 //! descriptors back to the start value. (Its own test binary, one test: nothing else opens
 //! descriptors meanwhile.)
 
-use certbench::handshake::{Config, Resumption, run_with_cert};
+use certbench::handshake::{Resumption, Scenario, run_with_cert};
 use certbench::procstat::open_fds;
 use certbench::tls::{KeyType, Provider, Stack, Version, certs};
 
-fn config(client: Stack, tls: Version, resumption: Resumption, clients: usize) -> Config {
-    Config {
+fn config(client: Stack, tls: Version, resumption: Resumption, clients: usize) -> Scenario {
+    Scenario {
         client,
         server: client,
         key: KeyType::P256,
