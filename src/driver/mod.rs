@@ -40,4 +40,4 @@ mod sample;
 
 pub use drive::{run, run_with};
 pub use options::{DriverOptions, RunControl, SampleKey, Served, sample_key};
-pub use plan::{DrivePlan, DrivePlanError, measure, measured_with};
+pub use plan::{DrivePlan, DrivePlanError, measure, spec};

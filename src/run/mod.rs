@@ -7,6 +7,7 @@ pub mod command;
 pub mod resume;
 pub mod schedule;
 pub mod sink;
+pub mod spec;
 
 /// How a command's run ended (a fatal error is the `Err` beside it); the CLI turns it into
 /// the exit code.
