@@ -25,7 +25,7 @@ use crate::roots::{RootSet, RootsSpec};
 use crate::stages::Recorder;
 use crate::tls::certs::ServerCert;
 use crate::tls::pair::{self, Ends};
-use crate::tls::{Cipher, KeyType, Library, Suite, Version};
+use crate::tls::{Cipher, KeyType, Suite, TlsLibrary, Version};
 use crate::verifier::Target;
 
 /// Why an instruction count could not be taken.
@@ -187,7 +187,7 @@ pub fn measured_scenario(f: &mut dyn FnMut() -> bool) -> bool {
 /// uncounted rounds (which also give the resumed scenario its first session).
 pub fn scenario_child(
     scenario: Scenario,
-    stack: Library,
+    stack: TlsLibrary,
     iterations: u32,
 ) -> Result<(), IcountError> {
     let fail = |m: String| IcountError::Count(format!("{} {}: {m}", scenario.name(), stack.name()));
@@ -237,7 +237,7 @@ pub fn scenario_child(
 pub fn measure_scenario(
     exe: &Path,
     scenario: Scenario,
-    stack: Library,
+    stack: TlsLibrary,
     iterations: u32,
     out_dir: &Path,
 ) -> Result<Count, IcountError> {

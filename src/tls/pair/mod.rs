@@ -1,4 +1,4 @@
-//! The in-memory client–server pair: client and server of one [`Library`] joined in memory
+//! The in-memory client–server pair: client and server of one [`TlsLibrary`] joined in memory
 //! (no socket, no kernel), for `bulk`'s transfers and `icount`'s scenarios.
 //!
 //! [`Ends`] configures both sides once; each [`Ends::connect`] is a handshake between new
@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::certs::ServerCert;
-use super::{Library, Suite};
+use super::{Suite, TlsLibrary};
 
 /// Plaintext bytes per batch between the two clocks.
 const BATCH: usize = 1 << 20;
@@ -45,13 +45,13 @@ fn different(sent: usize, got: usize) -> &'static str {
 
 /// A connected pair of `library` for `suite` with `cert`, resumption off.
 pub fn connect(
-    library: Library,
+    library: TlsLibrary,
     suite: Suite,
     cert: &ServerCert,
 ) -> Result<Box<dyn Pair>, PairError> {
     Ok(match library {
-        Library::Openssl => Box::new(openssl::pair(suite, cert)?),
-        Library::Rustls(p) => Box::new(rustls::pair(p, suite, cert)?),
+        TlsLibrary::Openssl => Box::new(openssl::pair(suite, cert)?),
+        TlsLibrary::Rustls(p) => Box::new(rustls::pair(p, suite, cert)?),
     })
 }
 
@@ -92,14 +92,14 @@ impl Ends {
     /// `library`'s client and server for `suite`, with `cert`; `resumption` lets the client
     /// keep and offer sessions.
     pub fn new(
-        library: Library,
+        library: TlsLibrary,
         suite: Suite,
         cert: &ServerCert,
         resumption: bool,
     ) -> Result<Ends, PairError> {
         let kind = match library {
-            Library::Openssl => EndsKind::Openssl(openssl::ends(suite, cert, resumption)?),
-            Library::Rustls(p) => {
+            TlsLibrary::Openssl => EndsKind::Openssl(openssl::ends(suite, cert, resumption)?),
+            TlsLibrary::Rustls(p) => {
                 let (c, s) = rustls::configs(p, suite, cert, resumption)?;
                 EndsKind::Rustls(c, s)
             }
@@ -175,7 +175,7 @@ mod tests {
                     cipher,
                     key: KeyType::P256,
                 };
-                for library in Library::ALL {
+                for library in TlsLibrary::ALL {
                     let mut pair = connect(library, suite, &p256).unwrap();
                     // 2.5 MiB: two full batches and a partial one, in odd-sized records.
                     let (s, r) = transfer(pair.as_mut(), 5 << 19, 10_000, &plain)
@@ -223,7 +223,7 @@ mod tests {
             cipher: Cipher::Aes128gcm,
             key: KeyType::P256,
         };
-        for library in Library::ALL {
+        for library in TlsLibrary::ALL {
             let ends = Ends::new(library, suite, &cert, true).unwrap();
             let resumed: Vec<bool> = (0..4).map(|_| ends.connect().unwrap().resumed()).collect();
             assert_eq!(resumed, [false, true, true, true], "{}", library.name());
