@@ -84,8 +84,8 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
         out.note(&generated);
     }
     plan.twins_made().iter().for_each(|l| out.note(l));
-    for (_, id, _, why) in plan.failures() {
-        out.error(&format!("certbench: error: chain {id}: {why}"));
+    for f in plan.failures() {
+        out.error(&format!("certbench: error: chain {}: {}", f.id, f.why));
     }
     let opts = VerifyOptions {
         methods: methods(&args.method),

@@ -17,12 +17,10 @@ use super::sample::{self, Ctx, Entry};
 use crate::methods::DynVerifier;
 use crate::pq::Profile;
 use crate::roots::RootSet;
-use crate::run::schedule::{period, permutation_in_block};
+use crate::run::schedule::{Step, steps};
 use crate::sites::Site;
-use crate::tls::Stack;
 use crate::transport::Transport;
-use crate::transport::openssl::OpensslTransport;
-use crate::transport::rustls::RustlsTransport;
+use crate::transport::setup::{TransportSetup, with_transport};
 
 /// Measures every site with every method, `warmup + runs` times, handing each sample to
 /// `sink` as soon as it is taken.
@@ -38,23 +36,16 @@ pub async fn run_with(
     control: &RunControl,
     sink: impl FnMut(Sample),
 ) -> bool {
-    match opts.transport {
-        Stack::Openssl => {
-            let t = OpensslTransport {
-                hook: opts.hook,
-                resumption: opts.resumption,
-                hook_openssl: false,
-            };
-            schedule(&t, sites, roots, opts, control, sink).await
-        }
-        Stack::Rustls => {
-            let t = RustlsTransport {
-                resumption: opts.resumption,
-                hybrid_first: !opts.served.profiles.is_empty(),
-            };
-            schedule(&t, sites, roots, opts, control, sink).await
-        }
-    }
+    let setup = TransportSetup {
+        stack: opts.transport,
+        resumption: opts.resumption,
+        hook: opts.hook,
+        hook_openssl: false,
+        hybrid_first: !opts.served.profiles.is_empty(),
+    };
+    with_transport!(setup, |t| {
+        schedule(&t, sites, roots, opts, control, sink).await
+    })
 }
 
 async fn schedule<T: Transport>(
@@ -104,59 +95,44 @@ async fn schedule<T: Transport>(
         sites.iter().map(|_| RefCell::default()).collect();
     let sink: RefCell<&mut dyn FnMut(Sample)> = RefCell::new(&mut sink);
     let concurrency = opts.concurrency.max(1);
-    let mut runs_before = 0usize;
-    for (warmup, runs) in [(true, opts.warmup), (false, opts.runs)] {
-        for run in 0..runs {
-            let order = runs_before + run as usize;
-            let block = order / period(ctx.entries.len());
-            let one = |c: usize| {
-                ctx.site(
-                    &sites[c],
-                    warmup,
-                    run,
-                    (order + c, block),
-                    &states[c],
-                    &sink,
-                )
-            };
-            // Up to `concurrency` sites at once (one sample at a time per site, its methods
-            // in their rotating order); every site of this run before the next run.
-            let mut pending = FuturesUnordered::new();
-            let mut next = 0;
-            let mut stopped = false;
-            loop {
-                while pending.len() < concurrency && next < sites.len() && !stopped {
-                    pending.push(one(next));
-                    next += 1;
-                }
-                match pending.next().await {
-                    Some(finished) => stopped |= !finished,
-                    None => break,
-                }
+    for step in steps(ctx.entries.len(), opts.warmup, opts.runs) {
+        let one = |c: usize| ctx.site(&sites[c], step, c, &states[c], &sink);
+        // Up to `concurrency` sites at once (one sample at a time per site, its methods in
+        // their rotating order); every site of this run before the next run.
+        let mut pending = FuturesUnordered::new();
+        let mut next = 0;
+        let mut stopped = false;
+        loop {
+            while pending.len() < concurrency && next < sites.len() && !stopped {
+                pending.push(one(next));
+                next += 1;
             }
-            if stopped {
-                return false;
+            match pending.next().await {
+                Some(finished) => stopped |= !finished,
+                None => break,
             }
         }
-        runs_before += runs as usize;
+        if stopped {
+            return false;
+        }
     }
     true
 }
 
 impl<T: Transport> Ctx<'_, T> {
-    /// One run of one site: each method once, in the order row `order` of block `block` picks
-    /// ([`permutation_in_block`]), each sample
-    /// handed to `sink` as soon as it is taken. `false` when stopped (before a sample).
+    /// One run (`step`) of one site, the `item`th: each method once, in the order the step
+    /// gives the site ([`Step::order`]), each sample handed to `sink` as soon as it is taken.
+    /// `false` when stopped (before a sample).
     async fn site(
         &self,
         site: &Site,
-        warmup: bool,
-        run: u32,
-        (order, block): (usize, usize),
+        step: Step,
+        item: usize,
         state: &RefCell<HashMap<usize, T::Reuse>>,
         sink: &RefCell<&mut dyn FnMut(Sample)>,
     ) -> bool {
-        for k in permutation_in_block(self.entries.len(), order, block) {
+        let Step { warmup, run, .. } = step;
+        for k in step.order(item) {
             let entry = &self.entries[k];
             if self.control.stop.load(Ordering::SeqCst) {
                 return false;

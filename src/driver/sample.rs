@@ -5,7 +5,6 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use certbench_analysis::schema::Config;
-use certbench_analysis::schema::SCHEMA_VERSION;
 use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
 use certbench_core::ct::CtLogs;
 use certbench_core::methods::openssl::OpenSslVerifier;
@@ -15,6 +14,7 @@ use super::options::{DriverOptions, RunControl};
 use crate::methods::{DynVerifier, Method};
 use crate::pq::Profile;
 use crate::roots::RootSet;
+use crate::run::{self, sample::Subject};
 use crate::sites::Site;
 use crate::stages::Recorder;
 use crate::transport::{Checks, Failure, Transport, http_get};
@@ -56,24 +56,18 @@ pub(super) async fn measure<T: Transport>(
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let reusing = t.reuses_stores(reuse);
-    let mut sample = Sample {
-        schema: SCHEMA_VERSION,
-        source: Source::Driver,
-        method: entry.method.name().to_owned(),
-        config: config(ctx, entry),
-        site: site.host.clone(),
-        port: Some(site.port),
-        path: Some(site.path.clone()),
-        chain: None,
-        run: 0,
-        warmup: false,
-        stages: Default::default(),
-        verdict: Verdict::Ok,
-        meta: SampleMeta {
-            roots_cached: reusing || entry.cached.is_some(),
-            validation_time: Some(time),
-            ..SampleMeta::default()
-        },
+    let config = config(ctx, entry);
+    let mut sample = run::sample::sample(
+        Source::Driver,
+        entry.method,
+        config,
+        Subject::Site(site),
+        (false, 0),
+    );
+    sample.meta = SampleMeta {
+        roots_cached: reusing || entry.cached.is_some(),
+        validation_time: Some(time),
+        ..SampleMeta::default()
     };
     if let Some(why) = &entry.unsupported {
         // The method does not implement the profile's algorithm: nothing to connect for.

@@ -16,11 +16,11 @@ use super::pages::Page;
 use crate::cache::{CachePolicy, CachingVerifier};
 use crate::methods::{DynVerifier, Method};
 use crate::roots::RootSet;
-use crate::run::schedule::{period, permutation, permutation_in_block};
+use crate::run::schedule::loads;
 use crate::sites::Site;
 use crate::tls::Stack;
-use crate::transport::openssl::{HookMode, OpensslTransport};
-use crate::transport::rustls::RustlsTransport;
+use crate::transport::openssl::HookMode;
+use crate::transport::setup::{TransportSetup, with_transport};
 use crate::transport::{Checks, Failure, Transport, http_get};
 
 /// What to measure.
@@ -289,23 +289,18 @@ pub async fn run(
     opts: &PageOptions,
     sink: impl FnMut(PageLoad),
 ) -> Vec<StoreFailure> {
-    match opts.transport {
-        Stack::Openssl => {
-            let t = OpensslTransport {
-                hook: HookMode::Replace,
-                resumption: opts.resumption,
-                hook_openssl: true,
-            };
-            run_on(Arc::new(t), pages, roots, opts, sink).await
-        }
-        Stack::Rustls => {
-            let t = RustlsTransport {
-                resumption: opts.resumption,
-                hybrid_first: false,
-            };
-            run_on(Arc::new(t), pages, roots, opts, sink).await
-        }
-    }
+    // Over OpenSSL every method, `openssl` included, goes in through the replace hook, so
+    // that the same cache sits above each.
+    let setup = TransportSetup {
+        stack: opts.transport,
+        resumption: opts.resumption,
+        hook: HookMode::Replace,
+        hook_openssl: true,
+        hybrid_first: false,
+    };
+    with_transport!(setup, |t| {
+        run_on(Arc::new(t), pages, roots, opts, sink).await
+    })
 }
 
 async fn run_on<T: Transport + Send + 'static>(
@@ -331,20 +326,19 @@ async fn run_on<T: Transport + Send + 'static>(
         })
         .collect();
     let usable: Vec<&Arc<Browser<T>>> = browsers.iter().filter(|b| b.stores.is_ok()).collect();
-    for (p, page) in pages.iter().enumerate() {
-        for k in permutation(usable.len(), p) {
-            for _ in 0..opts.warmup {
-                let (method, policy) = (usable[k].method, usable[k].cache.policy());
-                let fresh = Arc::new(Browser::new(t.as_ref(), method, roots, policy, ct));
-                load(&t, &fresh, page, &opts, 0).await;
-            }
-        }
-    }
-    for n in 0..opts.loads {
+    for step in loads(usable.len(), pages.len(), opts.warmup, opts.loads) {
         for (p, page) in pages.iter().enumerate() {
-            let block = n as usize / period(usable.len());
-            for k in permutation_in_block(usable.len(), n as usize * pages.len() + p, block) {
-                sink(load(&t, usable[k], page, &opts, n + 1).await);
+            for k in step.order(p) {
+                if step.warmup {
+                    // Each warm-up load with a browser of its own, thrown away after.
+                    for _ in 0..opts.warmup {
+                        let (method, policy) = (usable[k].method, usable[k].cache.policy());
+                        let fresh = Arc::new(Browser::new(t.as_ref(), method, roots, policy, ct));
+                        load(&t, &fresh, page, &opts, 0).await;
+                    }
+                } else {
+                    sink(load(&t, usable[k], page, &opts, step.run + 1).await);
+                }
             }
         }
     }

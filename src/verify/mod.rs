@@ -20,14 +20,15 @@
 //! `classical` and the profile), interleaved in the same square; a method that does not
 //! implement a twin's algorithm gives an `unsupported` sample, untimed.
 
-use certbench_analysis::schema::{Config, SCHEMA_VERSION};
+use certbench_analysis::schema::Config;
 use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
 
 use crate::corpus::CorpusChain;
 use crate::methods::{DynVerifier, Method};
 use crate::pq::Profile;
 use crate::roots::RootSet;
-use crate::run::schedule::{period, permutation_in_block};
+use crate::run::sample::{Subject, sample};
+use crate::run::schedule::{Step, steps};
 use crate::stages::Recorder;
 use crate::verifier::Target;
 use certbench_core::ct::CtLogs;
@@ -37,7 +38,7 @@ mod options;
 pub mod plan;
 
 pub use options::{CachedRoots, VerifyOptions};
-pub use plan::{Plan, PlanOptions, VerifyPlanError};
+pub use plan::{Plan, PlanOptions, Unmeasured, VerifyPlanError};
 
 /// The configuration of `method`'s samples on chains of `profile`: no transport, the roots,
 /// `--cache-roots`, OpenSSL's policy for `openssl`, the verifier's library, the profile.
@@ -108,23 +109,16 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
         Vec::new()
     };
 
-    for (profile, id, host, error) in plan.failures() {
+    for f in plan.failures() {
         for (m, _) in &verifiers {
-            sink(Sample {
-                schema: SCHEMA_VERSION,
-                source: Source::Verify,
-                method: m.name().to_owned(),
-                config: config(*m, opts, roots, profile),
-                site: host.clone(),
-                port: None,
-                path: None,
-                chain: Some(id.clone()),
-                run: 0,
-                warmup: false,
-                stages: Default::default(),
-                verdict: Verdict::Error(error.clone()),
-                meta: SampleMeta::default(),
-            });
+            let chain = Subject::Chain {
+                host: &f.host,
+                id: &f.id,
+            };
+            let config = config(*m, opts, roots, f.profile);
+            let mut sample = sample(Source::Verify, *m, config, chain, (false, 0));
+            sample.verdict = Verdict::Error(f.why.clone());
+            sink(sample);
         }
     }
 
@@ -158,71 +152,81 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
             }
         })
         .collect();
-    let n = verifiers.len();
-    let phases = [(true, opts.warmup), (false, opts.runs)];
-    // Runs counted across warm-up and measured phases: chain `c` in run `r` takes order
-    // `r + c`, so every chain steps through every order as the runs go by; the methods are
-    // renamed every `period` runs (`permutation_in_block`), so that what ran two before a
-    // method is not fixed by its place in the list.
-    let mut runs_before = 0usize;
-    for (warmup, runs) in phases {
-        for run in 0..runs {
-            for (c, o) in offered.iter().enumerate() {
-                let (profile, item) = (&o.profile, &o.item);
-                let block = (runs_before + run as usize) / period(n);
-                let order = permutation_in_block(n, runs_before + run as usize + c, block);
-                for k in order {
-                    let (method, verifier) = &verifiers[k];
-                    let cache = cached.iter().find(|c| c.method == *method);
-                    let (rec, verdict) = match &o.unsupported[k] {
-                        Some(why) => (Recorder::new(), Verdict::Unsupported(why.clone())),
-                        None => measure_with(
-                            verifier.as_ref(),
-                            cache,
-                            roots,
-                            item,
-                            Checks {
-                                // A private CA's chain: no browser requires CT of it.
-                                ct: (opts.ct.as_deref())
-                                    .filter(|_| verifier.capabilities().ct && item.public_root),
-                                revocation: opts.revocation.as_deref(),
-                            },
-                        ),
-                    };
-                    sink(Sample {
-                        schema: SCHEMA_VERSION,
-                        source: Source::Verify,
-                        method: method.name().to_owned(),
-                        config: config(*method, opts, roots, *profile),
-                        site: item.host.clone(),
-                        port: None,
-                        path: None,
-                        chain: Some(item.id.clone()),
-                        run,
-                        warmup,
-                        stages: rec.to_map(),
-                        verdict,
-                        meta: SampleMeta {
-                            key_types: item.key_types.clone(),
-                            chain_len: Some(
-                                item.chain.len() as u32 - opts.extra_intermediates.len() as u32,
-                            ),
-                            roots_cached: cache.is_some(),
-                            validation_time: Some(item.validation_time),
-                            chain_bytes: o.wire.map(|(chain, _)| chain),
-                            cert_message_bytes: o.wire.map(|(_, message)| message),
-                            ev: rec.ev(),
-                            ct: rec.ct(),
-                            revocation: rec.revocation().cloned(),
-                            ..SampleMeta::default()
-                        },
-                    });
-                }
+    for step in steps(verifiers.len(), opts.warmup, opts.runs) {
+        // Chain `c` takes row `r + c` in run `r`, so every chain steps through every order as
+        // the runs go by; the methods are renamed every `period` runs, so that what ran two
+        // before a method is not fixed by its place in the list.
+        for (c, o) in offered.iter().enumerate() {
+            for k in step.order(c) {
+                let (method, verifier) = &verifiers[k];
+                let cache = cached.iter().find(|c| c.method == *method);
+                sink(one(
+                    o,
+                    (*method, verifier.as_ref()),
+                    k,
+                    cache,
+                    step,
+                    roots,
+                    opts,
+                ));
             }
         }
-        runs_before += runs as usize;
     }
     cached
+}
+
+/// One sample of `method` on `o`'s chain in `step`: measured, or `unsupported` untimed.
+fn one(
+    o: &Offered,
+    (method, verifier): (Method, &dyn DynVerifier),
+    k: usize,
+    cache: Option<&CachedRoots>,
+    step: Step,
+    roots: &RootSet,
+    opts: &VerifyOptions,
+) -> Sample {
+    let item = &o.item;
+    let (rec, verdict) = match &o.unsupported[k] {
+        Some(why) => (Recorder::new(), Verdict::Unsupported(why.clone())),
+        None => measure_with(
+            verifier,
+            cache,
+            roots,
+            item,
+            Checks {
+                // A private CA's chain: no browser requires CT of it.
+                ct: (opts.ct.as_deref()).filter(|_| verifier.capabilities().ct && item.public_root),
+                revocation: opts.revocation.as_deref(),
+            },
+        ),
+    };
+    let chain = Subject::Chain {
+        host: &item.host,
+        id: &item.id,
+    };
+    let config = config(method, opts, roots, o.profile);
+    let mut sample = sample(
+        Source::Verify,
+        method,
+        config,
+        chain,
+        (step.warmup, step.run),
+    );
+    sample.stages = rec.to_map();
+    sample.verdict = verdict;
+    sample.meta = SampleMeta {
+        key_types: item.key_types.clone(),
+        chain_len: Some(item.chain.len() as u32 - opts.extra_intermediates.len() as u32),
+        roots_cached: cache.is_some(),
+        validation_time: Some(item.validation_time),
+        chain_bytes: o.wire.map(|(chain, _)| chain),
+        cert_message_bytes: o.wire.map(|(_, message)| message),
+        ev: rec.ev(),
+        ct: rec.ct(),
+        revocation: rec.revocation().cloned(),
+        ..SampleMeta::default()
+    };
+    sample
 }
 
 /// A chain as a run offers it to every method (see [`run`]).

@@ -58,6 +58,19 @@ pub enum VerifyPlanError {
     Extra(#[source] rcgen::Error),
 }
 
+/// A chain that could not be measured: each method gets an error sample for it.
+#[derive(Clone, Debug)]
+pub struct Unmeasured {
+    /// The profile of its twin (`None`: the chain itself failed to load).
+    pub profile: Option<Profile>,
+    /// The chain's id.
+    pub id: String,
+    /// The host it was served for (empty when unknown).
+    pub host: String,
+    /// Why it could not be measured.
+    pub why: String,
+}
+
 /// The corpus, the store and the extra certificates of one `verify` run.
 pub struct Plan {
     /// The chains (and those that failed to load).
@@ -112,18 +125,27 @@ impl Plan {
     }
 
     /// Every chain that could not be measured: those that failed to load, and those without
-    /// a twin under a profile, as (profile, id, host, why).
-    pub fn failures(&self) -> Vec<(Option<Profile>, String, String, String)> {
+    /// a twin under a profile.
+    pub fn failures(&self) -> Vec<Unmeasured> {
         let mut all: Vec<_> = (self.corpus.failures.iter())
-            .map(|f| (None, f.id.clone(), f.host.clone(), f.error.to_string()))
+            .map(|f| Unmeasured {
+                profile: None,
+                id: f.id.clone(),
+                host: f.host.clone(),
+                why: f.error.to_string(),
+            })
             .collect();
         for t in &self.twins {
             for (id, why) in &t.failures {
                 let host = (self.corpus.chains.iter())
                     .find(|c| c.id == *id)
                     .map(|c| c.host.clone());
-                let why = format!("no {} twin: {why}", t.profile);
-                all.push((Some(t.profile), id.clone(), host.unwrap_or_default(), why));
+                all.push(Unmeasured {
+                    profile: Some(t.profile),
+                    id: id.clone(),
+                    host: host.unwrap_or_default(),
+                    why: format!("no {} twin: {why}", t.profile),
+                });
             }
         }
         all
