@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use certbench_analysis::export::Format;
 use certbench_analysis::units::human;
-use certbench_analysis::{Sample, Verdict};
+use certbench_analysis::{Sample, Verdict, verify as summary};
 use clap::Args;
 
 use super::args::{MethodArg, methods};
@@ -123,7 +123,10 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
     let mut text = out.tables(&plan.title(&opts), &samples, &opts.methods, None);
     if out.format == Format::Markdown {
         let scaling = args.extra_roots.is_some() || args.extra_intermediates.is_some();
-        text.push_str(&plan.sections(&samples, &opts, &cached, scaling));
+        text.push_str(&sections(
+            &samples,
+            &verify::figures(&plan, &opts, &cached, scaling),
+        ));
     }
     out.write(&text)?;
 
@@ -131,4 +134,18 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
         .iter()
         .any(|s| matches!(s.verdict, Verdict::Error(_)));
     Ok(Outcome::partial_if(failed))
+}
+
+/// The markdown sections after the tables, as `certbench_analysis::verify` summarises the
+/// samples with the run's figures: store scaling, then the parallel bound.
+fn sections(samples: &[Sample], figures: &verify::Figures) -> String {
+    let mut text = String::new();
+    if let Some(s) = &figures.scaling {
+        let methods: Vec<&str> = s.methods.iter().map(String::as_str).collect();
+        text += &summary::store_scaling(samples, &methods, &s.built_once, &s.store);
+    }
+    if let Some(b) = &figures.bound {
+        text += &summary::parallel_bound(samples, &b.chains, b.threads);
+    }
+    text
 }

@@ -34,9 +34,11 @@ use crate::verifier::Target;
 use certbench_core::ct::CtLogs;
 use certbench_core::revocation::{Mechanism, RevocationData};
 
+pub mod figures;
 mod options;
 pub mod plan;
 
+pub use figures::{Figures, figures};
 pub use options::{CachedRoots, VerifyOptions};
 pub use plan::{Plan, PlanOptions, Unmeasured, VerifyPlanError};
 

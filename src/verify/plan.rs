@@ -1,19 +1,14 @@
 //! What `certbench verify` measures, settled once from its options ([`Plan::prepare`]): the
 //! corpus, the trust roots (with the corpus's anchors and the generated extra roots), the extra
-//! intermediates; the lines that describe it; and the markdown sections beside the tables
-//! ([`Plan::sections`]: store scaling, and the parallel bound with its path checks measured
-//! here and summarised by `certbench_analysis::verify`).
+//! intermediates; the chains it cannot measure ([`Unmeasured`]); and the lines that describe
+//! it. The figures of the sections beside the tables are [`super::figures`]'.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use certbench_analysis::verify::{ChainChecks, PathChecks, Store};
-use certbench_analysis::{Sample, verify as summary};
-
-use super::options::{CachedRoots, VerifyOptions};
+use super::options::VerifyOptions;
 use crate::corpus::{Corpus, CorpusChain};
 use crate::extra::Extra;
-use crate::methods::Method;
 use crate::pq::Profile;
 use crate::pq::chains::{Twins, twins};
 use crate::roots::{RootSet, RootsSpec};
@@ -246,73 +241,5 @@ impl Plan {
                 "stores built cold per sample"
             }
         )
-    }
-
-    /// The markdown sections after the tables: store scaling when `scaling`, and
-    /// `rustlsparallel` against its bound when both rustls methods ran (its path checks
-    /// measured now, 30 times each).
-    pub fn sections(
-        &self,
-        samples: &[Sample],
-        opts: &VerifyOptions,
-        cached: &[CachedRoots],
-        scaling: bool,
-    ) -> String {
-        let mut text = String::new();
-        if scaling {
-            let methods: Vec<&str> = opts.methods.iter().map(|m| m.name()).collect();
-            let built_once: Vec<(String, u64)> = cached
-                .iter()
-                .map(|c| (c.method.name().to_owned(), c.build_ns))
-                .collect();
-            text.push_str(&summary::store_scaling(
-                samples,
-                &methods,
-                &built_once,
-                &self.store(),
-            ));
-        }
-        let both = [Method::RustlsSerial, Method::RustlsParallel];
-        if both.iter().all(|m| opts.methods.contains(m)) {
-            let (chains, threads) = self.chain_checks();
-            text.push_str(&summary::parallel_bound(samples, &chains, threads));
-        }
-        text
-    }
-
-    fn store(&self) -> Store {
-        Store {
-            roots: self.roots.describe(),
-            extra_roots: self.extra.roots.len(),
-            decoy_roots: self.extra.decoy_roots,
-            extra_intermediates: self.extra.intermediates.len(),
-            decoy_intermediates: self.extra.decoy_intermediates,
-        }
-    }
-
-    /// Every chain with its path's checks timed alone ([`crate::bench::floor::check_costs`])
-    /// and split over this machine's threads ([`crate::bench::floor::makespan_bound`]; the
-    /// pool's workers and the caller), and that number of threads.
-    fn chain_checks(&self) -> (Vec<ChainChecks>, usize) {
-        let chains: Vec<_> = (self.corpus.chains.iter())
-            .map(|c| (&c.chain, self.roots.certs()))
-            .collect();
-        let costs = crate::bench::floor::check_costs(&chains, 30);
-        let threads = crate::pool::SignaturePool::global().workers() + 1;
-        let checks = (self.corpus.chains.iter().zip(costs))
-            .map(|(c, cost)| ChainChecks {
-                id: c.id.clone(),
-                keys: c.key_types.join(", "),
-                p384: c
-                    .chain
-                    .iter()
-                    .any(|cert| crate::der::signer(cert) == Some(crate::der::Signer::EcdsaP384)),
-                path: cost.filter(|checks| !checks.is_empty()).map(|checks| {
-                    let on_threads = crate::bench::floor::makespan_bound(&checks, threads);
-                    PathChecks { checks, on_threads }
-                }),
-            })
-            .collect();
-        (checks, threads)
     }
 }
