@@ -12,7 +12,7 @@
 //!
 //! The schedule ([`run_with`]): warm-up runs, then measured runs; in each run every site
 //! (up to `concurrency` at once), each site's methods in the order of a balanced Latin
-//! square ([`crate::run::schedule::permutation`]).
+//! square: the steps of [`crate::run::schedule::steps`], as `verify` takes them.
 //!
 //! With `--ct`, every method that checks Certificate Transparency
 //! ([`crate::verifier::Capabilities::ct`]) checks the leaf's SCTs against the run's logs

@@ -33,7 +33,7 @@
 //! run, their time, and the data's load where this load paid it.
 //!
 //! Loads are measured in turn: for each load number, every page, its methods in the order of
-//! a balanced Latin square ([`crate::run::schedule::permutation`]). A warm-up load per page and
+//! a balanced Latin square (the steps of [`crate::run::schedule::loads`]). A warm-up load per page and
 //! method, with a browser of its own that is then thrown away, comes first.
 //!
 //! Per load ([`PageLoad`]): connections, how many resumed, the verifications the handshakes

@@ -10,7 +10,7 @@
 //!
 //! Honest timing: warm-up runs come first and are marked as such; inside every run each chain
 //! is measured by every method back to back (interleaved, never all of one method then the
-//! next). The order of the methods is a balanced Latin square (see [`crate::run::schedule::permutation`]): within a
+//! next). The order of the methods is a balanced Latin square (the steps of [`crate::run::schedule::steps`], as the driver's): within a
 //! few runs every method takes every position and follows every other method equally often. A
 //! mere rotation would keep each method's predecessor fixed, and what the previous sample left
 //! in the caches and the allocator (OpenSSL's store, built and freed) would then land on the
