@@ -150,10 +150,8 @@ impl<T: Transport> Ctx<'_, T> {
             }
             // Taken out of the site's state while the sample runs, put back after.
             let mut reuse = state.borrow_mut().remove(&k).unwrap_or_default();
-            let mut sample = sample::measure(self, entry, site, &mut reuse).await;
+            let sample = sample::measure(self, entry, site, step, &mut reuse).await;
             state.borrow_mut().insert(k, reuse);
-            sample.run = run;
-            sample.warmup = warmup;
             (sink.borrow_mut())(sample);
         }
         true

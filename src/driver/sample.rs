@@ -14,6 +14,7 @@ use super::options::{DriverOptions, RunControl};
 use crate::methods::{DynVerifier, Method};
 use crate::pq::Profile;
 use crate::roots::RootSet;
+use crate::run::schedule::Step;
 use crate::run::{self, sample::Subject};
 use crate::sites::Site;
 use crate::stages::Recorder;
@@ -43,12 +44,13 @@ pub(super) struct Ctx<'a, T: Transport> {
     pub(super) control: &'a RunControl,
 }
 
-/// Measures `entry`'s method on `site` once, over `ctx`'s transport. `reuse` is what this
+/// Measures `entry`'s method on `site` once in `step`, over `ctx`'s transport. `reuse` is what this
 /// (site, method) kept from its previous sample.
 pub(super) async fn measure<T: Transport>(
     ctx: &Ctx<'_, T>,
     entry: &Entry<T>,
     site: &Site,
+    step: Step,
     reuse: &mut T::Reuse,
 ) -> Sample {
     let (t, opts) = (ctx.transport, ctx.opts);
@@ -62,7 +64,7 @@ pub(super) async fn measure<T: Transport>(
         entry.method,
         config,
         Subject::Site(site),
-        (false, 0),
+        (step.warmup, step.run),
     );
     sample.meta = SampleMeta {
         roots_cached: reusing || entry.cached.is_some(),

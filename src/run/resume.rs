@@ -110,3 +110,92 @@ fn first_fields(info: &RunInfo) -> Option<Vec<(Field, String)>> {
         .collect();
     Some(fields)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::roots::RootsSpec;
+    use crate::tls::Stack;
+    use crate::transport::openssl::HookMode;
+
+    fn spec() -> RunSpec {
+        RunSpec {
+            stack: Stack::Openssl,
+            hook: Some(HookMode::Callback),
+            mirror: true,
+            resumption: false,
+            roots: RootsSpec::Mozilla,
+            cache_roots: false,
+            resolve: vec![],
+            concurrency: 1,
+            pq: vec![],
+            link: None,
+            ct: None,
+            revocation: None,
+        }
+    }
+
+    fn stored(header: RunInfo) -> Stored {
+        Stored {
+            samples: vec![],
+            bad_lines: vec![],
+            header: Some(header),
+        }
+    }
+
+    fn differ(r: Result<Option<Unchecked>, ResumeError>) -> Vec<Field> {
+        match r {
+            Err(ResumeError::OptionsDiffer { differ, .. }) => {
+                differ.into_iter().map(|d| d.field).collect()
+            }
+            Err(e) => panic!("{e}"),
+            Ok(_) => vec![],
+        }
+    }
+
+    #[test]
+    fn the_first_parts_spec_or_older_flags_are_compared_field_by_field() {
+        let path = Path::new("r.jsonl");
+        let now = spec();
+        let with_spec = |s: &RunSpec| RunInfo {
+            spec: Some(serde_json::to_value(s).unwrap()),
+            ..RunInfo::default()
+        };
+        assert!(matches!(
+            stored(with_spec(&now)).check(path, &now),
+            Ok(None)
+        ));
+        let rustls = RunSpec {
+            stack: Stack::Rustls,
+            hook: None,
+            ..spec()
+        };
+        let told = differ(stored(with_spec(&rustls)).check(path, &now));
+        assert_eq!(told, [Field::Transport, Field::Hook]);
+        // An older certbench's header: its (flag, value) pairs, read back into fields.
+        let older = RunInfo {
+            measured_with: (now.fields().into_iter())
+                .map(|(f, v)| (f.flag(), v))
+                .collect(),
+            ..RunInfo::default()
+        };
+        assert!(matches!(stored(older.clone()).check(path, &now), Ok(None)));
+        let cached = RunSpec {
+            cache_roots: true,
+            ..spec()
+        };
+        assert_eq!(
+            differ(stored(older).check(path, &cached)),
+            [Field::CacheRoots]
+        );
+        // Neither, or a spec this certbench cannot read: cannot tell.
+        let unreadable = RunInfo {
+            spec: Some(serde_json::json!({"stack": "quic"})),
+            ..RunInfo::default()
+        };
+        for info in [RunInfo::default(), unreadable] {
+            let r = stored(info).check(path, &now);
+            assert!(matches!(r, Ok(Some(Unchecked::NoOptions(_)))));
+        }
+    }
+}
