@@ -142,7 +142,7 @@ pub(super) fn run(args: DriveArgs, argv: Vec<String>) -> Result<Outcome> {
         .iter()
         .for_each(|s| out.note(s));
     if !finished {
-        out.note(&plan.interrupted(samples.len()));
+        out.note(&super::measure::interrupted(&plan, samples.len()));
         return Ok(Outcome::Interrupted);
     }
     let failed = !plan.bad_lines.is_empty() || samples.iter().any(|s| s.verdict.is_failure());

@@ -104,3 +104,11 @@ pub(super) fn measure(
     bar.finish_and_clear();
     Ok(finished)
 }
+
+/// The note when Ctrl-C stopped `plan`'s run after `samples` samples: how to go on.
+pub(super) fn interrupted(plan: &DrivePlan, samples: usize) -> String {
+    let raw = plan.raw_path.display();
+    format!(
+        "certbench: interrupted: {samples} samples in {raw}; `--resume {raw}` continues the run"
+    )
+}

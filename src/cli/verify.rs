@@ -123,10 +123,8 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
     let mut text = out.tables(&plan.title(&opts), &samples, &opts.methods, None);
     if out.format == Format::Markdown {
         let scaling = args.extra_roots.is_some() || args.extra_intermediates.is_some();
-        text.push_str(&sections(
-            &samples,
-            &verify::figures(&plan, &opts, &cached, scaling),
-        ));
+        let figures = verify::figures(&plan, &opts, &cached, scaling);
+        text.push_str(&sections(&samples, &figures));
     }
     out.write(&text)?;
 

@@ -105,14 +105,6 @@ impl DrivePlan {
         )
     }
 
-    /// The note when Ctrl-C stopped the run after `samples` samples.
-    pub fn interrupted(&self, samples: usize) -> String {
-        let raw = self.raw_path.display();
-        format!(
-            "certbench: interrupted: {samples} samples in {raw}; `--resume {raw}` continues the run"
-        )
-    }
-
     /// How many samples the whole run takes.
     pub fn total(&self) -> u64 {
         let profiles = self.opts.served.profiles.len().max(1);
