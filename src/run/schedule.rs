@@ -2,9 +2,10 @@
 //! Latin square, so that no method always runs first or always after the same other one.
 //!
 //! A command takes its runs from [`steps`] (the driver and `verify`: warm-up runs, then
-//! measured runs, counted across both) or [`loads`] (`page`: its measured loads, each one
-//! every page; its warm-up loads go page by page), and each [`Step`] orders the methods of
-//! every item it measures (a site, a chain, a page): [`Step::order`].
+//! measured runs, counted across both; `limbo`: its one run) or [`loads`] (`page`: its
+//! measured loads, each one every page; its warm-up loads go page by page), and each
+//! [`Step`] orders the methods of every item it measures (a site, a chain, a testcase, a
+//! page): [`Step::order`].
 
 /// Row `k` of a balanced Latin square of `0..n` (a Williams design): over any [`period`]`(n)`
 /// consecutive `k` — `n` rows for an even `n`, `2n` (the rows and their mirror images) for an
@@ -303,6 +304,18 @@ mod tests {
                 first(flatten(super::steps(n, 0, runs), 4)),
                 "n={n}: the first run, four items"
             );
+        }
+    }
+
+    #[test]
+    fn limbos_one_run_orders_testcase_i_by_row_i_of_the_plain_square() {
+        // `limbo` takes the one step of a run without warm-up: testcase `i`, row `i`, as it
+        // took `permutation(n, i)` before.
+        for n in 1..=6 {
+            let step = super::steps(n, 0, 1).next().unwrap();
+            for i in 0..20 {
+                assert_eq!(step.order(i), permutation(n, i), "n={n} i={i}");
+            }
         }
     }
 }
