@@ -8,9 +8,9 @@
 //! name of the option that sets it, as the user types it without its leading dashes — the
 //! one table those names come from ([`Field::flag`] types them whole).
 //!
-//! In the header, each typed value is stored by its name (`"openssl"`, `"callback"`,
-//! `"mldsa44"`, `"crlite"`, `"mozilla"` or the roots file's path), so the header reads as
-//! the command line did. A header written before this spec has only the (flag, value) pairs
+//! In the header, a field that does not apply is left out, and each typed value is stored by
+//! its name (`"openssl"`, `"callback"`, `"mldsa44"`, `"crlite"`, `"mozilla"` or the roots
+//! file's path), so the header reads as the command line did. A header written before this spec has only the (flag, value) pairs
 //! of `measured_with`; [`Field::from_flag`] reads those back into fields, so such a run
 //! resumes (or is refused) as it was.
 
@@ -31,7 +31,11 @@ pub struct RunSpec {
     #[serde(with = "named")]
     pub stack: Stack,
     /// How webpki methods enter OpenSSL: only for the OpenSSL stack, `None` over rustls.
-    #[serde(default, with = "named_option")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "named_option"
+    )]
     pub hook: Option<HookMode>,
     /// The sites served by the loopback mirror.
     pub mirror: bool,
@@ -47,17 +51,17 @@ pub struct RunSpec {
     /// Sites measured at once.
     pub concurrency: usize,
     /// The post-quantum profiles measured beside today's chains (empty without them).
-    #[serde(default, with = "named_list")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "named_list")]
     pub pq: Vec<Profile>,
     /// The emulated link in front of the mirror, as its model describes it.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
     /// The CT log list every method with a CT check checks against, by its label (its size
     /// and origin).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ct: Option<String>,
     /// The revocation data every method with a mechanism checks against.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revocation: Option<RevocationSpec>,
 }
 
@@ -360,6 +364,16 @@ mod tests {
             ..spec()
         };
         let back = serde_json::to_string(&rustls).unwrap();
+        let bare = serde_json::to_value(RunSpec {
+            pq: vec![],
+            ct: None,
+            revocation: None,
+            ..rustls.clone()
+        })
+        .unwrap();
+        for absent in ["hook", "pq", "link", "ct", "revocation"] {
+            assert!(bare.get(absent).is_none(), "{absent} in {bare}");
+        }
         assert_eq!(serde_json::from_str::<RunSpec>(&back).unwrap(), rustls);
         let bad = back.replace("\"rustls\"", "\"gnutls\"");
         assert!(serde_json::from_str::<RunSpec>(&bad).is_err());
