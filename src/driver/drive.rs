@@ -48,6 +48,8 @@ pub async fn run_with(
     })
 }
 
+/// The run's entries (each method's verifier, its checks, its stores when built once), then
+/// every step of the schedule over the sites; `false` when stopped.
 async fn schedule<T: Transport>(
     transport: &T,
     sites: &[Site],
