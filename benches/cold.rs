@@ -28,7 +28,7 @@ use certbench::methods::DynVerifier;
 use certbench::roots::{RootSet, RootsSpec};
 use certbench::stages::Recorder;
 use certbench::tls::pair::Ends;
-use certbench::tls::{Cipher, KeyType, Library, Provider, Suite, Version};
+use certbench::tls::{Cipher, KeyType, Provider, Suite, TlsLibrary, Version};
 use certbench::verifier::Target;
 
 /// RSA-2048 chains (leaf and intermediate keys), as the driver's sites mostly are.
@@ -94,9 +94,9 @@ fn main() {
         cipher: Cipher::Aes128gcm,
         key: KeyType::P256,
     };
-    let openssl = Ends::new(Library::Openssl, suite, &cert, false).expect("OpenSSL ends");
+    let openssl = Ends::new(TlsLibrary::Openssl, suite, &cert, false).expect("OpenSSL ends");
     let rustls =
-        Ends::new(Library::Rustls(Provider::AwsLcRs), suite, &cert, false).expect("rustls ends");
+        Ends::new(TlsLibrary::Rustls(Provider::AwsLcRs), suite, &cert, false).expect("rustls ends");
     let ossl = Method::OpenSsl.verifier();
     let ossl_store = ossl.build_roots(roots.certs()).expect("OpenSSL's store");
     let mut buffer = vec![0u8; 32 << 20];

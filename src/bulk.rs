@@ -7,7 +7,7 @@
 //! one negotiated — then `bytes` of application data from client to server through a
 //! [`crate::tls::pair`], whose two clocks (send, receive) and byte-for-byte check make the
 //! figures. Stacks: `rustls-aws-lc-rs` and `rustls-ring`, and `openssl` (see
-//! [`crate::tls::Library`]).
+//! [`crate::tls::TlsLibrary`]).
 //!
 //! Invariant: a configuration that fails once is never measured again in the run, and gives
 //! no figure — only its failure.
@@ -18,7 +18,7 @@ use certbench_analysis::bulk::{BulkResult, BulkRun};
 
 use crate::certs::test::ServerCert;
 use crate::tls::pair::{self, PairError, TransferError};
-use crate::tls::{Cipher, KeyType, Library, Suite, Version};
+use crate::tls::{Cipher, KeyType, Suite, TlsLibrary, Version};
 
 /// Why a measurement could not be made, or must not be believed.
 #[derive(Debug, thiserror::Error)]
@@ -51,7 +51,7 @@ pub enum BulkError {
 #[derive(Clone, Debug)]
 pub struct BulkOptions {
     /// Stacks.
-    pub stacks: Vec<Library>,
+    pub stacks: Vec<TlsLibrary>,
     /// Suites.
     pub suites: Vec<Suite>,
     /// Application bytes per measurement.
@@ -117,7 +117,7 @@ fn mb_per_s(bytes: u64, d: Duration) -> f64 {
 /// One measurement of `stack` × `suite`: a new pair, then the transfer; (send, receive).
 fn measure(
     opts: &BulkOptions,
-    stack: Library,
+    stack: TlsLibrary,
     suite: Suite,
     cert: Option<&ServerCert>,
     plain: &[u8],
@@ -145,7 +145,7 @@ pub fn run(
     mut progress: impl FnMut(),
 ) -> (Vec<BulkResult>, Vec<(String, BulkError)>) {
     let plain = pair::pattern();
-    let configs: Vec<(Library, Suite)> = opts
+    let configs: Vec<(TlsLibrary, Suite)> = opts
         .stacks
         .iter()
         .flat_map(|&st| opts.suites.iter().map(move |&su| (st, su)))
@@ -187,7 +187,7 @@ pub fn run(
 /// The send and receive results of every configuration that was measured to the end.
 fn results(
     opts: &BulkOptions,
-    configs: Vec<(Library, Suite)>,
+    configs: Vec<(TlsLibrary, Suite)>,
     speeds: Vec<Option<(Vec<f64>, Vec<f64>)>>,
 ) -> Vec<BulkResult> {
     let mut results = Vec::new();

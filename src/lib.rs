@@ -28,7 +28,6 @@ pub mod capture;
 pub mod certs;
 pub mod cli;
 pub mod driver;
-pub mod error;
 pub mod handshake;
 pub mod limbo;
 pub mod link;
@@ -48,5 +47,4 @@ pub use certbench_core::{
     cache, chain, corpus, ct, der, fail_closed, fuzzing, methods, pool, roots, servo, stages,
     timed, verifier, versions,
 };
-pub use error::Error;
 pub use methods::Method;

@@ -6,8 +6,6 @@ use std::path::Path;
 
 use url::{Host, Url};
 
-use crate::error::Error;
-
 /// One site to measure.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Site {
@@ -223,8 +221,11 @@ fn dns_name(name: &str) -> Result<(), BadSite> {
 
 /// Reads and parses a sites file. A missing or unreadable file is an error naming it; a line
 /// that is not UTF-8 is a bad line like any other (named, skipped), and the others are read.
-pub fn read_sites(path: &Path) -> Result<(Vec<Site>, Vec<SiteError>), Error> {
-    let bytes = std::fs::read(path).map_err(|cause| Error::io(path.to_owned(), cause))?;
+pub fn read_sites(path: &Path) -> Result<(Vec<Site>, Vec<SiteError>), certbench_core::Error> {
+    let bytes = std::fs::read(path).map_err(|cause| certbench_core::Error::Io {
+        path: path.to_owned(),
+        cause,
+    })?;
     Ok(parse_site_bytes(&bytes))
 }
 

@@ -49,6 +49,7 @@ pub fn run_info(command: Vec<String>) -> certbench_schema::RunInfo {
             .map_or(0, |d| d.as_secs()),
         other_hook: None,
         measured_with: Vec::new(),
+        spec: None,
     }
 }
 

@@ -24,8 +24,13 @@ pub struct RunInfo {
     /// answer's last line), as the run itself wrote it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub other_hook: Option<String>,
-    /// For a driver run: the options that decide what its samples measure, as (flag,
-    /// value), in the run's own words; `--resume` compares them with the resumed run's.
+    /// For a driver run written by an older certbench: the options that decided what its
+    /// samples measure, as (flag, value), in the run's own words (now `spec`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub measured_with: Vec<(String, String)>,
+    /// For a driver run: what its samples measure, typed by certbench (its `RunSpec`, each
+    /// value by name); `--resume` compares it with the resumed run's field by field. Headers
+    /// written before it have `measured_with` instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<serde_json::Value>,
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use certbench_analysis::capture::{CaptureRow, Taken};
 
-use super::{CaptureError, Captured, capture, folder};
+use super::site::{CaptureError, Captured, capture, folder};
 use crate::mirror::MirrorSet;
 use crate::mirror::local::{self, LocalError, ResolveMap};
 use crate::roots::RootSet;

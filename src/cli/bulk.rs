@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::output::{Outcome, OutputArgs};
 use crate::bulk::BulkOptions;
-use crate::tls::{Cipher, KeyType, Library, Version};
+use crate::tls::{Cipher, KeyType, TlsLibrary, Version};
 
 #[derive(Args, Debug)]
 pub(super) struct BulkArgs {
@@ -19,7 +19,7 @@ pub(super) struct BulkArgs {
         value_delimiter = ',',
         default_value = "openssl,rustls-aws-lc-rs,rustls-ring"
     )]
-    stack: Vec<Library>,
+    stack: Vec<TlsLibrary>,
     /// TLS versions, comma-separated.
     #[arg(
         long,

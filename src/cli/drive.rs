@@ -107,7 +107,7 @@ impl DriveArgs {
             opts,
             raw_path,
         };
-        Ok(plan.checked()?)
+        plan.checked().map_err(super::pq::refusal)
     }
 }
 
@@ -116,15 +116,15 @@ pub(super) fn run(args: DriveArgs, argv: Vec<String>) -> Result<Outcome> {
     let out = &args.out;
     let plan = args.plan()?;
     let net = &args.net;
-    let measured_with = driver::measured_with(&plan.opts, net.mirror, &net.roots, &net.resolve);
+    let spec = driver::spec(&plan.opts, net.mirror, &net.roots, &net.resolve);
     let (mut samples, control) = match &args.resume {
-        Some(path) => super::measure::resumed(out, path, &measured_with)?,
+        Some(path) => super::measure::resumed(out, path, &spec)?,
         None => (Vec::new(), RunControl::default()),
     };
-    let other_hook = crate::run::command::other_hook(&argv, args.transport, args.hook);
+    let other_hook = crate::run::command::other_hook(&argv, &spec);
     let info = RunInfo {
         other_hook: Some(other_hook.clone()),
-        measured_with,
+        spec: Some(serde_json::to_value(&spec)?),
         ..crate::versions::run_info(argv)
     };
     let mut raw = RawSink::open(Some(&plan.raw_path), &info)?;
@@ -142,7 +142,7 @@ pub(super) fn run(args: DriveArgs, argv: Vec<String>) -> Result<Outcome> {
         .iter()
         .for_each(|s| out.note(s));
     if !finished {
-        out.note(&plan.interrupted(samples.len()));
+        out.note(&super::measure::interrupted(&plan, samples.len()));
         return Ok(Outcome::Interrupted);
     }
     let failed = !plan.bad_lines.is_empty() || samples.iter().any(|s| s.verdict.is_failure());

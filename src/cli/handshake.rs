@@ -1,5 +1,5 @@
 //! `certbench handshake`: handshake throughput, latency and CPU on loopback, per client stack
-//! and configuration (args → [`crate::handshake::plan::Options`] →
+//! and configuration (args → [`crate::handshake::plan::HandshakeOptions`] →
 //! [`crate::handshake::plan::sweep`] → tables), or memory per held connection (`--hold`).
 
 use std::time::Duration;
@@ -12,7 +12,7 @@ use super::args::MethodArg;
 use super::output::{self, Outcome, OutputArgs};
 use crate::handshake::Resumption;
 use crate::handshake::hold::{self, HoldPlan};
-use crate::handshake::plan::{self, Clients, Event, Options, ServerChoice};
+use crate::handshake::plan::{self, Clients, Event, HandshakeOptions, ServerChoice};
 use crate::tls::{KeyType, Provider, Stack, Version};
 
 #[derive(Args, Debug)]
@@ -85,8 +85,8 @@ impl HandshakeArgs {
         })
     }
 
-    fn options(&self, duration: Option<Duration>) -> Options {
-        Options {
+    fn options(&self, duration: Option<Duration>) -> HandshakeOptions {
+        HandshakeOptions {
             clients: self.transport.stacks(),
             server: self.server,
             keys: self.key.clone(),
@@ -134,7 +134,7 @@ pub(super) fn run(args: HandshakeArgs, argv: Vec<String>) -> Result<Outcome> {
         out.write_with_header(&render_memory(&runs, out.format), &info)?;
         return Ok(Outcome::Complete);
     }
-    let opts = Options {
+    let opts = HandshakeOptions {
         revocation,
         ..args.options(duration)
     };

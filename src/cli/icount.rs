@@ -11,9 +11,9 @@ use clap::Args;
 use super::args::{MethodArg, methods};
 use super::output::{self, Outcome};
 use crate::Method;
-use crate::bench::icount::sweep::{self, Options};
+use crate::bench::icount::sweep::{self, SweepOptions};
 use crate::bench::icount::{self, Scenario};
-use crate::tls::Library;
+use crate::tls::TlsLibrary;
 
 /// `--scenario`: verification alone, or a TLS scenario per stack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -74,7 +74,7 @@ pub(super) struct IcountArgs {
         value_delimiter = ',',
         default_value = "openssl,rustls-aws-lc-rs,rustls-ring"
     )]
-    stack: Vec<Library>,
+    stack: Vec<TlsLibrary>,
     /// Internal: the process valgrind runs (METHOD KEY ITERATIONS).
     #[arg(long, hide = true, num_args = 3)]
     child: Option<Vec<String>>,
@@ -97,7 +97,7 @@ fn child(args: &IcountArgs) -> Result<bool> {
             .into_iter()
             .find(|s| s.name() == c[0])
             .with_context(|| format!("unknown scenario {:?}", c[0]))?;
-        let stack = Library::from_str(&c[1], false).map_err(|e| anyhow::anyhow!(e))?;
+        let stack = TlsLibrary::from_str(&c[1], false).map_err(|e| anyhow::anyhow!(e))?;
         let n: u32 = c[2].parse().context("iterations")?;
         icount::scenario_child(scenario, stack, n)?;
         return Ok(true);
@@ -109,7 +109,7 @@ pub(super) fn run(args: IcountArgs) -> Result<Outcome> {
     if child(&args)? {
         return Ok(Outcome::Complete);
     }
-    let opts = Options {
+    let opts = SweepOptions {
         methods: methods(&args.method),
         keys: args.key.clone(),
         verify: args.scenario.contains(&ScenarioArg::Verify),

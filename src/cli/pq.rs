@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::net::{Net, NetArgs};
 use super::output;
-use crate::driver::Served;
+use crate::driver::{DrivePlanError, Served};
 use crate::link::LinkSpec;
 use crate::mirror::{MirrorSet, local, profile_dir};
 use crate::pq::Profile;
@@ -77,5 +77,14 @@ impl PqArgs {
             sets,
             link: self.link,
         })
+    }
+}
+
+/// A driver plan refused, in the options' words.
+pub(super) fn refusal(e: DrivePlanError) -> anyhow::Error {
+    match e {
+        DrivePlanError::PqNeedsRustls => anyhow::anyhow!(
+            "--pq needs --transport rustls: the system's OpenSSL 3.0 cannot check a server's ML-DSA signature"
+        ),
     }
 }

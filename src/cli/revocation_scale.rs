@@ -1,5 +1,5 @@
 //! `certbench revocation-scale`: lookup cost against data size, per revocation data set (args
-//! → [`crate::revocation::scale::Options`] → [`crate::revocation::scale::run`] → the table).
+//! → [`crate::revocation::scale::ScaleOptions`] → [`crate::revocation::scale::run`] → the table).
 
 use std::path::PathBuf;
 
@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 
 use super::output::{Outcome, OutputArgs};
 use crate::revocation::crlite::Scale;
-use crate::revocation::scale::{Options, run as measure};
+use crate::revocation::scale::{ScaleOptions, run as measure};
 
 /// A CRLite filter scale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -66,7 +66,7 @@ pub(super) struct RevocationScaleArgs {
 }
 
 impl RevocationScaleArgs {
-    fn options(&self) -> Options {
+    fn options(&self) -> ScaleOptions {
         let (scales, sizes, cold, warm) = match self.quick {
             true => (vec![Scale::TINY, Scale::SMALL], vec![2_000, 20_000], 3, 20),
             false => (
@@ -76,7 +76,7 @@ impl RevocationScaleArgs {
                 200,
             ),
         };
-        Options {
+        ScaleOptions {
             crlite: match self.crlite_scales.is_empty() {
                 true => scales,
                 false => self.crlite_scales.iter().map(|&s| s.into()).collect(),

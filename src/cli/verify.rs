@@ -4,14 +4,13 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use certbench_analysis::export::Format;
+use certbench_analysis::export::{Format, render_parallel_bound, render_store_scaling};
 use certbench_analysis::units::human;
-use certbench_analysis::{Sample, Verdict};
+use certbench_analysis::{Sample, Verdict, verify as summary};
 use clap::Args;
 
 use super::args::{MethodArg, methods};
-use super::output::Outcome;
-use super::output::OutputArgs;
+use super::output::{Outcome, OutputArgs};
 use crate::corpus::bundled_dir;
 use crate::pq::Profile;
 use crate::roots::RootsSpec;
@@ -84,8 +83,8 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
         out.note(&generated);
     }
     plan.twins_made().iter().for_each(|l| out.note(l));
-    for (_, id, _, why) in plan.failures() {
-        out.error(&format!("certbench: error: chain {id}: {why}"));
+    for f in plan.failures() {
+        out.error(&format!("certbench: error: chain {}: {}", f.id, f.why));
     }
     let opts = VerifyOptions {
         methods: methods(&args.method),
@@ -123,7 +122,8 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
     let mut text = out.tables(&plan.title(&opts), &samples, &opts.methods, None);
     if out.format == Format::Markdown {
         let scaling = args.extra_roots.is_some() || args.extra_intermediates.is_some();
-        text.push_str(&plan.sections(&samples, &opts, &cached, scaling));
+        let figures = verify::figures(&plan, &opts, &cached, scaling);
+        text.push_str(&sections(&samples, &figures));
     }
     out.write(&text)?;
 
@@ -131,4 +131,18 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
         .iter()
         .any(|s| matches!(s.verdict, Verdict::Error(_)));
     Ok(Outcome::partial_if(failed))
+}
+
+/// The markdown sections after the tables, as `certbench_analysis::verify` summarises the
+/// samples with the run's figures: store scaling, then the parallel bound.
+fn sections(samples: &[Sample], figures: &verify::Figures) -> String {
+    let mut text = String::new();
+    if let Some(s) = &figures.scaling {
+        let methods: Vec<&str> = s.methods.iter().map(String::as_str).collect();
+        let rows = summary::store_scaling(samples, &methods, &s.built_once);
+        text += &render_store_scaling(&rows, &s.store);
+    }
+    let bound = (figures.bound.as_ref())
+        .and_then(|b| summary::parallel_bound(samples, &b.chains, b.threads));
+    text + &bound.map(|b| render_parallel_bound(&b)).unwrap_or_default()
 }

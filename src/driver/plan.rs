@@ -5,11 +5,13 @@ use std::path::PathBuf;
 
 use certbench_analysis::Sample;
 
-use super::{DriverOptions, RunControl, run_with};
+use super::drive::run_with;
+use super::options::{DriverOptions, RunControl};
 use crate::link::LinkSpec;
 use crate::mirror::MirrorSet;
 use crate::mirror::local::{self, LocalError};
 use crate::roots::{RootSet, RootsSpec};
+use crate::run::spec::{RevocationSpec, RunSpec};
 use crate::sites::{Site, SiteError};
 use crate::tls::Stack;
 
@@ -103,14 +105,6 @@ impl DrivePlan {
         )
     }
 
-    /// The note when Ctrl-C stopped the run after `samples` samples.
-    pub fn interrupted(&self, samples: usize) -> String {
-        let raw = self.raw_path.display();
-        format!(
-            "certbench: interrupted: {samples} samples in {raw}; `--resume {raw}` continues the run"
-        )
-    }
-
     /// How many samples the whole run takes.
     pub fn total(&self) -> u64 {
         let profiles = self.opts.served.profiles.len().max(1);
@@ -120,21 +114,20 @@ impl DrivePlan {
 
     /// The plan, if it can be measured as asked: `--pq` needs the rustls transport (the
     /// system's OpenSSL 3.0 cannot check an ML-DSA CertificateVerify).
-    pub fn checked(self) -> Result<DrivePlan, PlanError> {
+    pub fn checked(self) -> Result<DrivePlan, DrivePlanError> {
         if !self.pq.is_empty() && self.opts.transport != Stack::Rustls {
-            return Err(PlanError::PqNeedsRustls);
+            return Err(DrivePlanError::PqNeedsRustls);
         }
         Ok(self)
     }
 }
 
-/// Why a plan cannot be measured as asked.
+/// Why a plan cannot be measured as asked (the CLI tells it in the options' words).
 #[derive(Debug, thiserror::Error)]
-pub enum PlanError {
-    /// `--pq` over OpenSSL.
-    #[error(
-        "--pq needs --transport rustls: the system's OpenSSL 3.0 cannot check a server's ML-DSA signature"
-    )]
+pub enum DrivePlanError {
+    /// Post-quantum profiles over OpenSSL: the system's OpenSSL 3.0 cannot check a server's
+    /// ML-DSA signature.
+    #[error("post-quantum profiles need the rustls transport")]
     PqNeedsRustls,
 }
 
@@ -175,51 +168,32 @@ pub async fn measure(
     Ok(finished)
 }
 
-/// The options that decide what a driver sample measures, as (flag, value), for the run
-/// header: a resumed run must give the same as its first part, or its samples would not be
-/// of one experiment. (Sites, methods and run counts may change: those only add or leave
-/// out rows and samples, and every row shows its n.)
-pub fn measured_with(
-    opts: &DriverOptions,
-    mirror: bool,
-    roots: &RootsSpec,
-    resolve: &[String],
-) -> Vec<(String, String)> {
-    let profiles: Vec<&str> = opts.served.profiles.iter().map(|p| p.name()).collect();
+/// What a driver run of `opts` measures, for its run header: a resumed run must measure the
+/// same as its first part, or its samples would not be of one experiment. `mirror`, `roots`
+/// and `resolve` are as asked for (before the mirror adds its roots and addresses).
+pub fn spec(opts: &DriverOptions, mirror: bool, roots: &RootsSpec, resolve: &[String]) -> RunSpec {
     let mut resolve = resolve.to_vec();
     resolve.sort();
-    let mut v = vec![
-        (
-            "--transport",
-            format!("{:?}", opts.transport).to_lowercase(),
-        ),
-        ("--mirror", mirror.to_string()),
-        ("--tls-resumption", opts.resumption.to_string()),
-        ("--roots", format!("{roots:?}")),
-        ("--cache-roots", opts.cache_roots.to_string()),
-        ("--resolve", resolve.join(",")),
-        ("--concurrency", opts.concurrency.to_string()),
-    ];
-    // Only when given: a run begun without them (or by a certbench without them) resumes.
-    if !profiles.is_empty() {
-        v.push(("--pq", profiles.join(",")));
+    RunSpec {
+        stack: opts.transport,
+        // The hook is the OpenSSL transport's only.
+        hook: (opts.transport == Stack::Openssl).then_some(opts.hook),
+        mirror,
+        resumption: opts.resumption,
+        roots: roots.clone(),
+        cache_roots: opts.cache_roots,
+        resolve,
+        concurrency: opts.concurrency,
+        pq: opts.served.profiles.clone(),
+        link: opts.served.link.clone(),
+        // `--ct` changes what every sample of a method with a CT check measures (its `ct`
+        // stage), and against which logs: the list's label (its size and origin) stands for it.
+        ct: opts.ct.as_deref().map(|logs| logs.label()),
+        // `--revocation` likewise (the `revocation` stage): the rustls methods' mechanism and
+        // the data's origin stand for it.
+        revocation: opts.revocation.as_deref().map(|data| RevocationSpec {
+            mechanism: data.rustls,
+            origin: data.files().origin.clone(),
+        }),
     }
-    if let Some(link) = &opts.served.link {
-        v.push(("--link", link.clone()));
-    }
-    // `--ct` changes what every sample of a method with a CT check measures (its `ct` stage),
-    // and against which logs: the list's label (its size and origin) stands for it.
-    if let Some(logs) = &opts.ct {
-        v.push(("--ct", logs.label()));
-    }
-    // `--revocation` likewise (the `revocation` stage): the rustls methods' mechanism and the
-    // data's origin stand for it.
-    if let Some(data) = &opts.revocation {
-        let what = format!("{} ({})", data.rustls, data.files().origin);
-        v.push(("--revocation", what));
-    }
-    if opts.transport == Stack::Openssl {
-        v.push(("--hook", opts.hook.name().to_owned()));
-    }
-    v.into_iter().map(|(f, x)| (f.to_owned(), x)).collect()
 }

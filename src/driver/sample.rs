@@ -1,24 +1,56 @@
 //! One sample, the same pipeline over every transport: stores → connector → connection →
 //! the verifier's stages → the sample.
 
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use certbench_analysis::schema::Config;
-use certbench_analysis::schema::SCHEMA_VERSION;
 use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
+use certbench_core::ct::CtLogs;
 use certbench_core::methods::openssl::OpenSslVerifier;
+use certbench_core::revocation::{Mechanism, RevocationData};
 
-use super::{Ctx, Entry};
+use super::options::{DriverOptions, RunControl};
+use crate::methods::{DynVerifier, Method};
+use crate::pq::Profile;
+use crate::roots::RootSet;
+use crate::run::schedule::Step;
+use crate::run::{self, sample::Subject};
 use crate::sites::Site;
 use crate::stages::Recorder;
 use crate::transport::{Checks, Failure, Transport, http_get};
 
-/// Measures `entry`'s method on `site` once, over `ctx`'s transport. `reuse` is what this
+/// One method of a run (on one profile's chains with `--pq`): its verifier, its stores when
+/// they are built once, and why it cannot verify that profile's chains, if it cannot.
+pub(super) struct Entry<T: Transport> {
+    pub(super) method: Method,
+    pub(super) profile: Option<Profile>,
+    pub(super) verifier: Arc<dyn DynVerifier>,
+    /// The CT logs this method checks against (`--ct` and a method with a CT check).
+    pub(super) ct: Option<Arc<CtLogs>>,
+    /// The revocation data and the mechanism this method checks it with (`--revocation` and a
+    /// method with a mechanism).
+    pub(super) revocation: Option<(Arc<RevocationData>, Mechanism)>,
+    pub(super) cached: Option<Result<T::Stores, Failure>>,
+    pub(super) unsupported: Option<String>,
+}
+
+/// Everything a run's samples share.
+pub(super) struct Ctx<'a, T: Transport> {
+    pub(super) transport: &'a T,
+    pub(super) entries: &'a [Entry<T>],
+    pub(super) roots: &'a RootSet,
+    pub(super) opts: &'a DriverOptions,
+    pub(super) control: &'a RunControl,
+}
+
+/// Measures `entry`'s method on `site` once in `step`, over `ctx`'s transport. `reuse` is what this
 /// (site, method) kept from its previous sample.
 pub(super) async fn measure<T: Transport>(
     ctx: &Ctx<'_, T>,
     entry: &Entry<T>,
     site: &Site,
+    step: Step,
     reuse: &mut T::Reuse,
 ) -> Sample {
     let (t, opts) = (ctx.transport, ctx.opts);
@@ -26,24 +58,18 @@ pub(super) async fn measure<T: Transport>(
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let reusing = t.reuses_stores(reuse);
-    let mut sample = Sample {
-        schema: SCHEMA_VERSION,
-        source: Source::Driver,
-        method: entry.method.name().to_owned(),
-        config: config(ctx, entry),
-        site: site.host.clone(),
-        port: Some(site.port),
-        path: Some(site.path.clone()),
-        chain: None,
-        run: 0,
-        warmup: false,
-        stages: Default::default(),
-        verdict: Verdict::Ok,
-        meta: SampleMeta {
-            roots_cached: reusing || entry.cached.is_some(),
-            validation_time: Some(time),
-            ..SampleMeta::default()
-        },
+    let config = config(ctx, entry);
+    let mut sample = run::sample::sample(
+        Source::Driver,
+        entry.method,
+        config,
+        Subject::Site(site),
+        (step.warmup, step.run),
+    );
+    sample.meta = SampleMeta {
+        roots_cached: reusing || entry.cached.is_some(),
+        validation_time: Some(time),
+        ..SampleMeta::default()
     };
     if let Some(why) = &entry.unsupported {
         // The method does not implement the profile's algorithm: nothing to connect for.

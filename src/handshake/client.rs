@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 use openssl::ssl::{SslConnector, SslMethod, SslSession, SslSessionCacheMode};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+use super::error::{HandshakeError, HandshakeFailure};
 use super::revocation::{Counted, Counts};
-use super::{Checks, Config, HandshakeError, Resumption};
+use super::scenario::{Checks, Resumption, Scenario};
 use crate::certs::test::{SERVER_NAME, ServerCert};
 
 /// A client stack's connector, one per client task (sessions are per client).
@@ -26,7 +27,7 @@ pub(super) enum Client {
     ),
 }
 
-pub(super) fn openssl_client(cfg: &Config, cert: &ServerCert) -> Result<Client, HandshakeError> {
+pub(super) fn openssl_client(cfg: &Scenario, cert: &ServerCert) -> Result<Client, HandshakeError> {
     let mut b = SslConnector::builder(SslMethod::tls_client())?;
     let mut store = openssl::x509::store::X509StoreBuilder::new()?;
     store.add_cert(openssl::x509::X509::from_der(&cert.ca)?)?;
@@ -61,7 +62,7 @@ pub(super) fn openssl_client(cfg: &Config, cert: &ServerCert) -> Result<Client, 
 /// `checks.revocation` (`--revocation`) one with a revocation check checks it, with the
 /// server's staple, counting what it found into `counts` (rustls' own verifier, neither).
 pub(super) fn rustls_client(
-    cfg: &Config,
+    cfg: &Scenario,
     cert: &ServerCert,
     checks: Checks<'_>,
     counts: &Arc<Counts>,
@@ -129,27 +130,6 @@ async fn close<S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin>(s: &mut 
         }
     })
     .await;
-}
-
-/// Why one counted handshake failed (counted, the first one kept as text). The message says
-/// it all: no variant has a `source`, so an error chain prints it once.
-#[derive(Debug, thiserror::Error)]
-pub enum HandshakeFailure {
-    /// The TCP connection.
-    #[error("connect: {0}")]
-    Connect(std::io::Error),
-    /// Setting up the client's TLS connection.
-    #[error("tls: {0}")]
-    Setup(openssl::error::ErrorStack),
-    /// The server name.
-    #[error("tls: {0}")]
-    Name(rustls_pki_types::InvalidDnsNameError),
-    /// OpenSSL's handshake.
-    #[error("tls handshake: {0}")]
-    Openssl(openssl::ssl::Error),
-    /// rustls' handshake.
-    #[error("tls handshake: {0}")]
-    Rustls(std::io::Error),
 }
 
 /// One handshake: (latency, resumed).

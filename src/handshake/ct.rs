@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use certbench_core::ct::CtLogs;
 
-use super::HandshakeError;
+use super::error::HandshakeError;
 use crate::certs::test::{self as certs, ServerCert, SignedError};
 use crate::tls::KeyType;
 

@@ -14,8 +14,9 @@ use std::time::Duration;
 
 use certbench_analysis::handshake::MemoryRun;
 
+use super::error::HandshakeError;
 use super::plan::ServerChoice;
-use super::{Config, HandshakeError, Resumption};
+use super::scenario::{Resumption, Scenario};
 use crate::certs::test::{self as certs, SERVER_NAME, ServerCert};
 use crate::tls::{KeyType, Provider, Stack, Version};
 
@@ -111,7 +112,7 @@ pub fn hold(
         key: Vec::new(),
         ca: ca.into(),
     };
-    let cfg = Config {
+    let cfg = Scenario {
         client,
         server,
         key,

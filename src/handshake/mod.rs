@@ -22,12 +22,15 @@
 
 pub mod client;
 pub mod ct;
+mod error;
 pub mod hold;
 pub mod plan;
 pub mod revocation;
+mod scenario;
 pub mod server;
 
-pub use client::HandshakeFailure;
+pub use error::{HandshakeError, HandshakeFailure};
+pub use scenario::{Checks, Outcome, Resumption, Scenario};
 
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
@@ -41,128 +44,11 @@ use certbench_core::revocation::Mechanism;
 use hdrhistogram::Histogram;
 
 use crate::certs::test::{self as certs, ServerCert};
-use crate::tls::{KeyType, Provider, Stack, Version};
+use crate::tls::Stack;
 use client::{Client, handshake, openssl_client, rustls_client};
 
-/// Resumption mechanism.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Resumption {
-    /// Every handshake full.
-    None,
-    /// Session tickets (stateless on the server).
-    Tickets,
-    /// Session IDs in TLS 1.2; stateful tickets (server-side cache) in TLS 1.3.
-    SessionId,
-}
-
-impl Resumption {
-    /// The name on the command line and in results.
-    pub fn name(self) -> &'static str {
-        match self {
-            Resumption::None => "none",
-            Resumption::Tickets => "tickets",
-            Resumption::SessionId => "session-id",
-        }
-    }
-}
-
-/// What can go wrong setting a run up (handshake failures are counted, not raised).
-#[derive(Debug, thiserror::Error)]
-pub enum HandshakeError {
-    /// Generating the certificate.
-    #[error("generating the server certificate: {0}")]
-    Cert(#[from] crate::certs::ca::GenError),
-    /// OpenSSL setup.
-    #[error("OpenSSL: {0}")]
-    Openssl(#[from] openssl::error::ErrorStack),
-    /// rustls setup.
-    #[error("rustls: {0}")]
-    Rustls(#[from] rustls::Error),
-    /// Sockets, threads, runtime.
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-    /// A client's first, uncounted handshake (resumed runs).
-    #[error(transparent)]
-    Handshake(#[from] HandshakeFailure),
-    /// Generating a sweep's certificate (the generator's own message, as the command always
-    /// said).
-    #[error(transparent)]
-    Generate(crate::certs::ca::GenError),
-    /// Finding or running this executable (`--hold`'s child processes).
-    #[error(transparent)]
-    Exec(std::io::Error),
-    /// A child's JSON (`--hold`).
-    #[error(transparent)]
-    Json(#[from] serde_json::Error),
-    /// Anything else.
-    #[error("{0}")]
-    Setup(String),
-}
-
-/// One configuration to measure.
-#[derive(Clone, Copy, Debug)]
-pub struct Config {
-    /// Client stack.
-    pub client: Stack,
-    /// Server stack.
-    pub server: Stack,
-    /// Key type of the server's certificate (and its CA).
-    pub key: KeyType,
-    /// TLS version.
-    pub tls: Version,
-    /// Resumption.
-    pub resumption: Resumption,
-    /// Concurrent clients.
-    pub clients: usize,
-    /// Handshakes to count.
-    pub handshakes: u64,
-    /// Stop counting after this long, if sooner.
-    pub duration: Option<Duration>,
-    /// rustls provider (client and server).
-    pub provider: Provider,
-    /// The rustls client's verifier: a certbench method (its roots built once per client,
-    /// from the run's CA), or `None` for rustls' own `WebPkiServerVerifier`. The OpenSSL
-    /// client always verifies with OpenSSL.
-    pub verifier: Option<certbench_core::Method>,
-    /// Whether the certificate has an intermediate ([`certs::generate_with_intermediate`]);
-    /// recorded in the run.
-    pub intermediate: bool,
-    /// Server threads (each a single-threaded runtime accepting from the one socket).
-    pub server_threads: usize,
-    /// Client threads the `clients` tasks spread over (at most `clients`).
-    pub client_threads: usize,
-}
-
-/// A finished run: the figures, and the handshakes that failed (with the first error).
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    /// The figures.
-    pub run: HandshakeRun,
-    /// Failed handshakes.
-    pub failed: u64,
-    /// The first failure.
-    pub first_error: Option<String>,
-}
-
-/// What a rustls client's certbench method checks beyond the chain and the name.
-#[derive(Clone, Copy, Default)]
-pub struct Checks<'a> {
-    /// `--ct`: the logs of the leaf's SCTs ([`ct::generate`]).
-    pub ct: Option<&'a Arc<CtLogs>>,
-    /// `--revocation`: the data made for the run's certificate ([`revocation::make`]).
-    pub revocation: Option<&'a revocation::RunData>,
-}
-
-impl Checks<'_> {
-    /// The mechanism `cfg`'s client checks revocation with: its method's, given data.
-    pub fn mechanism(&self, cfg: &Config) -> Option<Mechanism> {
-        let method = cfg.verifier.filter(|_| cfg.client == Stack::Rustls)?;
-        crate::verify::revocation_for(method, &self.revocation?.data)
-    }
-}
-
 /// Measures `cfg` against a server it starts (with a certificate made for the run).
-pub fn run(cfg: &Config) -> Result<Outcome, HandshakeError> {
+pub fn run(cfg: &Scenario) -> Result<Outcome, HandshakeError> {
     let cert = certs::generate(cfg.key)?;
     run_with_cert(cfg, &cert)
 }
@@ -179,7 +65,7 @@ struct ThreadResult {
 /// one after the other while the shared count `next` is below `cfg.handshakes`.
 #[allow(clippy::too_many_arguments)]
 fn client_thread(
-    cfg: &Config,
+    cfg: &Scenario,
     cert: &ServerCert,
     checks: (Checks<'_>, &Arc<revocation::Counts>),
     clients: usize,
@@ -254,14 +140,14 @@ fn client_thread(
 }
 
 /// [`run`] with a given certificate (so that several configurations can share one).
-pub fn run_with_cert(cfg: &Config, cert: &ServerCert) -> Result<Outcome, HandshakeError> {
+pub fn run_with_cert(cfg: &Scenario, cert: &ServerCert) -> Result<Outcome, HandshakeError> {
     run_with_ct(cfg, cert, None)
 }
 
 /// [`run_with_cert`], the rustls client's certbench method checking the leaf's SCTs against
 /// `ct` (`--ct`, [`ct::generate`]) if it has a CT check.
 pub fn run_with_ct(
-    cfg: &Config,
+    cfg: &Scenario,
     cert: &ServerCert,
     ct: Option<&Arc<CtLogs>>,
 ) -> Result<Outcome, HandshakeError> {
@@ -280,7 +166,7 @@ pub fn run_with_ct(
 /// has a mechanism: its data loaded before the timed handshakes, and the server stapling the
 /// run's OCSP response when the mechanism is `ocsp`.
 pub fn run_checking(
-    cfg: &Config,
+    cfg: &Scenario,
     cert: &ServerCert,
     checks: Checks<'_>,
 ) -> Result<Outcome, HandshakeError> {

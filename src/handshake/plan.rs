@@ -1,6 +1,6 @@
-//! What one `certbench handshake` run measures ([`Options`]) and the sweep over it
+//! What one `certbench handshake` run measures ([`HandshakeOptions`]) and the sweep over it
 //! ([`sweep`]): every key × version × resumption × client stack (rustls once per verifier) ×
-//! server thread count, in that order, each a [`Config`] measured against a fresh server with
+//! server thread count, in that order, each a [`Scenario`] measured against a fresh server with
 //! the key's certificate. What happens along the way is told as [`Event`]s, whose text is the
 //! CLI's notes and warnings.
 
@@ -11,8 +11,9 @@ use certbench_analysis::handshake::HandshakeRun;
 use certbench_core::ct::CtLogs;
 use certbench_core::revocation::Mechanism;
 
+use super::error::HandshakeError;
 use super::revocation::RunData;
-use super::{Checks, Config, HandshakeError, Outcome, Resumption};
+use super::scenario::{Checks, Outcome, Resumption, Scenario};
 use crate::certs::test::{self as certs, ServerCert};
 use crate::revocation::bundle;
 use crate::tls::{KeyType, Provider, Stack, Version};
@@ -63,7 +64,7 @@ impl ServerChoice {
 
 /// Everything a throughput run measures.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct HandshakeOptions {
     /// Client stacks.
     pub clients: Vec<Stack>,
     /// The server's stack.
@@ -103,14 +104,14 @@ pub struct Options {
 /// What happens during a [`sweep`]; `Display` is the line the CLI prints.
 pub enum Event<'a> {
     /// A configuration starts (a note), with what its client checks beyond the chain.
-    Start(&'a Config, Checks<'a>),
+    Start(&'a Scenario, Checks<'a>),
     /// Something about the run's data (a note): the revocation data made, its one load.
     Note(String),
     /// Some of its handshakes failed (an error).
     Failed(&'a Outcome),
     /// A resumed configuration did full handshakes (a warning, loud even with `--quiet`: the
     /// figures are not of resumed handshakes).
-    NotResumed(&'a Config, &'a Outcome),
+    NotResumed(&'a Scenario, &'a Outcome),
 }
 
 impl std::fmt::Display for Event<'_> {
@@ -162,7 +163,12 @@ pub struct Sweep {
 
 /// The configurations of one key, version and resumption: OpenSSL clients once, rustls
 /// clients once per verifier; each once per server thread count.
-fn configs(opts: &Options, key: KeyType, tls: Version, resumption: Resumption) -> Vec<Config> {
+fn configs(
+    opts: &HandshakeOptions,
+    key: KeyType,
+    tls: Version,
+    resumption: Resumption,
+) -> Vec<Scenario> {
     let mut out = Vec::new();
     for &client in &opts.clients {
         let vs = if client == Stack::Rustls {
@@ -172,7 +178,7 @@ fn configs(opts: &Options, key: KeyType, tls: Version, resumption: Resumption) -
         };
         for verifier in vs {
             for &server_threads in &opts.server_threads {
-                out.push(Config {
+                out.push(Scenario {
                     client,
                     server: opts.server.for_client(client),
                     key,
@@ -198,7 +204,7 @@ fn configs(opts: &Options, key: KeyType, tls: Version, resumption: Resumption) -
 /// reads, whether or not the clients check CT).
 type Made = (ServerCert, Option<Arc<CtLogs>>, Option<RunData>);
 fn cert(
-    opts: &Options,
+    opts: &HandshakeOptions,
     key: KeyType,
     on: &mut impl FnMut(Event<'_>),
 ) -> Result<Made, HandshakeError> {
@@ -223,7 +229,10 @@ fn cert(
 
 /// Measures every configuration of `opts`, telling `on` of each as it starts and of its
 /// troubles as they are found.
-pub fn sweep(opts: &Options, mut on: impl FnMut(Event<'_>)) -> Result<Sweep, HandshakeError> {
+pub fn sweep(
+    opts: &HandshakeOptions,
+    mut on: impl FnMut(Event<'_>),
+) -> Result<Sweep, HandshakeError> {
     let mut sweep = Sweep {
         runs: Vec::new(),
         partial: false,

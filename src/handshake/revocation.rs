@@ -30,7 +30,7 @@ use rustls::DigitallySignedStruct;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 
-use super::HandshakeError;
+use super::error::HandshakeError;
 use crate::certs::test::SERVER_NAME;
 use crate::certs::test::{Ca, Signed};
 use crate::certs::{crl, ocsp};

@@ -14,7 +14,8 @@ use openssl::ssl::{SslAcceptor, SslMethod, SslOptions, SslSessionCacheMode};
 use openssl::x509::X509;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use super::{HandshakeError, Resumption};
+use super::error::HandshakeError;
+use super::scenario::Resumption;
 use crate::certs::test::ServerCert;
 use crate::tls::{Provider, Stack, Version};
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use certbench_analysis::limbo::LimboResult;
 
-use super::MethodRun;
+use super::run::MethodRun;
 
 /// A folder of results, or a result file, that could not be used.
 #[derive(Debug, thiserror::Error)]

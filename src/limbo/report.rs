@@ -9,7 +9,8 @@ use std::path::Path;
 use certbench_analysis::limbo::report::{Harness, LimboReport, Slowest, VerifyTime};
 use certbench_analysis::limbo::{Agreement, LimboResult, Summary};
 
-use super::{LimboFile, MethodRun, expectations};
+use super::run::{MethodRun, expectations};
+use super::testcase::LimboFile;
 
 /// What the report holds beside the tallies.
 #[derive(Clone, Debug)]

@@ -11,7 +11,7 @@
 //! SKIPPED with a reason ([`Case::unsupported`]): CLIENT validation, `signature_algorithms`
 //! and `key_usage` constraints, other or several EKUs — as upstream.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rustls_pki_types::pem::PemObject;
 use rustls_pki_types::{CertificateDer, CertificateRevocationListDer};
@@ -19,7 +19,6 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use crate::chain::Chain;
-use crate::error::Error;
 use crate::verifier::{Eku, PeerName, Target};
 
 /// A peer name, owned.
@@ -79,6 +78,22 @@ impl Case {
 }
 
 /// Why a limbo document cannot be used at all.
+/// Why a limbo file could not be used at all ([`LimboFile::load`]).
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error(transparent)]
+    Io(certbench_core::Error),
+    /// Not an x509-limbo file (not JSON, not schema version 1).
+    #[error("{}: not an x509-limbo file: {cause}", .path.display())]
+    Limbo {
+        /// The file.
+        path: PathBuf,
+        /// What was wrong.
+        cause: FileError,
+    },
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
     /// Not JSON, or not an object with a `testcases` array.
@@ -149,10 +164,14 @@ pub struct LimboFile {
 impl LimboFile {
     /// Reads a limbo file. Only an unreadable file, or one that is not a JSON object with
     /// `version: 1` and a `testcases` array, is an error; a bad testcase is a [`BadCase`].
-    pub fn load(path: &Path) -> Result<LimboFile, Error> {
-        let text =
-            std::fs::read_to_string(path).map_err(|cause| Error::io(path.to_owned(), cause))?;
-        LimboFile::parse(&text).map_err(|cause| Error::Limbo {
+    pub fn load(path: &Path) -> Result<LimboFile, LoadError> {
+        let text = std::fs::read_to_string(path).map_err(|cause| {
+            LoadError::Io(certbench_core::Error::Io {
+                path: path.to_owned(),
+                cause,
+            })
+        })?;
+        LimboFile::parse(&text).map_err(|cause| LoadError::Limbo {
             path: path.to_owned(),
             cause,
         })

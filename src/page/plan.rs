@@ -3,7 +3,8 @@
 
 use certbench_analysis::page::PageLoad;
 
-use super::{Page, PageOptions, StoreFailure, run};
+use super::load::{PageOptions, StoreFailure, run};
+use super::pages::Page;
 use crate::mirror::MirrorSet;
 use crate::mirror::local::{self, LocalError};
 use crate::roots::RootSet;

@@ -12,9 +12,9 @@
 //! leaf and its verdict is checked.
 //!
 //! Measured per data set: cold (a fresh load: read the file, parse, deserialise or open),
-//! [`Options::cold_runs`] times, the data sets in turn; resident bytes (the structure's own
+//! [`ScaleOptions::cold_runs`] times, the data sets in turn; resident bytes (the structure's own
 //! estimate, and the RSS growth around its first load from `/proc/self/statm`); warm (one check
-//! of each leaf) [`Options::warm_runs`] times, the data sets interleaved. Generation time is
+//! of each leaf) [`ScaleOptions::warm_runs`] times, the data sets interleaved. Generation time is
 //! reported, from the cache when the data was made by an earlier run.
 //!
 //! Cache: `<cache>/v<VERSION>/`: the CA (`ca.der`, `ca.key.pem`), the leaves, one file (or
@@ -43,7 +43,7 @@ pub const MAX_CRL_SERIALS: usize = 5_000_000;
 
 /// What to measure.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct ScaleOptions {
     /// CRLite filter scales, each checked three ways.
     pub crlite: Vec<crlite::Scale>,
     /// CRL sizes, in revoked serials.
@@ -192,7 +192,7 @@ fn thousands(n: u64) -> String {
     out
 }
 
-fn sets(opts: &Options) -> Vec<Data> {
+fn sets(opts: &ScaleOptions) -> Vec<Data> {
     let mut sets = vec![
         Data::CrlSet("chrome", crlset::Scale::CHROME),
         Data::CrlSet("limit", crlset::Scale::LIMIT),
@@ -204,7 +204,7 @@ fn sets(opts: &Options) -> Vec<Data> {
     sets
 }
 
-fn check_options(opts: &Options) -> Result<(), ScaleError> {
+fn check_options(opts: &ScaleOptions) -> Result<(), ScaleError> {
     let bad = |s: String| Err(ScaleError::BadInput(s));
     if opts.cold_runs == 0 || opts.warm_runs == 0 {
         return bad("cold and warm runs must be at least 1".into());
@@ -427,7 +427,7 @@ struct Measured {
 }
 
 /// Makes (or finds) the data, then measures it (see the module docs).
-pub fn run(opts: &Options, note: &dyn Fn(&str)) -> Result<Report, ScaleError> {
+pub fn run(opts: &ScaleOptions, note: &dyn Fn(&str)) -> Result<Report, ScaleError> {
     check_options(opts)?;
     let dir = opts.cache.join(format!("v{VERSION}"));
     let ca = match read_ca(&dir) {
@@ -522,7 +522,7 @@ fn warm(ca: &Ca, measured: &mut [Measured], runs: usize) -> Result<[&'static str
     Ok([paths[0].2.name(), paths[1].2.name()])
 }
 
-fn report(opts: &Options, measured: Vec<Measured>, verdicts: [&str; 2], dir: &Path) -> Report {
+fn report(opts: &ScaleOptions, measured: Vec<Measured>, verdicts: [&str; 2], dir: &Path) -> Report {
     let spread = |v: &[u64]| {
         Spread::of(v).unwrap_or(Spread {
             n: 0,

@@ -1,12 +1,15 @@
 //! What every command that writes results shares: the raw samples file and its run header
-//! ([`sink`]), continuing a cut run from what it stored ([`resume`]), the command line that
-//! measures the other hook ([`command`]), and the schedule that interleaves the methods
-//! ([`schedule`]).
+//! ([`sink`]), what a driver run measured ([`spec`]) and continuing a cut run from what it
+//! stored ([`resume`]), the command line that measures the other hook ([`command`]), the
+//! schedule that interleaves the methods ([`schedule`]), and a sample's one constructor
+//! ([`sample`]).
 
 pub mod command;
 pub mod resume;
+pub mod sample;
 pub mod schedule;
 pub mod sink;
+pub mod spec;
 
 /// How a command's run ended (a fatal error is the `Err` beside it); the CLI turns it into
 /// the exit code.

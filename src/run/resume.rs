@@ -1,6 +1,7 @@
 //! `--resume FILE`: continuing a cut run from what it stored — its samples (a line cut short
 //! by a hard stop is ended, so the next sample starts a line) and its run header, whose
-//! options must be those of the resumed run, or the two parts would not be one experiment.
+//! [`RunSpec`] must be the resumed run's, field by field, or the two parts would not be one
+//! experiment.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -9,24 +10,23 @@ use certbench_analysis::Sample;
 use certbench_analysis::io::{read_jsonl, read_run_info, run_info_path};
 use certbench_analysis::schema::RunInfo;
 
-/// Why a run cannot be resumed.
+use super::spec::{Difference, Field, RunSpec};
+
+/// Why a run cannot be resumed. The CLI tells it with the option's name (`--resume FILE`).
 #[derive(Debug, thiserror::Error)]
 pub enum ResumeError {
     /// The file could not be read or its cut line ended (the I/O error is the source).
-    #[error("--resume {}", .path.display())]
+    #[error("{}", .path.display())]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
     /// The first part measured something else than this run would.
-    #[error(
-        "--resume {}: this run's options differ from the first part's, so its samples would measure something else ({}); give the same options as the first time: {}",
-        .path.display(), .differ.join("; "), .first_command.join(" ")
-    )]
+    #[error("{}: this run's options differ from the first part's", .path.display())]
     OptionsDiffer {
         path: PathBuf,
-        /// One `FLAG was X, now Y` per option that differs.
-        differ: Vec<String>,
+        /// Each field that differs, in the first part's order, then those only this run has.
+        differ: Vec<Difference>,
         first_command: Vec<String>,
     },
 }
@@ -43,8 +43,8 @@ pub struct Stored {
 pub enum Unchecked {
     /// No run header beside the file (at this path).
     NoHeader(PathBuf),
-    /// A run header without the driver's options (an older certbench, or another command):
-    /// its command line.
+    /// A run header without the driver's options (an older certbench, or another command),
+    /// or with a spec this certbench cannot read: its command line.
     NoOptions(Vec<String>),
 }
 
@@ -72,50 +72,130 @@ pub fn read(path: &Path) -> Result<Stored, ResumeError> {
 }
 
 impl Stored {
-    /// Checks that `now` — this run's measurement options, as (flag, value) — are those the
-    /// first part (in `path`) was measured with: an error when they differ, `Some` when its
-    /// header cannot tell.
-    pub fn check(
-        &self,
-        path: &Path,
-        now: &[(String, String)],
-    ) -> Result<Option<Unchecked>, ResumeError> {
-        match &self.header {
-            None => Ok(Some(Unchecked::NoHeader(run_info_path(path)))),
-            Some(info) if info.measured_with.is_empty() => {
-                Ok(Some(Unchecked::NoOptions(info.command.clone())))
-            }
-            Some(info) => check(path, info, now).map(|()| None),
+    /// Checks that `now` — what this run measures — is what the first part (in `path`) was
+    /// measured with, field by field: an error when they differ, `Some` when its header
+    /// cannot tell.
+    pub fn check(&self, path: &Path, now: &RunSpec) -> Result<Option<Unchecked>, ResumeError> {
+        let Some(info) = &self.header else {
+            return Ok(Some(Unchecked::NoHeader(run_info_path(path))));
+        };
+        let Some(first) = first_fields(info) else {
+            return Ok(Some(Unchecked::NoOptions(info.command.clone())));
+        };
+        let differ = now.differences(&first);
+        if differ.is_empty() {
+            return Ok(None);
         }
-    }
-}
-
-/// Refuses when the first part's options (from its header) differ from `now`.
-fn check(path: &Path, first: &RunInfo, now: &[(String, String)]) -> Result<(), ResumeError> {
-    let then = &first.measured_with;
-    let differ: Vec<String> = then
-        .iter()
-        .filter(|o| !now.contains(o))
-        .map(|(flag, was)| {
-            let is = now
-                .iter()
-                .find(|(f, _)| f == flag)
-                .map_or("(not applicable)", |(_, v)| v.as_str());
-            format!("{flag} was {was}, now {is}")
-        })
-        .chain(
-            now.iter()
-                .filter(|(f, _)| !then.iter().any(|(g, _)| g == f))
-                .map(|(flag, is)| format!("{flag} was not applicable, now {is}")),
-        )
-        .collect();
-    if differ.is_empty() {
-        Ok(())
-    } else {
         Err(ResumeError::OptionsDiffer {
             path: path.to_owned(),
             differ,
-            first_command: first.command.clone(),
+            first_command: info.command.clone(),
         })
+    }
+}
+
+/// The first part's fields, from its header's spec, or from the (flag, value) pairs an older
+/// certbench wrote (a flag no field names is left out); `None` when it has neither, or a
+/// spec this certbench cannot read.
+fn first_fields(info: &RunInfo) -> Option<Vec<(Field, String)>> {
+    if let Some(spec) = &info.spec {
+        let spec: RunSpec = serde_json::from_value(spec.clone()).ok()?;
+        return Some(spec.fields());
+    }
+    if info.measured_with.is_empty() {
+        return None;
+    }
+    let fields = (info.measured_with.iter())
+        .filter_map(|(flag, was)| Some((Field::from_flag(flag)?, was.clone())))
+        .collect();
+    Some(fields)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::roots::RootsSpec;
+    use crate::tls::Stack;
+    use crate::transport::openssl::HookMode;
+
+    fn spec() -> RunSpec {
+        RunSpec {
+            stack: Stack::Openssl,
+            hook: Some(HookMode::Callback),
+            mirror: true,
+            resumption: false,
+            roots: RootsSpec::Mozilla,
+            cache_roots: false,
+            resolve: vec![],
+            concurrency: 1,
+            pq: vec![],
+            link: None,
+            ct: None,
+            revocation: None,
+        }
+    }
+
+    fn stored(header: RunInfo) -> Stored {
+        Stored {
+            samples: vec![],
+            bad_lines: vec![],
+            header: Some(header),
+        }
+    }
+
+    fn differ(r: Result<Option<Unchecked>, ResumeError>) -> Vec<Field> {
+        match r {
+            Err(ResumeError::OptionsDiffer { differ, .. }) => {
+                differ.into_iter().map(|d| d.field).collect()
+            }
+            Err(e) => panic!("{e}"),
+            Ok(_) => vec![],
+        }
+    }
+
+    #[test]
+    fn the_first_parts_spec_or_older_flags_are_compared_field_by_field() {
+        let path = Path::new("r.jsonl");
+        let now = spec();
+        let with_spec = |s: &RunSpec| RunInfo {
+            spec: Some(serde_json::to_value(s).unwrap()),
+            ..RunInfo::default()
+        };
+        assert!(matches!(
+            stored(with_spec(&now)).check(path, &now),
+            Ok(None)
+        ));
+        let rustls = RunSpec {
+            stack: Stack::Rustls,
+            hook: None,
+            ..spec()
+        };
+        let told = differ(stored(with_spec(&rustls)).check(path, &now));
+        assert_eq!(told, [Field::Transport, Field::Hook]);
+        // An older certbench's header: its (flag, value) pairs, read back into fields.
+        let older = RunInfo {
+            measured_with: (now.fields().into_iter())
+                .map(|(f, v)| (f.flag(), v))
+                .collect(),
+            ..RunInfo::default()
+        };
+        assert!(matches!(stored(older.clone()).check(path, &now), Ok(None)));
+        let cached = RunSpec {
+            cache_roots: true,
+            ..spec()
+        };
+        assert_eq!(
+            differ(stored(older).check(path, &cached)),
+            [Field::CacheRoots]
+        );
+        // Neither, or a spec this certbench cannot read: cannot tell.
+        let unreadable = RunInfo {
+            spec: Some(serde_json::json!({"stack": "quic"})),
+            ..RunInfo::default()
+        };
+        for info in [RunInfo::default(), unreadable] {
+            let r = stored(info).check(path, &now);
+            assert!(matches!(r, Ok(Some(Unchecked::NoOptions(_)))));
+        }
     }
 }

@@ -1,5 +1,11 @@
 //! The schedule every command measures by: methods interleaved in the rows of a balanced
 //! Latin square, so that no method always runs first or always after the same other one.
+//!
+//! A command takes its runs from [`steps`] (the driver and `verify`: warm-up runs, then
+//! measured runs, counted across both; `limbo`: its one run) or [`loads`] (`page`: its
+//! measured loads, each one every page; its warm-up loads go page by page), and each
+//! [`Step`] orders the methods of every item it measures (a site, a chain, a testcase, a
+//! page): [`Step::order`].
 
 /// Row `k` of a balanced Latin square of `0..n` (a Williams design): over any [`period`]`(n)`
 /// consecutive `k` — `n` rows for an even `n`, `2n` (the rows and their mirror images) for an
@@ -47,6 +53,71 @@ pub fn permutation_in_block(n: usize, row: usize, block: usize) -> Vec<usize> {
 /// How many consecutive rows of [`permutation`] balance positions and predecessors.
 pub fn period(n: usize) -> usize {
     if n.is_multiple_of(2) { n.max(1) } else { 2 * n }
+}
+
+/// One run of a command's schedule: warm-up or measured, its index among the runs of its
+/// kind, and the row and block of the square its items' method orders are taken from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// A warm-up run (its samples recorded as warm-up, or not recorded).
+    pub warmup: bool,
+    /// The run's index among the warm-up runs, or among the measured runs.
+    pub run: u32,
+    /// The methods (entries) ordered.
+    methods: usize,
+    /// The row of item 0: item `i` takes row `row + i`.
+    row: usize,
+    /// The block the rows are renamed for ([`permutation_in_block`]).
+    block: usize,
+}
+
+impl Step {
+    /// The order of the methods for item `item` of this run: row `row + item` of the square,
+    /// renamed for the step's block. Every item steps through every row as the runs go by.
+    pub fn order(&self, item: usize) -> Vec<usize> {
+        permutation_in_block(self.methods, self.row + item, self.block)
+    }
+}
+
+/// The runs of the driver and `verify`: `warmup` warm-up runs, then `runs` measured ones,
+/// `methods` ordered in each. Runs are counted across both kinds: run `r` of them (0-based,
+/// warm-ups first) gives item `i` row `r + i`, and block `r / period(methods)`, so that each
+/// block is a whole square and what ran two before a method changes from block to block.
+pub fn steps(methods: usize, warmup: u32, runs: u32) -> impl Iterator<Item = Step> {
+    let kinds = [(true, warmup), (false, runs)];
+    let all = kinds
+        .into_iter()
+        .flat_map(|(warmup, runs)| (0..runs).map(move |run| (warmup, run)));
+    all.enumerate().map(move |(counted, (warmup, run))| Step {
+        warmup,
+        run,
+        methods,
+        row: counted,
+        block: counted / period(methods),
+    })
+}
+
+/// The runs of `page` over `items` pages: with any warm-up, one warm-up step first (row 0 of
+/// the plain square: page `p` takes row `p`; the page loader repeats each method's warm-up
+/// load `warmup` times in place), then `runs` measured loads, load `n` (0-based) giving page
+/// `p` row `n × items + p` and block `n / period(methods)`: warm-ups do not count, and the
+/// rows go on from one load's last page to the next load's first.
+pub fn loads(methods: usize, items: usize, warmup: u32, runs: u32) -> impl Iterator<Item = Step> {
+    let first = (warmup > 0).then_some(Step {
+        warmup: true,
+        run: 0,
+        methods,
+        row: 0,
+        block: 0,
+    });
+    let measured = (0..runs).map(move |n| Step {
+        warmup: false,
+        run: n,
+        methods,
+        row: n as usize * items,
+        block: n as usize / period(methods),
+    });
+    first.into_iter().chain(measured)
 }
 
 #[cfg(test)]
@@ -140,6 +211,110 @@ mod tests {
                     least(&two_before) > least(&plain),
                     "n={n}: renamed {two_before:?}, plain {plain:?}"
                 );
+            }
+        }
+    }
+
+    /// Every (warm-up, run, item, method) a command measures, in order.
+    type Sequence = Vec<(bool, u32, usize, usize)>;
+
+    fn flatten(steps: impl Iterator<Item = super::Step>, items: usize) -> Sequence {
+        let mut all = Vec::new();
+        for step in steps {
+            for item in 0..items {
+                for m in step.order(item) {
+                    all.push((step.warmup, step.run, item, m));
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn steps_are_the_order_the_driver_and_verify_measured_by() {
+        use super::{permutation_in_block, steps};
+        // The loop the driver and `verify` each wrote out before [`steps`].
+        let before = |n: usize, items: usize, warmup: u32, runs: u32| {
+            let mut all = Vec::new();
+            let mut runs_before = 0usize;
+            for (w, count) in [(true, warmup), (false, runs)] {
+                for run in 0..count {
+                    let order = runs_before + run as usize;
+                    let block = order / period(n);
+                    for c in 0..items {
+                        for k in permutation_in_block(n, order + c, block) {
+                            all.push((w, run, c, k));
+                        }
+                    }
+                }
+                runs_before += count as usize;
+            }
+            all
+        };
+        for (n, items, warmup, runs) in [(1, 1, 0, 1), (3, 2, 1, 4), (4, 5, 2, 9), (6, 3, 0, 13)] {
+            let got = flatten(steps(n, warmup, runs), items);
+            assert_eq!(got, before(n, items, warmup, runs), "n={n} items={items}");
+            assert_eq!(got.len(), n * items * (warmup + runs) as usize);
+        }
+    }
+
+    #[test]
+    fn loads_are_the_order_page_measured_by() {
+        use super::{loads, permutation, permutation_in_block};
+        // `page`'s loop before [`loads`]: warm-ups page by page in the plain square, then
+        // every load of every page.
+        let before = |n: usize, pages: usize, warmup: u32, runs: u32| {
+            let mut all = Vec::new();
+            if warmup > 0 {
+                for p in 0..pages {
+                    for k in permutation(n, p) {
+                        all.push((true, 0, p, k));
+                    }
+                }
+            }
+            for load in 0..runs {
+                for p in 0..pages {
+                    let block = load as usize / period(n);
+                    for k in permutation_in_block(n, load as usize * pages + p, block) {
+                        all.push((false, load, p, k));
+                    }
+                }
+            }
+            all
+        };
+        for (n, pages, warmup, runs) in [(1, 1, 0, 1), (3, 2, 1, 4), (4, 5, 2, 9), (2, 3, 0, 5)] {
+            let got = flatten(loads(n, pages, warmup, runs), pages);
+            assert_eq!(got, before(n, pages, warmup, runs), "n={n} pages={pages}");
+        }
+    }
+
+    #[test]
+    fn page_over_one_page_gets_the_driver_and_verify_sequence() {
+        // The driver (sites) and `verify` (chains) take [`super::steps`], `page` takes
+        // [`super::loads`]: over one page and without warm-up, the same runs in the same
+        // order, each with the same methods' order; with several items too for the driver's
+        // first run.
+        for (n, runs) in [(1, 3), (3, 7), (4, 9), (5, 11)] {
+            let driver = flatten(super::steps(n, 0, runs), 1);
+            let page = flatten(super::loads(n, 1, 0, runs), 1);
+            assert_eq!(page, driver, "n={n}");
+            let first = |s: Sequence| -> Sequence { s.into_iter().filter(|x| x.1 == 0).collect() };
+            assert_eq!(
+                first(flatten(super::loads(n, 4, 0, runs), 4)),
+                first(flatten(super::steps(n, 0, runs), 4)),
+                "n={n}: the first run, four items"
+            );
+        }
+    }
+
+    #[test]
+    fn limbos_one_run_orders_testcase_i_by_row_i_of_the_plain_square() {
+        // `limbo` takes the one step of a run without warm-up: testcase `i`, row `i`, as it
+        // took `permutation(n, i)` before.
+        for n in 1..=6 {
+            let step = super::steps(n, 0, 1).next().unwrap();
+            for i in 0..20 {
+                assert_eq!(step.order(i), permutation(n, i), "n={n} i={i}");
             }
         }
     }

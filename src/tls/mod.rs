@@ -1,5 +1,5 @@
 //! The TLS vocabulary every TLS command shares — one type per idea: the [`Stack`] (OpenSSL or
-//! rustls), rustls' crypto [`Provider`], a [`Library`] (a stack on its crypto, what `bulk` and
+//! rustls), rustls' crypto [`Provider`], a [`TlsLibrary`] (a stack on its crypto, what `bulk` and
 //! `icount` compare), the protocol [`Version`], the server's [`KeyType`] and a cipher
 //! [`Suite`] — with the in-memory client–server pair ([`pair`]); the test certificates are
 //! made in [`crate::certs::test`].
@@ -93,49 +93,49 @@ impl Provider {
 /// A stack on its crypto, as `bulk --stack` and `icount --stack` name it: OpenSSL, or rustls
 /// on one [`Provider`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Library {
+pub enum TlsLibrary {
     /// OpenSSL (rust-openssl), the system's library.
     Openssl,
     /// rustls on a provider.
     Rustls(Provider),
 }
 
-impl Library {
+impl TlsLibrary {
     /// Every library, in the command line's order.
-    pub const ALL: [Library; 3] = [
-        Library::Openssl,
-        Library::Rustls(Provider::AwsLcRs),
-        Library::Rustls(Provider::Ring),
+    pub const ALL: [TlsLibrary; 3] = [
+        TlsLibrary::Openssl,
+        TlsLibrary::Rustls(Provider::AwsLcRs),
+        TlsLibrary::Rustls(Provider::Ring),
     ];
 
     /// The name on the command line and in results (`rustls-aws-lc-rs`).
     pub fn name(self) -> &'static str {
         match self {
-            Library::Openssl => "openssl",
-            Library::Rustls(Provider::AwsLcRs) => "rustls-aws-lc-rs",
-            Library::Rustls(Provider::Ring) => "rustls-ring",
+            TlsLibrary::Openssl => "openssl",
+            TlsLibrary::Rustls(Provider::AwsLcRs) => "rustls-aws-lc-rs",
+            TlsLibrary::Rustls(Provider::Ring) => "rustls-ring",
         }
     }
 
     /// The library and its version (`OpenSSL 3.0.13`, `rustls 0.23.x`).
     pub fn version(self) -> String {
         match self {
-            Library::Openssl => format!("OpenSSL {}", crate::versions::openssl()),
-            Library::Rustls(_) => format!("rustls {}", crate::versions::locked("rustls")),
+            TlsLibrary::Openssl => format!("OpenSSL {}", crate::versions::openssl()),
+            TlsLibrary::Rustls(_) => format!("rustls {}", crate::versions::locked("rustls")),
         }
     }
 }
 
-impl clap::ValueEnum for Library {
+impl clap::ValueEnum for TlsLibrary {
     fn value_variants<'a>() -> &'a [Self] {
-        &Library::ALL
+        &TlsLibrary::ALL
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
         let help = match self {
-            Library::Openssl => "OpenSSL (rust-openssl), the system's library",
-            Library::Rustls(Provider::AwsLcRs) => "rustls with aws-lc-rs",
-            Library::Rustls(Provider::Ring) => "rustls with ring",
+            TlsLibrary::Openssl => "OpenSSL (rust-openssl), the system's library",
+            TlsLibrary::Rustls(Provider::AwsLcRs) => "rustls with aws-lc-rs",
+            TlsLibrary::Rustls(Provider::Ring) => "rustls with ring",
         };
         Some(PossibleValue::new(self.name()).help(help))
     }

@@ -3,7 +3,7 @@
 //! HTTP/1.1 request and the closing of the connection — is written once, here.
 //!
 //! Adding a stack: one file implementing [`Transport`], one variant in [`crate::tls::Stack`],
-//! one arm in [`crate::driver::run_with`].
+//! one arm in [`setup::with_transport`].
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -25,6 +25,7 @@ use crate::stages::Recorder;
 pub mod flight;
 pub mod openssl;
 pub mod rustls;
+pub mod setup;
 
 use crate::tls::Stack;
 

@@ -1,21 +1,15 @@
 //! What `certbench verify` measures, settled once from its options ([`Plan::prepare`]): the
 //! corpus, the trust roots (with the corpus's anchors and the generated extra roots), the extra
-//! intermediates; the lines that describe it; and the markdown sections beside the tables
-//! ([`Plan::sections`]: store scaling, and the parallel bound with its path checks measured
-//! here and summarised by `certbench_analysis::verify`).
+//! intermediates; the chains it cannot measure ([`Unmeasured`]); and the lines that describe
+//! it. The figures of the sections beside the tables are [`super::figures`]'.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use certbench_analysis::export::{render_parallel_bound, render_store_scaling};
-use certbench_analysis::verify::{ChainChecks, PathChecks, Store};
-use certbench_analysis::{Sample, verify as summary};
-
-use super::{CachedRoots, VerifyOptions};
+use super::options::VerifyOptions;
 use crate::certs::extra::Extra;
 use crate::certs::twin::{Twins, twins};
 use crate::corpus::{Corpus, CorpusChain};
-use crate::methods::Method;
 use crate::pq::Profile;
 use crate::roots::{RootSet, RootsSpec};
 
@@ -38,7 +32,7 @@ pub struct PlanOptions {
 
 /// Why a plan could not be made (nothing was measured).
 #[derive(Debug, thiserror::Error)]
-pub enum PlanError {
+pub enum VerifyPlanError {
     /// The corpus could not be read.
     #[error("loading chains from {}", .dir.display())]
     Corpus {
@@ -59,6 +53,19 @@ pub enum PlanError {
     Extra(#[source] crate::certs::ca::GenError),
 }
 
+/// A chain that could not be measured: each method gets an error sample for it.
+#[derive(Clone, Debug)]
+pub struct Unmeasured {
+    /// The profile of its twin (`None`: the chain itself failed to load).
+    pub profile: Option<Profile>,
+    /// The chain's id.
+    pub id: String,
+    /// The host it was served for (empty when unknown).
+    pub host: String,
+    /// Why it could not be measured.
+    pub why: String,
+}
+
 /// The corpus, the store and the extra certificates of one `verify` run.
 pub struct Plan {
     /// The chains (and those that failed to load).
@@ -75,16 +82,16 @@ pub struct Plan {
 
 impl Plan {
     /// Loads the corpus and the roots and generates the extra certificates.
-    pub fn prepare(opts: &PlanOptions) -> Result<Plan, PlanError> {
+    pub fn prepare(opts: &PlanOptions) -> Result<Plan, VerifyPlanError> {
         let dir = &opts.chains;
-        let corpus = Corpus::load(dir).map_err(|source| PlanError::Corpus {
+        let corpus = Corpus::load(dir).map_err(|source| VerifyPlanError::Corpus {
             dir: dir.clone(),
             source,
         })?;
         if corpus.chains.is_empty() && corpus.failures.is_empty() {
-            return Err(PlanError::NoChains(dir.clone()));
+            return Err(VerifyPlanError::NoChains(dir.clone()));
         }
-        let mut roots = RootSet::load(&opts.roots).map_err(PlanError::Roots)?;
+        let mut roots = RootSet::load(&opts.roots).map_err(VerifyPlanError::Roots)?;
         if opts.corpus_roots {
             roots.extend("corpus", corpus.roots());
         }
@@ -93,7 +100,7 @@ impl Plan {
             let started = Instant::now();
             extra =
                 crate::certs::extra::generate(&corpus, opts.extra_roots, opts.extra_intermediates)
-                    .map_err(PlanError::Extra)?;
+                    .map_err(VerifyPlanError::Extra)?;
             generated_in = Some(started.elapsed());
             roots.extend("extra", extra.roots.iter().cloned());
         }
@@ -114,18 +121,27 @@ impl Plan {
     }
 
     /// Every chain that could not be measured: those that failed to load, and those without
-    /// a twin under a profile, as (profile, id, host, why).
-    pub fn failures(&self) -> Vec<(Option<Profile>, String, String, String)> {
+    /// a twin under a profile.
+    pub fn failures(&self) -> Vec<Unmeasured> {
         let mut all: Vec<_> = (self.corpus.failures.iter())
-            .map(|f| (None, f.id.clone(), f.host.clone(), f.error.to_string()))
+            .map(|f| Unmeasured {
+                profile: None,
+                id: f.id.clone(),
+                host: f.host.clone(),
+                why: f.error.to_string(),
+            })
             .collect();
         for t in &self.twins {
             for (id, why) in &t.failures {
                 let host = (self.corpus.chains.iter())
                     .find(|c| c.id == *id)
                     .map(|c| c.host.clone());
-                let why = format!("no {} twin: {why}", t.profile);
-                all.push((Some(t.profile), id.clone(), host.unwrap_or_default(), why));
+                all.push(Unmeasured {
+                    profile: Some(t.profile),
+                    id: id.clone(),
+                    host: host.unwrap_or_default(),
+                    why: format!("no {} twin: {why}", t.profile),
+                });
             }
         }
         all
@@ -226,71 +242,5 @@ impl Plan {
                 "stores built cold per sample"
             }
         )
-    }
-
-    /// The markdown sections after the tables: store scaling when `scaling`, and
-    /// `rustlsparallel` against its bound when both rustls methods ran (its path checks
-    /// measured now, 30 times each).
-    pub fn sections(
-        &self,
-        samples: &[Sample],
-        opts: &VerifyOptions,
-        cached: &[CachedRoots],
-        scaling: bool,
-    ) -> String {
-        let mut text = String::new();
-        if scaling {
-            let methods: Vec<&str> = opts.methods.iter().map(|m| m.name()).collect();
-            let built_once: Vec<(String, u64)> = cached
-                .iter()
-                .map(|c| (c.method.name().to_owned(), c.build_ns))
-                .collect();
-            let rows = summary::store_scaling(samples, &methods, &built_once);
-            text.push_str(&render_store_scaling(&rows, &self.store()));
-        }
-        let both = [Method::RustlsSerial, Method::RustlsParallel];
-        if both.iter().all(|m| opts.methods.contains(m)) {
-            let (chains, threads) = self.chain_checks();
-            if let Some(bound) = summary::parallel_bound(samples, &chains, threads) {
-                text.push_str(&render_parallel_bound(&bound));
-            }
-        }
-        text
-    }
-
-    fn store(&self) -> Store {
-        Store {
-            roots: self.roots.describe(),
-            extra_roots: self.extra.roots.len(),
-            decoy_roots: self.extra.decoy_roots,
-            extra_intermediates: self.extra.intermediates.len(),
-            decoy_intermediates: self.extra.decoy_intermediates,
-        }
-    }
-
-    /// Every chain with its path's checks timed alone ([`crate::bench::floor::check_costs`])
-    /// and split over this machine's threads ([`crate::bench::floor::makespan_bound`]; the
-    /// pool's workers and the caller), and that number of threads.
-    fn chain_checks(&self) -> (Vec<ChainChecks>, usize) {
-        let chains: Vec<_> = (self.corpus.chains.iter())
-            .map(|c| (&c.chain, self.roots.certs()))
-            .collect();
-        let costs = crate::bench::floor::check_costs(&chains, 30);
-        let threads = crate::pool::SignaturePool::global().workers() + 1;
-        let checks = (self.corpus.chains.iter().zip(costs))
-            .map(|(c, cost)| ChainChecks {
-                id: c.id.clone(),
-                keys: c.key_types.join(", "),
-                p384: c
-                    .chain
-                    .iter()
-                    .any(|cert| crate::der::signer(cert) == Some(crate::der::Signer::EcdsaP384)),
-                path: cost.filter(|checks| !checks.is_empty()).map(|checks| {
-                    let on_threads = crate::bench::floor::makespan_bound(&checks, threads);
-                    PathChecks { checks, on_threads }
-                }),
-            })
-            .collect();
-        (checks, threads)
     }
 }

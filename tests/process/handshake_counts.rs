@@ -5,12 +5,12 @@
 //! descriptors meanwhile.)
 
 use certbench::certs::test as certs;
-use certbench::handshake::{Config, Resumption, run_with_cert};
+use certbench::handshake::{Resumption, Scenario, run_with_cert};
 use certbench::procstat::open_fds;
 use certbench::tls::{KeyType, Provider, Stack, Version};
 
-fn config(client: Stack, tls: Version, resumption: Resumption, clients: usize) -> Config {
-    Config {
+fn config(client: Stack, tls: Version, resumption: Resumption, clients: usize) -> Scenario {
+    Scenario {
         client,
         server: client,
         key: KeyType::P256,

@@ -12,11 +12,11 @@ use certbench_analysis::icount::{IcountRow, IcountTables};
 
 use super::{Count, KEY_CHAINS, Scenario, measure, measure_scenario};
 use crate::Method;
-use crate::tls::Library;
+use crate::tls::TlsLibrary;
 
 /// What to count.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct SweepOptions {
     /// Methods for the verify path.
     pub methods: Vec<Method>,
     /// Key types as given (`all`, or names of [`KEY_CHAINS`]).
@@ -26,7 +26,7 @@ pub struct Options {
     /// TLS scenarios to count.
     pub scenarios: Vec<Scenario>,
     /// Stacks for the scenarios.
-    pub stacks: Vec<Library>,
+    pub stacks: Vec<TlsLibrary>,
     /// Verifications (or scenarios) per count.
     pub iterations: u32,
     /// Counts per row.
@@ -55,7 +55,7 @@ pub enum SweepError {
     Temp(std::io::Error),
     /// A count failed.
     #[error(transparent)]
-    Count(#[from] crate::Error),
+    Count(#[from] super::IcountError),
     /// The counts could not be serialised.
     #[error(transparent)]
     Json(#[from] serde_json::Error),
@@ -114,7 +114,7 @@ fn out_dir(given: Option<&Path>) -> Result<(PathBuf, bool), SweepError> {
 }
 
 /// Counts everything `opts` asks for, telling `progress` of each count as it starts.
-pub fn run(opts: &Options, mut progress: impl FnMut(&str)) -> Result<Counted, SweepError> {
+pub fn run(opts: &SweepOptions, mut progress: impl FnMut(&str)) -> Result<Counted, SweepError> {
     let keys = keys(&opts.keys)?;
     if opts.repeat == 0 || opts.iterations == 0 {
         return Err(SweepError::Zero);
@@ -168,7 +168,7 @@ impl Counted {
     }
 
     /// The tables' figures (`opts` as counted, `tolerance` the largest spread allowed).
-    pub fn tables(&self, opts: &Options, tolerance: f64) -> IcountTables {
+    pub fn tables(&self, opts: &SweepOptions, tolerance: f64) -> IcountTables {
         IcountTables {
             iterations: opts.iterations,
             verify_counted: opts.verify,

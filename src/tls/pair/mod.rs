@@ -1,4 +1,4 @@
-//! The in-memory client–server pair: client and server of one [`Library`] joined in memory
+//! The in-memory client–server pair: client and server of one [`TlsLibrary`] joined in memory
 //! (no socket, no kernel), for `bulk`'s transfers and `icount`'s scenarios.
 //!
 //! [`Ends`] configures both sides once; each [`Ends::connect`] is a handshake between new
@@ -10,55 +10,18 @@
 
 mod openssl;
 mod rustls;
+mod session;
+
+pub use session::{Pair, PairError};
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::{Library, Suite};
+use super::{Suite, TlsLibrary};
 use crate::certs::test::ServerCert;
 
 /// Plaintext bytes per batch between the two clocks.
 const BATCH: usize = 1 << 20;
-
-/// Why a pair could not be set up, connected or used. Each message is the library's own.
-#[derive(Debug, thiserror::Error)]
-pub enum PairError {
-    /// The provider does not implement the suite.
-    #[error("{0} is not offered by this provider")]
-    NotOffered(&'static str),
-    /// rustls refused.
-    #[error("{0}")]
-    Rustls(#[from] ::rustls::Error),
-    /// OpenSSL's setup failed.
-    #[error("{0}")]
-    Openssl(#[from] ::openssl::error::ErrorStack),
-    /// An OpenSSL handshake, read or write failed.
-    #[error("{0}")]
-    Ssl(::openssl::ssl::Error),
-    /// Moving records failed.
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-    /// The server name is not a DNS name.
-    #[error("{0}")]
-    Name(#[from] rustls_pki_types::InvalidDnsNameError),
-    /// The handshake did not finish within its rounds.
-    #[error("the handshake did not complete")]
-    Incomplete,
-    /// The client knows of no suite after the handshake.
-    #[error("no cipher suite negotiated")]
-    NoSuite,
-    /// Another suite than the one asked for was negotiated.
-    #[error("negotiated {got}, not {want}")]
-    Negotiated {
-        /// What the client reports.
-        got: String,
-        /// The IANA name asked for.
-        want: &'static str,
-    },
-    /// Application data arrived where only session tickets were expected.
-    #[error("unexpected application data")]
-    UnexpectedData,
-}
 
 /// Why a transfer failed, or must not be believed.
 #[derive(Debug, thiserror::Error)]
@@ -80,23 +43,15 @@ fn different(sent: usize, got: usize) -> &'static str {
     if sent == got { ", different bytes" } else { "" }
 }
 
-/// The two ends of one session, past the handshake.
-pub trait Pair {
-    /// Encrypts `plain` (in records of `record` bytes) into `wire`.
-    fn send(&mut self, plain: &[u8], record: usize, wire: &mut Vec<u8>) -> Result<(), PairError>;
-    /// Decrypts `wire` into `out`; returns the plaintext bytes read.
-    fn receive(&mut self, wire: &[u8], out: &mut [u8]) -> Result<usize, PairError>;
-}
-
 /// A connected pair of `library` for `suite` with `cert`, resumption off.
 pub fn connect(
-    library: Library,
+    library: TlsLibrary,
     suite: Suite,
     cert: &ServerCert,
 ) -> Result<Box<dyn Pair>, PairError> {
     Ok(match library {
-        Library::Openssl => Box::new(openssl::pair(suite, cert)?),
-        Library::Rustls(p) => Box::new(rustls::pair(p, suite, cert)?),
+        TlsLibrary::Openssl => Box::new(openssl::pair(suite, cert)?),
+        TlsLibrary::Rustls(p) => Box::new(rustls::pair(p, suite, cert)?),
     })
 }
 
@@ -137,14 +92,14 @@ impl Ends {
     /// `library`'s client and server for `suite`, with `cert`; `resumption` lets the client
     /// keep and offer sessions.
     pub fn new(
-        library: Library,
+        library: TlsLibrary,
         suite: Suite,
         cert: &ServerCert,
         resumption: bool,
     ) -> Result<Ends, PairError> {
         let kind = match library {
-            Library::Openssl => EndsKind::Openssl(openssl::ends(suite, cert, resumption)?),
-            Library::Rustls(p) => {
+            TlsLibrary::Openssl => EndsKind::Openssl(openssl::ends(suite, cert, resumption)?),
+            TlsLibrary::Rustls(p) => {
                 let (c, s) = rustls::configs(p, suite, cert, resumption)?;
                 EndsKind::Rustls(c, s)
             }
@@ -221,7 +176,7 @@ mod tests {
                     cipher,
                     key: KeyType::P256,
                 };
-                for library in Library::ALL {
+                for library in TlsLibrary::ALL {
                     let mut pair = connect(library, suite, &p256).unwrap();
                     // 2.5 MiB: two full batches and a partial one, in odd-sized records.
                     let (s, r) = transfer(pair.as_mut(), 5 << 19, 10_000, &plain)
@@ -269,7 +224,7 @@ mod tests {
             cipher: Cipher::Aes128gcm,
             key: KeyType::P256,
         };
-        for library in Library::ALL {
+        for library in TlsLibrary::ALL {
             let ends = Ends::new(library, suite, &cert, true).unwrap();
             let resumed: Vec<bool> = (0..4).map(|_| ends.connect().unwrap().resumed()).collect();
             assert_eq!(resumed, [false, true, true, true], "{}", library.name());

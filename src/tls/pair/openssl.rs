@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use openssl::ssl::{Ssl, SslAcceptor, SslConnector, SslMethod, SslStream, SslVerifyMode};
 
-use super::{Pair, PairError};
+use super::session::{Pair, PairError};
 use crate::certs::test::{SERVER_NAME, ServerCert};
 use crate::tls::{Suite, Version};
 

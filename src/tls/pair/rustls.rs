@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use rustls::pki_types::{PrivateKeyDer, ServerName};
 
-use super::{Pair, PairError};
+use super::session::{Pair, PairError};
 use crate::certs::test::{SERVER_NAME, ServerCert};
 use crate::tls::{Provider, Suite};
 

@@ -10,7 +10,7 @@
 //!
 //! Honest timing: warm-up runs come first and are marked as such; inside every run each chain
 //! is measured by every method back to back (interleaved, never all of one method then the
-//! next). The order of the methods is a balanced Latin square (see [`crate::run::schedule::permutation`]): within a
+//! next). The order of the methods is a balanced Latin square (the steps of [`crate::run::schedule::steps`], as the driver's): within a
 //! few runs every method takes every position and follows every other method equally often. A
 //! mere rotation would keep each method's predecessor fixed, and what the previous sample left
 //! in the caches and the allocator (OpenSSL's store, built and freed) would then land on the
@@ -20,55 +20,27 @@
 //! `classical` and the profile), interleaved in the same square; a method that does not
 //! implement a twin's algorithm gives an `unsupported` sample, untimed.
 
-use certbench_analysis::schema::{Config, SCHEMA_VERSION};
+use certbench_analysis::schema::Config;
 use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
 
 use crate::corpus::CorpusChain;
-use crate::methods::{AnyRoots, DynVerifier, Method};
+use crate::methods::{DynVerifier, Method};
 use crate::pq::Profile;
 use crate::roots::RootSet;
-use crate::run::schedule::{period, permutation_in_block};
+use crate::run::sample::{Subject, sample};
+use crate::run::schedule::{Step, steps};
 use crate::stages::Recorder;
 use crate::verifier::Target;
 use certbench_core::ct::CtLogs;
 use certbench_core::revocation::{Mechanism, RevocationData};
-use std::sync::Arc;
 
+pub mod figures;
+mod options;
 pub mod plan;
 
-pub use plan::{Plan, PlanError, PlanOptions};
-
-/// What to measure.
-#[derive(Clone, Debug)]
-pub struct VerifyOptions {
-    /// Methods, in the order of the first run.
-    pub methods: Vec<Method>,
-    /// Measured runs.
-    pub runs: u32,
-    /// Warm-up runs (recorded with `warmup: true`, left out of statistics).
-    pub warmup: u32,
-    /// Build each method's store once and reuse it (`roots-creation` = 0 per sample).
-    pub cache_roots: bool,
-    /// Untrusted intermediates offered with every chain, after its leaf and before the
-    /// certificates it sent (`--extra-intermediates`; see [`crate::extra`]).
-    pub extra_intermediates: Vec<rustls_pki_types::CertificateDer<'static>>,
-    /// `--ct`: the CT logs the methods that have a CT check check the leaves' SCTs against
-    /// (the `ct` stage).
-    pub ct: Option<Arc<CtLogs>>,
-    /// `--revocation`: the data the methods that check revocation check against (the
-    /// `revocation` stage).
-    pub revocation: Option<Arc<RevocationData>>,
-}
-
-/// A method's store built once, for `--cache-roots`, with what building it cost.
-pub struct CachedRoots {
-    /// The method.
-    pub method: Method,
-    /// The store, or why it could not be built.
-    pub roots: Result<AnyRoots, certbench_core::Error>,
-    /// Nanoseconds the one build took.
-    pub build_ns: u64,
-}
+pub use figures::{Figures, figures};
+pub use options::{CachedRoots, VerifyOptions};
+pub use plan::{Plan, PlanOptions, Unmeasured, VerifyPlanError};
 
 /// The configuration of `method`'s samples on chains of `profile`: no transport, the roots,
 /// `--cache-roots`, OpenSSL's policy for `openssl`, the verifier's library, the profile.
@@ -142,23 +114,16 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
         Vec::new()
     };
 
-    for (profile, id, host, error) in plan.failures() {
+    for f in plan.failures() {
         for (m, _) in &verifiers {
-            sink(Sample {
-                schema: SCHEMA_VERSION,
-                source: Source::Verify,
-                method: m.name().to_owned(),
-                config: config(*m, opts, roots, profile),
-                site: host.clone(),
-                port: None,
-                path: None,
-                chain: Some(id.clone()),
-                run: 0,
-                warmup: false,
-                stages: Default::default(),
-                verdict: Verdict::Error(error.clone()),
-                meta: SampleMeta::default(),
-            });
+            let chain = Subject::Chain {
+                host: &f.host,
+                id: &f.id,
+            };
+            let config = config(*m, opts, roots, f.profile);
+            let mut sample = sample(Source::Verify, *m, config, chain, (false, 0));
+            sample.verdict = Verdict::Error(f.why.clone());
+            sink(sample);
         }
     }
 
@@ -192,71 +157,81 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
             }
         })
         .collect();
-    let n = verifiers.len();
-    let phases = [(true, opts.warmup), (false, opts.runs)];
-    // Runs counted across warm-up and measured phases: chain `c` in run `r` takes order
-    // `r + c`, so every chain steps through every order as the runs go by; the methods are
-    // renamed every `period` runs (`permutation_in_block`), so that what ran two before a
-    // method is not fixed by its place in the list.
-    let mut runs_before = 0usize;
-    for (warmup, runs) in phases {
-        for run in 0..runs {
-            for (c, o) in offered.iter().enumerate() {
-                let (profile, item) = (&o.profile, &o.item);
-                let block = (runs_before + run as usize) / period(n);
-                let order = permutation_in_block(n, runs_before + run as usize + c, block);
-                for k in order {
-                    let (method, verifier) = &verifiers[k];
-                    let cache = cached.iter().find(|c| c.method == *method);
-                    let (rec, verdict) = match &o.unsupported[k] {
-                        Some(why) => (Recorder::new(), Verdict::Unsupported(why.clone())),
-                        None => measure_with(
-                            verifier.as_ref(),
-                            cache,
-                            roots,
-                            item,
-                            Checks {
-                                // A private CA's chain: no browser requires CT of it.
-                                ct: (opts.ct.as_deref())
-                                    .filter(|_| verifier.capabilities().ct && item.public_root),
-                                revocation: opts.revocation.as_deref(),
-                            },
-                        ),
-                    };
-                    sink(Sample {
-                        schema: SCHEMA_VERSION,
-                        source: Source::Verify,
-                        method: method.name().to_owned(),
-                        config: config(*method, opts, roots, *profile),
-                        site: item.host.clone(),
-                        port: None,
-                        path: None,
-                        chain: Some(item.id.clone()),
-                        run,
-                        warmup,
-                        stages: rec.to_map(),
-                        verdict,
-                        meta: SampleMeta {
-                            key_types: item.key_types.clone(),
-                            chain_len: Some(
-                                item.chain.len() as u32 - opts.extra_intermediates.len() as u32,
-                            ),
-                            roots_cached: cache.is_some(),
-                            validation_time: Some(item.validation_time),
-                            chain_bytes: o.wire.map(|(chain, _)| chain),
-                            cert_message_bytes: o.wire.map(|(_, message)| message),
-                            ev: rec.ev(),
-                            ct: rec.ct(),
-                            revocation: rec.revocation().cloned(),
-                            ..SampleMeta::default()
-                        },
-                    });
-                }
+    for step in steps(verifiers.len(), opts.warmup, opts.runs) {
+        // Chain `c` takes row `r + c` in run `r`, so every chain steps through every order as
+        // the runs go by; the methods are renamed every `period` runs, so that what ran two
+        // before a method is not fixed by its place in the list.
+        for (c, o) in offered.iter().enumerate() {
+            for k in step.order(c) {
+                let (method, verifier) = &verifiers[k];
+                let cache = cached.iter().find(|c| c.method == *method);
+                sink(one(
+                    o,
+                    (*method, verifier.as_ref()),
+                    k,
+                    cache,
+                    step,
+                    roots,
+                    opts,
+                ));
             }
         }
-        runs_before += runs as usize;
     }
     cached
+}
+
+/// One sample of `method` on `o`'s chain in `step`: measured, or `unsupported` untimed.
+fn one(
+    o: &Offered,
+    (method, verifier): (Method, &dyn DynVerifier),
+    k: usize,
+    cache: Option<&CachedRoots>,
+    step: Step,
+    roots: &RootSet,
+    opts: &VerifyOptions,
+) -> Sample {
+    let item = &o.item;
+    let (rec, verdict) = match &o.unsupported[k] {
+        Some(why) => (Recorder::new(), Verdict::Unsupported(why.clone())),
+        None => measure_with(
+            verifier,
+            cache,
+            roots,
+            item,
+            Checks {
+                // A private CA's chain: no browser requires CT of it.
+                ct: (opts.ct.as_deref()).filter(|_| verifier.capabilities().ct && item.public_root),
+                revocation: opts.revocation.as_deref(),
+            },
+        ),
+    };
+    let chain = Subject::Chain {
+        host: &item.host,
+        id: &item.id,
+    };
+    let config = config(method, opts, roots, o.profile);
+    let mut sample = sample(
+        Source::Verify,
+        method,
+        config,
+        chain,
+        (step.warmup, step.run),
+    );
+    sample.stages = rec.to_map();
+    sample.verdict = verdict;
+    sample.meta = SampleMeta {
+        key_types: item.key_types.clone(),
+        chain_len: Some(item.chain.len() as u32 - opts.extra_intermediates.len() as u32),
+        roots_cached: cache.is_some(),
+        validation_time: Some(item.validation_time),
+        chain_bytes: o.wire.map(|(chain, _)| chain),
+        cert_message_bytes: o.wire.map(|(_, message)| message),
+        ev: rec.ev(),
+        ct: rec.ct(),
+        revocation: rec.revocation().cloned(),
+        ..SampleMeta::default()
+    };
+    sample
 }
 
 /// A chain as a run offers it to every method (see [`run`]).

@@ -21,13 +21,24 @@ use crate::Method;
 use crate::certs::test::ServerCert;
 use crate::chain::Chain;
 use crate::corpus::Corpus;
-use crate::error::Error;
 use crate::methods::{AnyRoots, DynVerifier};
 use crate::roots::{RootSet, RootsSpec};
 use crate::stages::Recorder;
 use crate::tls::pair::{self, Ends};
-use crate::tls::{Cipher, KeyType, Library, Suite, Version};
+use crate::tls::{Cipher, KeyType, Suite, TlsLibrary, Version};
 use crate::verifier::Target;
+
+/// Why an instruction count could not be taken.
+#[derive(Debug, thiserror::Error)]
+pub enum IcountError {
+    /// The corpus, the roots or a store could not be loaded or built.
+    #[error(transparent)]
+    Core(#[from] certbench_core::Error),
+    /// valgrind missing or failing, its output unreadable, a chain rejected or not in the
+    /// corpus: what went wrong.
+    #[error("instruction count: {0}")]
+    Count(String),
+}
 
 /// (label, corpus chain) per key type: the chains `cargo bench --bench verify` uses too.
 pub const KEY_CHAINS: &[(&str, &str)] = &[
@@ -58,7 +69,7 @@ pub fn measured(v: &dyn DynVerifier, roots: &AnyRoots, chain: &Chain, target: Ta
 }
 
 /// The child: verify `key`'s chain with `method` `iterations` times (after a warm-up).
-pub fn child(method: Method, key: &str, iterations: u32) -> Result<(), Error> {
+pub fn child(method: Method, key: &str, iterations: u32) -> Result<(), IcountError> {
     // A pool without workers: `rustlsparallel` takes the same path (its checks handed to the
     // pool), and the caller runs them all, so the count is the verification's work whatever
     // the scheduler does (under valgrind's serialised threads, a worker took a check in some
@@ -76,18 +87,20 @@ pub fn child(method: Method, key: &str, iterations: u32) -> Result<(), Error> {
     }
     for _ in 0..iterations {
         if !measured(v.as_ref(), &store, &item.chain, target) {
-            return Err(Error::Icount(format!("{key}: {method} rejected its chain")));
+            return Err(IcountError::Count(format!(
+                "{key}: {method} rejected its chain"
+            )));
         }
     }
     Ok(())
 }
 
-fn load(key: &str) -> Result<(crate::corpus::CorpusChain, RootSet), Error> {
+fn load(key: &str) -> Result<(crate::corpus::CorpusChain, RootSet), IcountError> {
     let id = KEY_CHAINS
         .iter()
         .find(|(k, _)| *k == key)
         .map(|(_, id)| *id)
-        .ok_or_else(|| Error::Icount(format!("unknown key type {key:?}")))?;
+        .ok_or_else(|| IcountError::Count(format!("unknown key type {key:?}")))?;
     let corpus = Corpus::bundled()?;
     let mut roots = RootSet::load(&RootsSpec::Mozilla)?;
     roots.extend("corpus", corpus.roots());
@@ -95,7 +108,7 @@ fn load(key: &str) -> Result<(crate::corpus::CorpusChain, RootSet), Error> {
         .chains
         .into_iter()
         .find(|c| c.id == id)
-        .ok_or_else(|| Error::Icount(format!("{id} is not in the corpus")))?;
+        .ok_or_else(|| IcountError::Count(format!("{id} is not in the corpus")))?;
     Ok((item, roots))
 }
 
@@ -107,7 +120,7 @@ pub fn measure(
     key: &str,
     iterations: u32,
     out_dir: &Path,
-) -> Result<Count, Error> {
+) -> Result<Count, IcountError> {
     let out: PathBuf = out_dir.join(format!("callgrind.{method}.{key}.out"));
     let child = ["--child", method.name(), key, &iterations.to_string()].map(str::to_owned);
     let total = callgrind(exe, &child, TOGGLES, &out, &format!("{method} {key}"))?;
@@ -155,11 +168,11 @@ impl Scenario {
 fn scenario_cert() -> ServerCert {
     ServerCert {
         chain: vec![
-            rustls_pki_types::CertificateDer::from(&include_bytes!("icount-cert/leaf.der")[..])
+            rustls_pki_types::CertificateDer::from(&include_bytes!("../icount-cert/leaf.der")[..])
                 .into_owned(),
         ],
-        key: include_bytes!("icount-cert/leaf.key.der").to_vec(),
-        ca: rustls_pki_types::CertificateDer::from(&include_bytes!("icount-cert/ca.der")[..])
+        key: include_bytes!("../icount-cert/leaf.key.der").to_vec(),
+        ca: rustls_pki_types::CertificateDer::from(&include_bytes!("../icount-cert/ca.der")[..])
             .into_owned(),
     }
 }
@@ -172,8 +185,12 @@ pub fn measured_scenario(f: &mut dyn FnMut() -> bool) -> bool {
 
 /// The child of a scenario count: `iterations` times `scenario` with `stack`, after two
 /// uncounted rounds (which also give the resumed scenario its first session).
-pub fn scenario_child(scenario: Scenario, stack: Library, iterations: u32) -> Result<(), Error> {
-    let fail = |m: String| Error::Icount(format!("{} {}: {m}", scenario.name(), stack.name()));
+pub fn scenario_child(
+    scenario: Scenario,
+    stack: TlsLibrary,
+    iterations: u32,
+) -> Result<(), IcountError> {
+    let fail = |m: String| IcountError::Count(format!("{} {}: {m}", scenario.name(), stack.name()));
     let cert = scenario_cert();
     let suite = Suite {
         tls: Version::V13,
@@ -220,10 +237,10 @@ pub fn scenario_child(scenario: Scenario, stack: Library, iterations: u32) -> Re
 pub fn measure_scenario(
     exe: &Path,
     scenario: Scenario,
-    stack: Library,
+    stack: TlsLibrary,
     iterations: u32,
     out_dir: &Path,
-) -> Result<Count, Error> {
+) -> Result<Count, IcountError> {
     let out: PathBuf = out_dir.join(format!(
         "callgrind.{}.{}.out",
         stack.name(),
@@ -256,7 +273,7 @@ fn callgrind(
     toggles: &[&str],
     out: &Path,
     what: &str,
-) -> Result<u64, Error> {
+) -> Result<u64, IcountError> {
     let mut cmd = Command::new("valgrind");
     cmd.arg("--tool=callgrind")
         .arg("--collect-atstart=no")
@@ -267,9 +284,9 @@ fn callgrind(
     cmd.arg(exe).arg("icount").args(child);
     let output = cmd
         .output()
-        .map_err(|e| Error::Icount(format!("running valgrind (is it installed?): {e}")))?;
+        .map_err(|e| IcountError::Count(format!("running valgrind (is it installed?): {e}")))?;
     if !output.status.success() {
-        return Err(Error::Icount(format!(
+        return Err(IcountError::Count(format!(
             "valgrind {what}: {}\n{}",
             output.status,
             String::from_utf8_lossy(&output.stderr)
@@ -281,10 +298,13 @@ fn callgrind(
         )));
     }
     let text = std::fs::read_to_string(out)
-        .map_err(|e| Error::Icount(format!("{}: {e}", out.display())))?;
+        .map_err(|e| IcountError::Count(format!("{}: {e}", out.display())))?;
     match collected(&text) {
-        None => Err(Error::Icount(format!("{}: no totals line", out.display()))),
-        Some(0) => Err(Error::Icount(format!(
+        None => Err(IcountError::Count(format!(
+            "{}: no totals line",
+            out.display()
+        ))),
+        Some(0) => Err(IcountError::Count(format!(
             "{}: nothing collected (did the toggle functions get inlined?)",
             out.display()
         ))),

@@ -1,0 +1,102 @@
+//! What a driver run measures with ([`DriverOptions`], [`Served`]), how one of its samples is
+//! named ([`SampleKey`]: unique within a run, so a run resumes by key), and how it is steered
+//! from outside ([`RunControl`]).
+
+use std::collections::{HashMap, HashSet};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use certbench_analysis::Sample;
+use certbench_core::ct::CtLogs;
+use certbench_core::revocation::RevocationData;
+
+use crate::methods::Method;
+use crate::mirror::local::ResolveMap;
+use crate::pq::Profile;
+use crate::tls::Stack;
+use crate::transport::openssl::HookMode;
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct DriverOptions {
+    /// Methods, in the order of the first run.
+    pub methods: Vec<Method>,
+    /// Measured runs.
+    pub runs: u32,
+    /// Warm-up runs (recorded with `warmup: true`).
+    pub warmup: u32,
+    /// The TLS stack.
+    pub transport: Stack,
+    /// How webpki methods are hooked into OpenSSL (OpenSSL transport).
+    pub hook: HookMode,
+    /// Bound on one sample's connection (resolution + connect + handshake + response head).
+    pub timeout: Duration,
+    /// Build each store once and reuse it.
+    pub cache_roots: bool,
+    /// `(host, port)` → address, used instead of DNS (`--resolve`, and every site with
+    /// `--mirror`).
+    pub resolve: HashMap<(String, u16), SocketAddr>,
+    /// Offer each (site, method)'s previous TLS session for resumption (`--tls-resumption`);
+    /// otherwise every sample is a full handshake.
+    pub resumption: bool,
+    /// Sites measured at once (`--concurrency`; 1 = one sample at a time, the default).
+    pub concurrency: usize,
+    /// What the mirror serves and how it is reached (`--pq`, `--link`).
+    pub served: Served,
+    /// `--ct`: the CT logs every method with a CT check checks the leaves' SCTs against (the
+    /// `ct` stage); `None`: no CT check.
+    pub ct: Option<Arc<CtLogs>>,
+    /// `--revocation`: the data every method with a revocation mechanism checks against (the
+    /// `revocation` stage); `None`: no check.
+    pub revocation: Option<Arc<RevocationData>>,
+}
+
+/// What the mirror serves beyond today's chains, and how it is reached.
+#[derive(Clone, Debug, Default)]
+pub struct Served {
+    /// With `--pq`: today's chains and each post-quantum profile's twins, each served by its
+    /// own mirror, whose addresses `resolve` holds (filled in by [`measure`]). Empty: one
+    /// chain per site, reached through [`DriverOptions::resolve`].
+    pub profiles: Vec<Profile>,
+    /// Per profile, `(host, port)` → its mirror's address.
+    pub resolve: HashMap<Profile, ResolveMap>,
+    /// The emulated link between client and mirror (`--link`), as its model describes it.
+    pub link: Option<String>,
+}
+
+impl DriverOptions {
+    /// Where to connect for `site` in a sample of `profile`, instead of resolving its name.
+    pub fn address(&self, profile: Option<Profile>, host: &str, port: u16) -> Option<SocketAddr> {
+        let key = (host.to_owned(), port);
+        (profile.and_then(|p| self.served.resolve.get(&p)?.get(&key)))
+            .or_else(|| self.resolve.get(&key))
+            .copied()
+    }
+}
+
+/// Identifies one sample of a run: (site id — host, port and path —, method, profile,
+/// warm-up, run index). Two samples of one run never share a key (sites are deduplicated by
+/// host, port and path), so a run can be resumed by key.
+pub type SampleKey = (String, String, Option<String>, bool, u32);
+
+/// The key of `sample`.
+pub fn sample_key(sample: &Sample) -> SampleKey {
+    (
+        sample.site_id(),
+        sample.method.clone(),
+        sample.config.profile.as_ref().map(|p| p.to_string()),
+        sample.warmup,
+        sample.run,
+    )
+}
+
+/// Steering a run from outside: stop it between samples, and skip samples already taken.
+#[derive(Clone, Debug, Default)]
+pub struct RunControl {
+    /// Set (e.g. on SIGINT) to stop before the next sample; the current one finishes.
+    pub stop: Arc<AtomicBool>,
+    /// Samples already taken (`--resume`): not measured again.
+    pub done: HashSet<SampleKey>,
+}

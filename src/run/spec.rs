@@ -1,0 +1,435 @@
+//! What a driver run measured ([`RunSpec`]): the options that decide what its samples
+//! measure, typed, written in its run header (`RunInfo::spec`) and compared field by field
+//! by `--resume` ([`RunSpec::differences`]), so that the two parts of a resumed run are one
+//! experiment.
+//!
+//! Sites, methods and run counts are not in it: those only add or leave out rows and samples,
+//! and every row shows its n. Each field is named by [`Field`], whose [`Field::name`] is the
+//! name of the option that sets it, as the user types it without its leading dashes — the
+//! one table those names come from ([`Field::flag`] types them whole).
+//!
+//! In the header, a field that does not apply is left out, and each typed value is stored by
+//! its name (`"openssl"`, `"callback"`, `"mldsa44"`, `"crlite"`, `"mozilla"` or the roots
+//! file's path), so the header reads as the command line did. A header written before this spec has only the (flag, value) pairs
+//! of `measured_with`; [`Field::from_flag`] reads those back into fields, so such a run
+//! resumes (or is refused) as it was.
+
+use std::path::PathBuf;
+
+use certbench_core::revocation::Mechanism;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::pq::Profile;
+use crate::roots::RootsSpec;
+use crate::tls::Stack;
+use crate::transport::openssl::HookMode;
+
+/// What a driver run measured: every option that changes what one of its samples measures.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunSpec {
+    /// The TLS stack (`transport`).
+    #[serde(with = "named")]
+    pub stack: Stack,
+    /// How webpki methods enter OpenSSL: only for the OpenSSL stack, `None` over rustls.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "named_option"
+    )]
+    pub hook: Option<HookMode>,
+    /// The sites served by the loopback mirror.
+    pub mirror: bool,
+    /// Each (site, method)'s previous TLS session offered again.
+    pub resumption: bool,
+    /// The trust roots asked for (the mirror's are added to them when it serves).
+    #[serde(with = "roots")]
+    pub roots: RootsSpec,
+    /// Each method's store built once and reused.
+    pub cache_roots: bool,
+    /// `--resolve`'s entries, sorted (their order does not change a sample).
+    pub resolve: Vec<String>,
+    /// Sites measured at once.
+    pub concurrency: usize,
+    /// The post-quantum profiles measured beside today's chains (empty without them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "named_list")]
+    pub pq: Vec<Profile>,
+    /// The emulated link in front of the mirror, as its model describes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+    /// The CT log list every method with a CT check checks against, by its label (its size
+    /// and origin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ct: Option<String>,
+    /// The revocation data every method with a mechanism checks against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revocation: Option<RevocationSpec>,
+}
+
+/// The revocation data a run checks against: the rustls methods' mechanism and where the
+/// data came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RevocationSpec {
+    #[serde(with = "named")]
+    pub mechanism: Mechanism,
+    pub origin: String,
+}
+
+/// One field of a [`RunSpec`], in the order a difference is told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    Transport,
+    Mirror,
+    TlsResumption,
+    Roots,
+    CacheRoots,
+    Resolve,
+    Concurrency,
+    Pq,
+    Link,
+    Ct,
+    Revocation,
+    Hook,
+}
+
+impl Field {
+    /// Every field, in [`RunSpec::fields`]' order.
+    pub const ALL: [Field; 12] = [
+        Field::Transport,
+        Field::Mirror,
+        Field::TlsResumption,
+        Field::Roots,
+        Field::CacheRoots,
+        Field::Resolve,
+        Field::Concurrency,
+        Field::Pq,
+        Field::Link,
+        Field::Ct,
+        Field::Revocation,
+        Field::Hook,
+    ];
+
+    /// The name of the option that sets the field, without its leading dashes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Transport => "transport",
+            Field::Mirror => "mirror",
+            Field::TlsResumption => "tls-resumption",
+            Field::Roots => "roots",
+            Field::CacheRoots => "cache-roots",
+            Field::Resolve => "resolve",
+            Field::Concurrency => "concurrency",
+            Field::Pq => "pq",
+            Field::Link => "link",
+            Field::Ct => "ct",
+            Field::Revocation => "revocation",
+            Field::Hook => "hook",
+        }
+    }
+
+    /// The option as the user types it: its [`name`](Field::name) after two dashes (a long
+    /// option, as clap spells it).
+    pub fn flag(self) -> String {
+        let dash = '-';
+        format!("{dash}{dash}{}", self.name())
+    }
+
+    /// The field an older header's flag names (`measured_with`), if any.
+    pub fn from_flag(flag: &str) -> Option<Field> {
+        let name = flag.trim_start_matches('-');
+        Field::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// One field that differs between two runs: its value in each, as the run's own words
+/// (`None`: the field does not apply to that run, e.g. `hook` over rustls).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    pub field: Field,
+    pub was: Option<String>,
+    pub now: Option<String>,
+}
+
+impl RunSpec {
+    /// Every field that applies to this run, with its value in the run's own words (as the
+    /// headers before this spec wrote them): a field that does not apply (no `--pq`, no
+    /// `--link`, no `--ct`, no `--revocation`, `hook` over rustls) is left out, so that a
+    /// run begun without it, or by a certbench without it, resumes.
+    pub fn fields(&self) -> Vec<(Field, String)> {
+        let mut resolve = self.resolve.clone();
+        resolve.sort();
+        let names: Vec<&str> = self.pq.iter().map(|p| p.name()).collect();
+        let mut v = vec![
+            (Field::Transport, self.stack.name().to_owned()),
+            (Field::Mirror, self.mirror.to_string()),
+            (Field::TlsResumption, self.resumption.to_string()),
+            (Field::Roots, format!("{:?}", self.roots)),
+            (Field::CacheRoots, self.cache_roots.to_string()),
+            (Field::Resolve, resolve.join(",")),
+            (Field::Concurrency, self.concurrency.to_string()),
+        ];
+        if !names.is_empty() {
+            v.push((Field::Pq, names.join(",")));
+        }
+        if let Some(link) = &self.link {
+            v.push((Field::Link, link.clone()));
+        }
+        if let Some(ct) = &self.ct {
+            v.push((Field::Ct, ct.clone()));
+        }
+        if let Some(r) = &self.revocation {
+            v.push((Field::Revocation, format!("{} ({})", r.mechanism, r.origin)));
+        }
+        if let Some(hook) = self.hook {
+            v.push((Field::Hook, hook.name().to_owned()));
+        }
+        v
+    }
+
+    /// The fields in which `self` (this run) differs from `first` (the first part's, as its
+    /// header stored them): first those `first` has, in its order, then those only this run
+    /// has. Empty when the two measure the same.
+    pub fn differences(&self, first: &[(Field, String)]) -> Vec<Difference> {
+        let now = self.fields();
+        let value = |fields: &[(Field, String)], f: Field| {
+            (fields.iter())
+                .find(|(g, _)| *g == f)
+                .map(|(_, v)| v.clone())
+        };
+        let changed = (first.iter())
+            .filter(|(f, was)| value(&now, *f).as_ref() != Some(was))
+            .map(|(f, was)| Difference {
+                field: *f,
+                was: Some(was.clone()),
+                now: value(&now, *f),
+            });
+        let added = (now.iter())
+            .filter(|(f, _)| value(first, *f).is_none())
+            .map(|(f, is)| Difference {
+                field: *f,
+                was: None,
+                now: Some(is.clone()),
+            });
+        changed.chain(added).collect()
+    }
+}
+
+/// A value stored by its name: the stack, the hook, a profile, a mechanism.
+trait Named: Copy + 'static {
+    const ALL: &'static [Self];
+    const WHAT: &'static str;
+    fn name(self) -> &'static str;
+    fn by_name<E: serde::de::Error>(name: &str) -> Result<Self, E> {
+        (Self::ALL.iter().copied())
+            .find(|v| v.name() == name)
+            .ok_or_else(|| E::custom(format!("unknown {} `{name}`", Self::WHAT)))
+    }
+}
+
+impl Named for Stack {
+    const ALL: &'static [Stack] = &[Stack::Openssl, Stack::Rustls];
+    const WHAT: &'static str = "TLS stack";
+    fn name(self) -> &'static str {
+        Stack::name(self)
+    }
+}
+
+impl Named for HookMode {
+    const ALL: &'static [HookMode] = &[HookMode::Callback, HookMode::Replace];
+    const WHAT: &'static str = "hook";
+    fn name(self) -> &'static str {
+        HookMode::name(self)
+    }
+}
+
+impl Named for Profile {
+    const ALL: &'static [Profile] = &[
+        Profile::Classical,
+        Profile::MlDsa44,
+        Profile::MlDsa65,
+        Profile::MlDsa87,
+        Profile::Mixed,
+    ];
+    const WHAT: &'static str = "profile";
+    fn name(self) -> &'static str {
+        Profile::name(self)
+    }
+}
+
+impl Named for Mechanism {
+    const ALL: &'static [Mechanism] = &[
+        Mechanism::CrlSet,
+        Mechanism::Crlite,
+        Mechanism::Upki,
+        Mechanism::Crl,
+        Mechanism::Ocsp,
+    ];
+    const WHAT: &'static str = "revocation mechanism";
+    fn name(self) -> &'static str {
+        Mechanism::name(self)
+    }
+}
+
+mod named {
+    use super::*;
+    pub fn serialize<S: Serializer, T: Named>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(v.name())
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Named>(d: D) -> Result<T, D::Error> {
+        T::by_name(&String::deserialize(d)?)
+    }
+}
+
+mod named_option {
+    use super::*;
+    pub fn serialize<S: Serializer, T: Named>(v: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
+        v.map(T::name).serialize(s)
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Named>(d: D) -> Result<Option<T>, D::Error> {
+        Option::<String>::deserialize(d)?
+            .map(|n| T::by_name(&n))
+            .transpose()
+    }
+}
+
+mod named_list {
+    use super::*;
+    pub fn serialize<S: Serializer, T: Named>(v: &[T], s: S) -> Result<S::Ok, S::Error> {
+        let names: Vec<&str> = v.iter().map(|x| x.name()).collect();
+        names.serialize(s)
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Named>(d: D) -> Result<Vec<T>, D::Error> {
+        (Vec::<String>::deserialize(d)?.iter())
+            .map(|n| T::by_name(n))
+            .collect()
+    }
+}
+
+/// The roots as the command line names them: `mozilla`, `system`, or the file's path.
+mod roots {
+    use super::*;
+    pub fn serialize<S: Serializer>(v: &RootsSpec, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            RootsSpec::Mozilla => s.serialize_str("mozilla"),
+            RootsSpec::System => s.serialize_str("system"),
+            RootsSpec::File(path) => path.serialize(s),
+        }
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RootsSpec, D::Error> {
+        let path = PathBuf::deserialize(d)?;
+        Ok(match path.to_str() {
+            Some("mozilla") => RootsSpec::Mozilla,
+            Some("system") => RootsSpec::System,
+            _ => RootsSpec::File(path),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> RunSpec {
+        RunSpec {
+            stack: Stack::Openssl,
+            hook: Some(HookMode::Callback),
+            mirror: true,
+            resumption: false,
+            roots: RootsSpec::File("my roots.pem".into()),
+            cache_roots: false,
+            resolve: vec!["b:443:127.0.0.1".into(), "a:443:127.0.0.1".into()],
+            concurrency: 1,
+            pq: vec![],
+            link: None,
+            ct: Some("28 logs of mirror".into()),
+            revocation: Some(RevocationSpec {
+                mechanism: Mechanism::Crlite,
+                origin: "mirror".into(),
+            }),
+        }
+    }
+
+    #[test]
+    fn a_spec_reads_back_as_written_with_its_values_by_name() {
+        let json = serde_json::to_value(spec()).unwrap();
+        assert_eq!(json["stack"], "openssl");
+        assert_eq!(json["hook"], "callback");
+        assert_eq!(json["roots"], "my roots.pem");
+        assert_eq!(json["revocation"]["mechanism"], "crlite");
+        assert_eq!(serde_json::from_value::<RunSpec>(json).unwrap(), spec());
+        let rustls = RunSpec {
+            stack: Stack::Rustls,
+            hook: None,
+            roots: RootsSpec::Mozilla,
+            pq: vec![Profile::Classical, Profile::MlDsa44],
+            ..spec()
+        };
+        let back = serde_json::to_string(&rustls).unwrap();
+        let bare = serde_json::to_value(RunSpec {
+            pq: vec![],
+            ct: None,
+            revocation: None,
+            ..rustls.clone()
+        })
+        .unwrap();
+        for absent in ["hook", "pq", "link", "ct", "revocation"] {
+            assert!(bare.get(absent).is_none(), "{absent} in {bare}");
+        }
+        assert_eq!(serde_json::from_str::<RunSpec>(&back).unwrap(), rustls);
+        let bad = back.replace("\"rustls\"", "\"gnutls\"");
+        assert!(serde_json::from_str::<RunSpec>(&bad).is_err());
+    }
+
+    #[test]
+    fn fields_are_the_older_headers_words_and_differences_go_field_by_field() {
+        let fields = spec().fields();
+        let names: Vec<&str> = fields.iter().map(|(f, _)| f.name()).collect();
+        assert_eq!(
+            names.join(" "),
+            "transport mirror tls-resumption roots cache-roots resolve concurrency ct revocation hook"
+        );
+        assert_eq!(
+            Field::TlsResumption.flag().len(),
+            "tls-resumption".len() + 2
+        );
+        assert!(Field::TlsResumption.flag().trim_start_matches('-') == "tls-resumption");
+        assert_eq!(fields[3].1, "File(\"my roots.pem\")");
+        assert_eq!(fields[5].1, "a:443:127.0.0.1,b:443:127.0.0.1");
+        assert_eq!(fields[8].1, "crlite (mirror)");
+        assert!(spec().differences(&fields).is_empty());
+        let now = RunSpec {
+            stack: Stack::Rustls,
+            hook: None,
+            concurrency: 4,
+            ..spec()
+        };
+        let told: Vec<(Field, Option<String>, Option<String>)> = (now.differences(&fields))
+            .into_iter()
+            .map(|d| (d.field, d.was, d.now))
+            .collect();
+        assert_eq!(
+            told,
+            [
+                (
+                    Field::Transport,
+                    Some("openssl".into()),
+                    Some("rustls".into())
+                ),
+                (Field::Concurrency, Some("1".into()), Some("4".into())),
+                (Field::Hook, Some("callback".into()), None),
+            ]
+        );
+        let back: Vec<(Field, String)> = (now.fields().iter())
+            .map(|(f, v)| (Field::from_flag(&f.flag()).unwrap(), v.clone()))
+            .collect();
+        assert_eq!(back, now.fields());
+        assert_eq!(
+            spec().differences(&back)[2],
+            Difference {
+                field: Field::Hook,
+                was: None,
+                now: Some("callback".into())
+            }
+        );
+        assert_eq!(Field::from_flag("sites"), None);
+    }
+}

@@ -1,0 +1,64 @@
+//! The one place a [`Stack`] becomes its transport: a command says how it wants the stack set
+//! up ([`TransportSetup`]) and runs its code over whichever transport that is
+//! ([`with_transport!`](crate::transport::setup::with_transport)). Each stack's transport is a
+//! type of its own (its stores, connector and reused state differ), so the code runs once per
+//! stack, generic over [`crate::transport::Transport`].
+
+use crate::tls::Stack;
+use crate::transport::openssl::{HookMode, OpensslTransport};
+use crate::transport::rustls::RustlsTransport;
+
+/// How a command sets its stack up: the stack, and each stack's options (those of the other
+/// stack are not used).
+#[derive(Clone, Copy, Debug)]
+pub struct TransportSetup {
+    /// The stack.
+    pub stack: Stack,
+    /// Keep sessions and offer them again.
+    pub resumption: bool,
+    /// OpenSSL: how a method other than `openssl` enters the handshake.
+    pub hook: HookMode,
+    /// OpenSSL: put `openssl` in through the hook too (a layer above every method).
+    pub hook_openssl: bool,
+    /// rustls: offer X25519MLKEM768 first (`--pq`).
+    pub hybrid_first: bool,
+}
+
+impl TransportSetup {
+    /// The OpenSSL transport of this setup.
+    pub fn openssl(&self) -> OpensslTransport {
+        OpensslTransport {
+            hook: self.hook,
+            resumption: self.resumption,
+            hook_openssl: self.hook_openssl,
+        }
+    }
+
+    /// The rustls transport of this setup.
+    pub fn rustls(&self) -> RustlsTransport {
+        RustlsTransport {
+            resumption: self.resumption,
+            hybrid_first: self.hybrid_first,
+        }
+    }
+}
+
+/// `with_transport!(setup, |t| body)`: `body` with `t` the transport `setup` makes for its
+/// stack (an expression; it may `.await`). Adding a stack adds its arm here, and nowhere else.
+macro_rules! with_transport {
+    ($setup:expr, |$t:ident| $body:expr) => {{
+        let setup: $crate::transport::setup::TransportSetup = $setup;
+        match setup.stack {
+            $crate::tls::Stack::Openssl => {
+                let $t = setup.openssl();
+                $body
+            }
+            $crate::tls::Stack::Rustls => {
+                let $t = setup.rustls();
+                $body
+            }
+        }
+    }};
+}
+
+pub(crate) use with_transport;
