@@ -21,15 +21,15 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use certbench::Method;
-use certbench::analysis::stats::{RatioInterval, Summary};
-use certbench::corpus::{Corpus, CorpusChain};
-use certbench::methods::DynVerifier;
-use certbench::roots::{RootSet, RootsSpec};
-use certbench::stages::Recorder;
 use certbench::tls::pair::Ends;
 use certbench::tls::{Cipher, KeyType, Provider, Suite, TlsLibrary, Version};
-use certbench::verifier::Target;
+use certbench_analysis::stats::{RatioInterval, Summary};
+use certbench_core::corpus::{Corpus, CorpusChain};
+use certbench_core::methods::DynVerifier;
+use certbench_core::methods::Method;
+use certbench_core::roots::{RootSet, RootsSpec};
+use certbench_core::stages::Recorder;
+use certbench_core::verifier::Target;
 
 /// RSA-2048 chains (leaf and intermediate keys), as the driver's sites mostly are.
 const CHAINS: &[&str] = &[

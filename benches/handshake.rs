@@ -12,12 +12,12 @@ use std::path::Path;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
-use certbench::Method;
-use certbench::corpus::Corpus;
-use certbench::methods::openssl::OpenSslRoots;
 use certbench::mirror::MirrorSet;
 use certbench::mirror::server::MirrorServer;
 use certbench::transport::openssl::{Hook, HookState, connector, share_store};
+use certbench_core::corpus::Corpus;
+use certbench_core::methods::Method;
+use certbench_core::methods::openssl::OpenSslRoots;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use openssl::ssl::SslConnector;
 
@@ -43,7 +43,7 @@ fn handshake(c: &mut Criterion) {
     let openssl = Method::OpenSsl.verifier();
     let ossl_roots = openssl.build_roots(&set.roots).unwrap();
     let store = &ossl_roots.downcast_ref::<OpenSslRoots>().unwrap().0;
-    let webpki: Arc<dyn certbench::methods::DynVerifier> =
+    let webpki: Arc<dyn certbench_core::methods::DynVerifier> =
         Arc::from(Method::RustlsSerial.verifier());
     let webpki_roots = Arc::new(webpki.build_roots(&set.roots).unwrap());
 

@@ -10,15 +10,15 @@
 //!
 //! `cargo bench --bench verify`; `benches/benchmarks-md` turns a run into BENCHMARKS.md.
 
-use certbench::Method;
-use certbench::analysis::Stage;
 use certbench::bench::floor::{path_signatures, verify_all};
-use certbench::corpus::Corpus;
-use certbench::methods::openssl::OpenSslRoots;
-use certbench::roots::{RootSet, RootsSpec};
-use certbench::stages::Recorder;
 use certbench::transport::openssl::share_store;
-use certbench::verifier::Target;
+use certbench_core::corpus::Corpus;
+use certbench_core::methods::Method;
+use certbench_core::methods::openssl::OpenSslRoots;
+use certbench_core::roots::{RootSet, RootsSpec};
+use certbench_core::stages::Recorder;
+use certbench_core::verifier::Target;
+use certbench_schema::Stage;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -121,8 +121,8 @@ fn verify(c: &mut Criterion) {
 
     // Certificate Transparency (`--ct`): each method with a CT check, with and without it, back
     // to back on the same chain and store (the ratio is what checking CT costs it).
-    let logs = certbench::ct::CtLogs::load(
-        &certbench::corpus::bundled_dir().join("../ct-logs/log_list.json"),
+    let logs = certbench_core::ct::CtLogs::load(
+        &certbench_core::corpus::bundled_dir().join("../ct-logs/log_list.json"),
     )
     .unwrap();
     let mut g = c.benchmark_group("ct");

@@ -1,9 +1,11 @@
-//! certbench: what TLS certificate verification costs a browser, per site and per stage,
-//! for OpenSSL versus webpki (serial and parallel).
+//! certbench: what TLS certificate verification costs a browser, per site and per stage:
+//! Servo's verifiers beside Chrome's, Firefox's and WebKitGTK's, with Certificate
+//! Transparency, revocation and post-quantum chains.
 //!
-//! Data flows one way: measure → [`certbench_analysis::Sample`]s → statistics → tables. The
-//! verifiers, the stage recorder, roots, chains, the pool and `TimedVerifier` live in
-//! `certbench-core` (re-exported here under their old paths); this crate measures with them:
+//! Data flows one way: measure → [`certbench_schema::Sample`]s → statistics → tables
+//! (`certbench-analysis`). The verifiers, the stage recorder, roots, chains, the pool and
+//! `TimedVerifier` live in `certbench-core`, which this crate names as such; it measures
+//! with them:
 //! - [`driver`]: the site driver — one sample pipeline over any [`transport::Transport`];
 //! - [`transport`]: the TLS stacks (one file each: OpenSSL with its hooks, rustls);
 //! - [`verify`]: `certbench verify`, verification alone on stored chains;
@@ -41,10 +43,3 @@ pub mod sites;
 pub mod tls;
 pub mod transport;
 pub mod verify;
-
-pub use certbench_analysis as analysis;
-pub use certbench_core::{
-    cache, chain, corpus, ct, der, fail_closed, fuzzing, methods, pool, roots, servo, stages,
-    timed, verifier, versions,
-};
-pub use methods::Method;

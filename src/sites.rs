@@ -20,9 +20,9 @@ pub struct Site {
 }
 
 impl Site {
-    /// The site as its samples name it ([`certbench_analysis::schema::site_id`]).
+    /// The site as its samples name it ([`certbench_schema::site_id`]).
     pub fn id(&self) -> String {
-        certbench_analysis::schema::site_id(&self.host, Some(self.port), Some(&self.path))
+        certbench_schema::site_id(&self.host, Some(self.port), Some(&self.path))
     }
 
     /// The URL authority: the host (an IPv6 literal in brackets), and the port unless 443.
@@ -312,7 +312,7 @@ mod tests {
 
 #[cfg(test)]
 mod resume_keys {
-    use certbench_analysis::Sample;
+    use certbench_schema::Sample;
 
     use super::parse_sites;
 

@@ -11,9 +11,9 @@
 
 use serde::Serialize;
 
-use crate::schema::{Sample, Stage};
 use crate::stats::Summary;
 use crate::table::build_seed_tables;
+use certbench_schema::{Sample, Stage};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// The two runs an A/B comparison read, as its title names them.
@@ -101,7 +101,7 @@ pub fn compare(baseline: &[Sample], candidate: &[Sample], min_change: f64) -> Ve
         };
         let mut method = ta.name();
         if tb.config.versions != ta.config.versions {
-            let show = |c: &crate::schema::Config| {
+            let show = |c: &certbench_schema::Config| {
                 c.versions
                     .iter()
                     .map(|(k, v)| format!("{k} {v}"))
@@ -173,7 +173,7 @@ fn row(site: &str, method: &str, stage: Stage, a: &Summary, b: &Summary, min: f6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{SCHEMA_VERSION, SampleMeta, Source, Verdict};
+    use certbench_schema::{SCHEMA_VERSION, SampleMeta, Source, Verdict};
 
     fn samples(values: &[u64], factor: u64) -> Vec<Sample> {
         values

@@ -1,7 +1,7 @@
 //! The comparison a run ends with: per site, every method side by side in two views (the
 //! answer drawn from it is [`crate::answer`]).
 //!
-//! - **Own cost**: what the verifier itself spent ([`Sample::own_cost`](crate::Sample::own_cost)):
+//! - **Own cost**: what the verifier itself spent ([`Sample::own_cost`](certbench_schema::Sample::own_cost)):
 //!   `total-verification` without `openssl-verify`. For `openssl` that is `X509_verify_cert`;
 //!   for a webpki method under the callback hook, its chain conversion, verify and hostname
 //!   check, without the OpenSSL verification the hook makes it wait for.
@@ -14,9 +14,9 @@
 
 use serde::Serialize;
 
-use crate::schema::Stage;
 use crate::stats::Summary;
 use crate::table::SeedTable;
+use certbench_schema::Stage;
 
 /// One method's figures for one site.
 #[derive(Clone, Debug, Serialize)]
@@ -161,8 +161,8 @@ fn ratio(a: f64, b: f64) -> f64 {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::schema::{Config, Sample, SampleMeta, Source, Verdict};
     use crate::table::build_seed_tables;
+    use certbench_schema::{Config, Sample, SampleMeta, Source, Verdict};
 
     /// A driver sample: `own` of its own, plus `ossl` of `openssl-verify` when given.
     pub(crate) fn s(
@@ -182,7 +182,7 @@ pub(crate) mod tests {
             stages.insert(Stage::OpenSslVerify, o);
         }
         Sample {
-            schema: crate::schema::SCHEMA_VERSION,
+            schema: certbench_schema::SCHEMA_VERSION,
             source: Source::Driver,
             method: method.into(),
             config: Config {

@@ -1,8 +1,8 @@
 //! How a [`Config`] is shown: which of its fields belong to the run and which to the method,
 //! each field's label, and the labels that tell one configuration apart from the others shown
-//! with it. Presentation only: the schema ([`crate::schema`]) holds the data.
+//! with it. Presentation only: the schema ([`certbench_schema`]) holds the data.
 
-use crate::schema::Config;
+use certbench_schema::Config;
 
 /// How one [`Config`] field is shown, and whether it belongs to the run (the same for every
 /// method of a run) or to the method (hook, policy and versions differ by method within one

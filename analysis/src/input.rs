@@ -13,9 +13,9 @@ use crate::bulk::BulkResult;
 use crate::export::Format;
 use crate::export::html::Input;
 use crate::handshake::Results;
-use crate::io::{ReadError, read_jsonl};
 use crate::page::PageLoad;
-use crate::schema::{RunInfo, Sample};
+use certbench_schema::io::{ReadError, read_jsonl};
+use certbench_schema::{RunInfo, Sample};
 
 /// The kinds of result file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,7 +162,7 @@ impl Gathered {
     /// whose run header names a driver run.
     pub fn other_hook(&self) -> Option<String> {
         let has = |h| (self.samples.iter()).any(|s| s.config.hook.as_ref() == Some(&h));
-        if has(crate::schema::Hook::Callback) && has(crate::schema::Hook::Replace) {
+        if has(certbench_schema::Hook::Callback) && has(certbench_schema::Hook::Replace) {
             return None;
         }
         (self.inputs.iter())

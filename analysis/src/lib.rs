@@ -27,11 +27,5 @@ pub mod table;
 pub mod units;
 pub mod verify;
 
-// Temporary, until the callers name `certbench_schema` themselves (issue 44): the schema's
-// paths as they were when it lived here (`certbench_analysis::schema::Config`, `crate::io::…`,
-// `certbench_analysis::servo::ServoMeta`, `certbench_analysis::Sample`).
-pub use certbench_schema as schema;
-pub use certbench_schema::{ErrorKind, Sample, SampleMeta, Source, Stage, Verdict, io, servo};
-
 pub use stats::Summary;
 pub use table::{SeedTable, build_seed_tables};

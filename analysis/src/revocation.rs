@@ -12,8 +12,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::schema::{Config, Sample, Stage};
 use crate::stats::{Spread, Summary};
+use certbench_schema::{Config, Sample, Stage};
 
 /// One method with one mechanism.
 #[derive(Clone, Debug, Serialize)]
@@ -225,7 +225,7 @@ pub fn answer(rows: &[RevocationRow]) -> RevocationAnswer {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::schema::{RevocationOutcome, SampleMeta, Source, Verdict};
+    use certbench_schema::{RevocationOutcome, SampleMeta, Source, Verdict};
 
     /// A `verify` sample of `method` on `chain` with mechanism `mechanism`: its own cost,
     /// its `revocation` stage, what the check found, and a load when `load` is given.
@@ -248,7 +248,7 @@ pub(crate) mod tests {
             None => (status.to_owned(), None),
         };
         Sample {
-            schema: crate::schema::SCHEMA_VERSION,
+            schema: certbench_schema::SCHEMA_VERSION,
             source: Source::Verify,
             method: method.into(),
             config: Config {

@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::describe::Describe;
-use crate::schema::{Config, Sample, Stage};
 use crate::stats::Summary;
+use certbench_schema::{Config, Sample, Stage};
 
 /// One row of a [`SeedTable`]: one site (one stored chain) under one method.
 #[derive(Clone, Debug, Serialize)]
@@ -187,7 +187,7 @@ fn verdict_label(group: &[&Sample]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{SampleMeta, Source, Verdict};
+    use certbench_schema::{SampleMeta, Source, Verdict};
 
     fn s(method: &str, site: &str, chain: &str, warmup: bool, verify: u64, ok: bool) -> Sample {
         Sample {

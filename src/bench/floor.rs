@@ -5,9 +5,9 @@
 
 use rustls_pki_types::CertificateDer;
 
-use crate::chain::Chain;
-use crate::der::{SignedParts, Spki};
-use crate::methods::rustls_serial::signature_algorithms;
+use certbench_core::chain::Chain;
+use certbench_core::der::{SignedParts, Spki};
+use certbench_core::methods::rustls_serial::signature_algorithms;
 
 /// One signature check on the path, its inputs owned.
 #[derive(Clone, Debug)]
@@ -148,7 +148,7 @@ pub fn verify_all(path: &[PathSignature]) -> Result<(), rustls_pki_types::Invali
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::Corpus;
+    use certbench_core::corpus::Corpus;
 
     #[test]
     fn the_makespan_bound_is_the_best_split_of_whole_checks() {

@@ -9,8 +9,8 @@ use certbench_analysis::capture::{CaptureRow, Taken};
 use super::site::{CaptureError, Captured, capture, folder};
 use crate::mirror::MirrorSet;
 use crate::mirror::local::{self, LocalError, ResolveMap};
-use crate::roots::RootSet;
 use crate::sites::Site;
+use certbench_core::roots::RootSet;
 
 /// One site's capture: where it was reached (the mirror, `--resolve`) and what came of it.
 pub struct Attempt {
@@ -55,7 +55,7 @@ pub fn rows(attempts: &[Attempt]) -> Vec<CaptureRow> {
                     certificates: 1 + c.intermediates.len(),
                     keys: std::iter::once(&c.leaf)
                         .chain(&c.intermediates)
-                        .map(|d| crate::der::key_type(d))
+                        .map(|d| certbench_core::der::key_type(d))
                         .collect(),
                 }),
                 Err(e) => Err(e.to_string()),

@@ -15,9 +15,9 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 use x509_parser::prelude::{FromDer, X509Certificate};
 
-use crate::roots::RootSet;
 use crate::sites::Site;
 use crate::transport::Failure;
+use certbench_core::roots::RootSet;
 
 /// A site's chain as captured.
 #[derive(Clone, Debug)]
@@ -94,7 +94,7 @@ impl Recording {
         Recording {
             roots,
             anchors,
-            provider: crate::methods::webpki_server::provider(),
+            provider: certbench_core::methods::webpki_server::provider(),
             seen: Mutex::new(Seen::default()),
         }
     }
@@ -242,7 +242,7 @@ struct ManifestCert {
     sha256: String,
 }
 
-/// One chain in the manifest (the fields [`crate::corpus::Corpus::load`] reads, and what a
+/// One chain in the manifest (the fields [`certbench_core::corpus::Corpus::load`] reads, and what a
 /// reader needs to know where it came from).
 #[derive(Serialize)]
 struct ManifestChain {
@@ -287,7 +287,7 @@ fn describe(role: String, der: &CertificateDer<'_>) -> ManifestCert {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let key = crate::der::key_type(der);
+    let key = certbench_core::der::key_type(der);
     match X509Certificate::from_der(der) {
         Ok((_, x)) => ManifestCert {
             role,
@@ -379,7 +379,7 @@ pub fn write(
             validation_time_unix: c.at,
             chain_length_served: 1 + c.intermediates.len(),
             path_length_with_root: c.path_len,
-            leaf_key: crate::der::key_type(&c.leaf),
+            leaf_key: certbench_core::der::key_type(&c.leaf),
             root_source: format!("trust store {}", roots.describe()),
             certs,
             source: ManifestSource {

@@ -91,7 +91,7 @@ fn new_key(spki_cert: &X509Certificate<'_>, profile: Profile) -> Result<KeyPair,
     if let Some(alg) = key::algorithm(profile, ca) {
         return Ok(KeyPair::generate_for(alg)?);
     }
-    let label = crate::der::key_type(spki_cert.as_ref());
+    let label = certbench_core::der::key_type(spki_cert.as_ref());
     let (alg, rsa): (&'static SignatureAlgorithm, Option<RsaKeySize>) = match label.as_str() {
         "RSA-2048" => (&rcgen::PKCS_RSA_SHA256, Some(RsaKeySize::_2048)),
         "RSA-3072" => (&rcgen::PKCS_RSA_SHA256, Some(RsaKeySize::_3072)),

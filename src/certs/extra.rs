@@ -26,7 +26,7 @@ use rustls_pki_types::CertificateDer;
 use x509_parser::prelude::{FromDer, X509Certificate, X509Name};
 
 use super::ca::{self, GenError, Signs};
-use crate::corpus::Corpus;
+use certbench_core::corpus::Corpus;
 
 /// Extra certificates for a store-scaling run.
 #[derive(Clone, Debug, Default)]

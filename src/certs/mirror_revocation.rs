@@ -60,7 +60,7 @@ pub fn staple(
     now: u64,
 ) -> Result<Option<Vec<u8>>, RevocationGenError> {
     let this_update = now.saturating_sub(THIS_UPDATE_AGO);
-    let Some((_, not_after)) = crate::der::validity(leaf) else {
+    let Some((_, not_after)) = certbench_core::der::validity(leaf) else {
         return Ok(None);
     };
     if not_after <= this_update {
@@ -95,11 +95,11 @@ pub struct CaLeaves {
 impl CaLeaves {
     /// Counts `host`'s `leaf` in.
     pub fn add(&mut self, leaf: &[u8], host: &str) {
-        if let Some((_, not_after)) = crate::der::validity(leaf) {
+        if let Some((_, not_after)) = certbench_core::der::validity(leaf) {
             self.last_not_after = self.last_not_after.max(not_after);
         }
         if is_revoked(host)
-            && let Some(serial) = crate::der::serial(leaf)
+            && let Some(serial) = certbench_core::der::serial(leaf)
             && !self.revoked.iter().any(|s| s == serial)
         {
             self.revoked.push(serial.to_vec());

@@ -16,8 +16,8 @@ use super::ct::CtLogs;
 use super::host::{HostCert, MakeError, revocation_err};
 use super::mirror_revocation as revocation;
 use super::synthetic::synthetic_hosts;
-use crate::corpus::Corpus;
 use crate::pq::Profile;
+use certbench_core::corpus::Corpus;
 
 /// What the mirror serves, as made.
 pub struct Made {

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use rustls_pki_types::CertificateDer;
 
 use super::clone::{CloneError, Cloner};
-use crate::chain::Chain;
-use crate::corpus::{Corpus, CorpusChain};
 use crate::pq::Profile;
+use certbench_core::chain::Chain;
+use certbench_core::corpus::{Corpus, CorpusChain};
 
 /// Why a chain has no twin (the other chains have theirs).
 #[derive(Debug, thiserror::Error)]

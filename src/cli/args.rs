@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use clap::ValueEnum;
 use clap::builder::PossibleValue;
 
-use crate::methods::Method;
+use certbench_core::methods::Method;
 
 /// One `--method` value: a method, or `all`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,8 +111,8 @@ pub enum CacheArg {
 }
 
 /// The cache policies `args` name, duplicates dropped, order kept.
-pub fn caches(args: &[CacheArg]) -> Vec<crate::cache::CachePolicy> {
-    use crate::cache::CachePolicy;
+pub fn caches(args: &[CacheArg]) -> Vec<certbench_core::cache::CachePolicy> {
+    use certbench_core::cache::CachePolicy;
     let mut out: Vec<CachePolicy> = Vec::new();
     for c in args {
         let policy = match c {

@@ -12,7 +12,7 @@ use crate::mirror::MirrorSet;
 
 /// The corpus's log list: the logs of the SCTs its leaves embed (corpus/ct-logs/).
 pub fn corpus_log_list() -> PathBuf {
-    crate::corpus::bundled_dir().join("../ct-logs/log_list.json")
+    certbench_core::corpus::bundled_dir().join("../ct-logs/log_list.json")
 }
 
 #[derive(Args, Debug, Clone, Default)]

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use certbench_analysis::schema::RunInfo;
+use certbench_schema::RunInfo;
 use clap::Args;
 
 use super::args::{MethodArg, methods};
@@ -125,7 +125,7 @@ pub(super) fn run(args: DriveArgs, argv: Vec<String>) -> Result<Outcome> {
     let info = RunInfo {
         other_hook: Some(other_hook.clone()),
         spec: Some(serde_json::to_value(&spec)?),
-        ..crate::versions::run_info(argv)
+        ..certbench_core::versions::run_info(argv)
     };
     let mut raw = RawSink::open(Some(&plan.raw_path), &info)?;
     out.note(&plan.summary());

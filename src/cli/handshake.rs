@@ -118,7 +118,7 @@ impl HandshakeArgs {
 }
 
 pub(super) fn run(args: HandshakeArgs, argv: Vec<String>) -> Result<Outcome> {
-    let info = crate::versions::run_info(argv); // the run header, as of the start
+    let info = certbench_core::versions::run_info(argv); // the run header, as of the start
     let duration = args.duration()?;
     let out = &args.out;
     args.ct.for_handshake(!args.method.is_empty())?;

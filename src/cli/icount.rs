@@ -10,10 +10,10 @@ use clap::Args;
 
 use super::args::{MethodArg, methods};
 use super::output::{self, Outcome};
-use crate::Method;
 use crate::bench::icount::sweep::{self, SweepOptions};
 use crate::bench::icount::{self, Scenario};
 use crate::tls::TlsLibrary;
+use certbench_core::methods::Method;
 
 /// `--scenario`: verification alone, or a TLS scenario per stack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use anyhow::Result;
-use certbench_analysis::Sample;
+use certbench_schema::Sample;
 
 use super::output::{self, OutputArgs};
 use super::runtime;

@@ -10,7 +10,7 @@ use clap::Args;
 use super::output;
 use crate::mirror::MirrorSet;
 use crate::mirror::local::{self, ResolveMap};
-use crate::roots::{RootSet, RootsSpec};
+use certbench_core::roots::{RootSet, RootsSpec};
 
 #[derive(Args, Debug)]
 pub(super) struct NetArgs {

@@ -10,13 +10,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
-use certbench_analysis::Sample;
 use certbench_analysis::export::{Format, render_samples};
-use certbench_analysis::schema::RunInfo;
+use certbench_schema::RunInfo;
+use certbench_schema::Sample;
 use clap::Args;
 
-use crate::methods::Method;
 pub(super) use crate::run::Outcome;
+use certbench_core::methods::Method;
 
 /// Exit code of a run stopped by Ctrl-C (SIGINT), as shells report it (128 + 2).
 const EXIT_INTERRUPTED: u8 = 130;

@@ -10,16 +10,16 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use certbench_analysis::Sample;
 use certbench_analysis::ab::{AbRuns, compare};
 use certbench_analysis::export;
 use certbench_analysis::input::{Contents, Gathered};
-use certbench_analysis::io::{ReadError, read_run_info};
+use certbench_schema::Sample;
+use certbench_schema::io::{ReadError, read_run_info};
 use clap::Args;
 
 use super::output::Outcome;
 use super::output::OutputArgs;
-use crate::methods::Method;
+use certbench_core::methods::Method;
 
 #[derive(Args, Debug)]
 pub(super) struct ReportArgs {
@@ -53,7 +53,7 @@ fn tell(path: &Path, errors: &[ReadError], out: &OutputArgs) {
 /// Reads one JSONL file: its samples, and the number of malformed lines (each named on stderr).
 fn read(path: &Path, out: &OutputArgs) -> Result<(Vec<Sample>, usize)> {
     let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
-    let (samples, errors) = certbench_analysis::io::read_jsonl(&bytes[..]);
+    let (samples, errors) = certbench_schema::io::read_jsonl(&bytes[..]);
     tell(path, &errors, out);
     Ok((samples, errors.len()))
 }

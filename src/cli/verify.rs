@@ -6,16 +6,17 @@ use std::path::PathBuf;
 use anyhow::Result;
 use certbench_analysis::export::{Format, render_parallel_bound, render_store_scaling};
 use certbench_analysis::units::human;
-use certbench_analysis::{Sample, Verdict, verify as summary};
+use certbench_analysis::verify as summary;
+use certbench_schema::{Sample, Verdict};
 use clap::Args;
 
 use super::args::{MethodArg, methods};
 use super::output::{Outcome, OutputArgs};
-use crate::corpus::bundled_dir;
 use crate::pq::Profile;
-use crate::roots::RootsSpec;
 use crate::run::sink::RawSink;
 use crate::verify::{self, Plan, PlanOptions, VerifyOptions};
+use certbench_core::corpus::bundled_dir;
+use certbench_core::roots::RootsSpec;
 
 #[derive(Args, Debug)]
 pub(super) struct VerifyArgs {
@@ -97,7 +98,10 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
     };
     out.note(&plan.describe(&opts));
 
-    let mut raw = RawSink::open(args.raw.as_deref(), &crate::versions::run_info(argv))?;
+    let mut raw = RawSink::open(
+        args.raw.as_deref(),
+        &certbench_core::versions::run_info(argv),
+    )?;
     let per_run = (plan.items().len() * opts.methods.len()) as u64;
     let bar = out.progress(per_run * u64::from(args.runs + args.warmup));
     let mut samples: Vec<Sample> = Vec::new();

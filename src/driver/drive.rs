@@ -8,19 +8,19 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use certbench_analysis::Sample;
+use certbench_schema::Sample;
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
 
 use super::options::{DriverOptions, RunControl};
 use super::sample::{self, Ctx, Entry};
-use crate::methods::DynVerifier;
 use crate::pq::Profile;
-use crate::roots::RootSet;
 use crate::run::schedule::{Step, steps};
 use crate::sites::Site;
 use crate::transport::Transport;
 use crate::transport::setup::{TransportSetup, with_transport};
+use certbench_core::methods::DynVerifier;
+use certbench_core::roots::RootSet;
 
 /// Measures every site with every method, `warmup + runs` times, handing each sample to
 /// `sink` as soon as it is taken.

@@ -15,13 +15,13 @@
 //! square: the steps of [`crate::run::schedule::steps`], as `verify` takes them.
 //!
 //! With `--ct`, every method that checks Certificate Transparency
-//! ([`crate::verifier::Capabilities::ct`]) checks the leaf's SCTs against the run's logs
+//! ([`certbench_core::verifier::Capabilities::ct`]) checks the leaf's SCTs against the run's logs
 //! inside the handshake (the `ct` stage, inside `total-verification`; the counts in the
 //! sample's `meta.ct`, the list in its `config.ct`); the others (`openssl`, `gnutls`, …) verify
 //! as without it.
 //!
 //! With `--revocation`, every method with a revocation mechanism
-//! ([`crate::verifier::Capabilities::revocation`]) checks the path it verified inside the
+//! ([`certbench_core::verifier::Capabilities::revocation`]) checks the path it verified inside the
 //! handshake (the `revocation` stage, inside `total-verification`), with the OCSP response the
 //! server stapled (both transports ask for one); the data's one load per process is made
 //! before the method's first sample is timed (`revocation-load`, outside `total`, as

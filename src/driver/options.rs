@@ -8,15 +8,15 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use certbench_analysis::Sample;
 use certbench_core::ct::CtLogs;
 use certbench_core::revocation::RevocationData;
+use certbench_schema::Sample;
 
-use crate::methods::Method;
 use crate::mirror::local::ResolveMap;
 use crate::pq::Profile;
 use crate::tls::Stack;
 use crate::transport::openssl::HookMode;
+use certbench_core::methods::Method;
 
 /// What to measure.
 #[derive(Clone, Debug)]

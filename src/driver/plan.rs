@@ -3,17 +3,17 @@
 
 use std::path::PathBuf;
 
-use certbench_analysis::Sample;
+use certbench_schema::Sample;
 
 use super::drive::run_with;
 use super::options::{DriverOptions, RunControl};
 use crate::link::LinkSpec;
 use crate::mirror::MirrorSet;
 use crate::mirror::local::{self, LocalError};
-use crate::roots::{RootSet, RootsSpec};
 use crate::run::spec::{RevocationSpec, RunSpec};
 use crate::sites::{Site, SiteError};
 use crate::tls::Stack;
+use certbench_core::roots::{RootSet, RootsSpec};
 
 /// Everything a driver run measures and where its samples go. Nothing reads the command
 /// line after it is made.

@@ -4,21 +4,21 @@
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use certbench_analysis::schema::Config;
-use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
 use certbench_core::ct::CtLogs;
 use certbench_core::methods::openssl::OpenSslVerifier;
 use certbench_core::revocation::{Mechanism, RevocationData};
+use certbench_schema::Config;
+use certbench_schema::{Sample, SampleMeta, Source, Stage, Verdict};
 
 use super::options::{DriverOptions, RunControl};
-use crate::methods::{DynVerifier, Method};
 use crate::pq::Profile;
-use crate::roots::RootSet;
 use crate::run::schedule::Step;
 use crate::run::{self, sample::Subject};
 use crate::sites::Site;
-use crate::stages::Recorder;
 use crate::transport::{Checks, Failure, Transport, http_get};
+use certbench_core::methods::{DynVerifier, Method};
+use certbench_core::roots::RootSet;
+use certbench_core::stages::Recorder;
 
 /// One method of a run (on one profile's chains with `--pq`): its verifier, its stores when
 /// they are built once, and why it cannot verify that profile's chains, if it cannot.

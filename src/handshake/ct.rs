@@ -41,9 +41,9 @@ pub fn generate_signed(key: KeyType, intermediate: bool) -> Result<Signed, Hands
 mod tests {
     use super::*;
     use crate::certs::test::SERVER_NAME;
-    use crate::methods::Method;
-    use crate::stages::Recorder;
-    use crate::verifier::Target;
+    use certbench_core::methods::Method;
+    use certbench_core::stages::Recorder;
+    use certbench_core::verifier::Target;
 
     /// The chain verifies with its CT check under Chrome's policy (rustlsserial's), both shapes.
     #[test]
@@ -53,7 +53,7 @@ mod tests {
             assert_eq!(cert.chain.len(), 2);
             let v = Method::RustlsSerial.verifier();
             let roots = v.build_roots(std::slice::from_ref(&cert.ca)).unwrap();
-            let chain = crate::chain::Chain {
+            let chain = certbench_core::chain::Chain {
                 leaf: cert.chain[0].clone(),
                 intermediates: cert.chain[1..].to_vec(),
             };

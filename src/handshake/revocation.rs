@@ -22,10 +22,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use certbench_analysis::Stage;
 use certbench_core::revocation::{DataFiles, Mechanism, RevocationData};
 use certbench_core::stages::Recorder;
 use certbench_core::timed::MethodVerifier;
+use certbench_schema::Stage;
 use rustls::DigitallySignedStruct;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls_pki_types::{CertificateDer, ServerName, UnixTime};

@@ -4,17 +4,17 @@
 //! the next (as `certbench verify` does), so that no method always runs first or after the
 //! same neighbour. A testcase the method cannot express, or whose chain holds an algorithm
 //! the method does not implement (`unsupported algorithm: ML-DSA-44`), is SKIPPED with the
-//! reason its [`Capabilities`](crate::verifier::Capabilities) give; a trust store it cannot build
+//! reason its [`Capabilities`](certbench_core::verifier::Capabilities) give; a trust store it cannot build
 //! is a FAILURE (no path can be built); a verifier that panics is a FAILURE with the panic
 //! message (fail closed).
 
 use certbench_analysis::limbo::{ActualResult, Expectation, LimboResult, TestcaseResult};
 
 use super::testcase::{Case, LimboFile};
-use crate::fail_closed;
-use crate::methods::{DynVerifier, Method};
 use crate::run::schedule::steps;
-use crate::stages::Recorder;
+use certbench_core::fail_closed;
+use certbench_core::methods::{DynVerifier, Method};
+use certbench_core::stages::Recorder;
 
 /// The `harness` name certbench writes for `method`, naming the library and its version,
 /// e.g. `certbench-rustlsserial (rustls-webpki 0.103.17)`.

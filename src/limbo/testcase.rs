@@ -18,8 +18,8 @@ use rustls_pki_types::{CertificateDer, CertificateRevocationListDer};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::chain::Chain;
-use crate::verifier::{Eku, PeerName, Target};
+use certbench_core::chain::Chain;
+use certbench_core::verifier::{Eku, PeerName, Target};
 
 /// A peer name, owned.
 #[derive(Clone, Debug, PartialEq, Eq)]

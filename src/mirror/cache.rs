@@ -24,8 +24,8 @@ use super::{
 };
 use crate::certs::ct::{self, CachedLog, CtLogs};
 use crate::certs::mirror_revocation::Crls;
-use crate::corpus::Corpus;
 use crate::pq::Profile;
+use certbench_core::corpus::Corpus;
 
 /// Bumped whenever generation changes (anything [`crate::certs::mirror_set::make`] makes), so
 /// older caches are not reused.
@@ -125,13 +125,13 @@ impl MirrorSet {
             Some(made) if now() - made < CT_LOG_LIST_MAX_AGE_DAYS * 86400 => {}
             _ => return Ok(None),
         }
-        let Ok(roots) = crate::chain::read_pem_certs(&dir.join("roots.pem")) else {
+        let Ok(roots) = certbench_core::chain::read_pem_certs(&dir.join("roots.pem")) else {
             return Ok(None);
         };
         let mut hosts = BTreeMap::new();
         for (host, source) in index.hosts {
             let d = host_dir(dir, &host);
-            let chain = match crate::chain::read_pem_certs(&d.join("chain.pem")) {
+            let chain = match certbench_core::chain::read_pem_certs(&d.join("chain.pem")) {
                 Ok(c) if !c.is_empty() => c,
                 _ => return Ok(None),
             };
@@ -144,7 +144,7 @@ impl MirrorSet {
             let now = now() as u64;
             let valid = chain
                 .first()
-                .and_then(|c| crate::der::validity(c))
+                .and_then(|c| certbench_core::der::validity(c))
                 .is_some_and(|(not_before, not_after)| not_before <= now && now <= not_after);
             if !valid && host != EXPIRED_HOST && host != NOT_YET_VALID_HOST {
                 return Ok(None);

@@ -9,12 +9,12 @@ use std::path::Path;
 
 use super::server::MirrorServer;
 use super::{MirrorError, MirrorSet};
-use crate::corpus::Corpus;
 use crate::link::{Link, LinkSpec};
 use crate::pq::Profile;
-use crate::roots::{RootSet, RootsSpec};
 use crate::sites::Site;
 use crate::tls::Stack;
+use certbench_core::corpus::Corpus;
+use certbench_core::roots::{RootSet, RootsSpec};
 
 /// `(host, port)` → address, used instead of DNS.
 pub type ResolveMap = HashMap<(String, u16), SocketAddr>;

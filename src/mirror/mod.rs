@@ -41,8 +41,8 @@ use crate::certs::ct::CtLogs;
 use crate::certs::host::MakeError;
 use crate::certs::mirror_revocation::Crls;
 use crate::certs::mirror_set;
-use crate::corpus::Corpus;
 use crate::pq::Profile;
+use certbench_core::corpus::Corpus;
 
 pub use crate::certs::host::HostCert;
 pub use crate::certs::synthetic::{

@@ -13,15 +13,15 @@ use certbench_core::ct::CtLogs;
 use certbench_core::revocation::RevocationData;
 
 use super::pages::Page;
-use crate::cache::{CachePolicy, CachingVerifier};
-use crate::methods::{DynVerifier, Method};
-use crate::roots::RootSet;
 use crate::run::schedule::loads;
 use crate::sites::Site;
 use crate::tls::Stack;
 use crate::transport::openssl::HookMode;
 use crate::transport::setup::{TransportSetup, with_transport};
 use crate::transport::{Checks, Failure, Transport, http_get};
+use certbench_core::cache::{CachePolicy, CachingVerifier};
+use certbench_core::methods::{DynVerifier, Method};
+use certbench_core::roots::RootSet;
 
 /// What to measure.
 #[derive(Clone, Debug)]

@@ -7,7 +7,7 @@ use super::load::{PageOptions, StoreFailure, run};
 use super::pages::Page;
 use crate::mirror::MirrorSet;
 use crate::mirror::local::{self, LocalError};
-use crate::roots::RootSet;
+use certbench_core::roots::RootSet;
 
 /// Everything a page run loads, with what, and how.
 pub struct PagePlan {

@@ -15,8 +15,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::der::MlDsa;
-use crate::verifier::{Capabilities, Unsupported};
+use certbench_core::der::MlDsa;
+use certbench_core::verifier::{Capabilities, Unsupported};
 
 /// The keys a chain's certificates get.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -81,7 +81,7 @@ mod tests {
             hook: (stack == Stack::Openssl).then_some(hook),
             mirror: false,
             resumption: false,
-            roots: crate::roots::RootsSpec::Mozilla,
+            roots: certbench_core::roots::RootsSpec::Mozilla,
             cache_roots: false,
             resolve: vec![],
             concurrency: 1,

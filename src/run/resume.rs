@@ -6,9 +6,9 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use certbench_analysis::Sample;
-use certbench_analysis::io::{read_jsonl, read_run_info, run_info_path};
-use certbench_analysis::schema::RunInfo;
+use certbench_schema::RunInfo;
+use certbench_schema::Sample;
+use certbench_schema::io::{read_jsonl, read_run_info, run_info_path};
 
 use super::spec::{Difference, Field, RunSpec};
 
@@ -114,9 +114,9 @@ fn first_fields(info: &RunInfo) -> Option<Vec<(Field, String)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::roots::RootsSpec;
     use crate::tls::Stack;
     use crate::transport::openssl::HookMode;
+    use certbench_core::roots::RootsSpec;
 
     fn spec() -> RunSpec {
         RunSpec {

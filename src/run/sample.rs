@@ -2,11 +2,11 @@
 //! `verify`): what was measured, by which method, under which configuration, in which run —
 //! before anything is measured. The caller then records its stages, verdict and meta.
 
-use certbench_analysis::schema::{Config, SCHEMA_VERSION};
-use certbench_analysis::{Sample, SampleMeta, Source, Verdict};
+use certbench_schema::{Config, SCHEMA_VERSION};
+use certbench_schema::{Sample, SampleMeta, Source, Verdict};
 
-use crate::methods::Method;
 use crate::sites::Site;
+use certbench_core::methods::Method;
 
 /// What one sample measures: a site connected to, or a stored chain.
 #[derive(Clone, Copy, Debug)]

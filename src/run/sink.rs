@@ -5,9 +5,9 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use certbench_analysis::Sample;
-use certbench_analysis::io::run_info_path;
-use certbench_analysis::schema::RunInfo;
+use certbench_schema::RunInfo;
+use certbench_schema::Sample;
+use certbench_schema::io::run_info_path;
 
 /// Why the raw file could not be opened or its header written (the I/O error is its
 /// source, shown after it).

@@ -20,9 +20,9 @@ use certbench_core::revocation::Mechanism;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::pq::Profile;
-use crate::roots::RootsSpec;
 use crate::tls::Stack;
 use crate::transport::openssl::HookMode;
+use certbench_core::roots::RootsSpec;
 
 /// What a driver run measured: every option that changes what one of its samples measures.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -120,8 +120,10 @@ impl TlsLibrary {
     /// The library and its version (`OpenSSL 3.0.13`, `rustls 0.23.x`).
     pub fn version(self) -> String {
         match self {
-            TlsLibrary::Openssl => format!("OpenSSL {}", crate::versions::openssl()),
-            TlsLibrary::Rustls(_) => format!("rustls {}", crate::versions::locked("rustls")),
+            TlsLibrary::Openssl => format!("OpenSSL {}", certbench_core::versions::openssl()),
+            TlsLibrary::Rustls(_) => {
+                format!("rustls {}", certbench_core::versions::locked("rustls"))
+            }
         }
     }
 }

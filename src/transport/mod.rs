@@ -12,15 +12,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use certbench_analysis::ErrorKind;
 use certbench_core::ct::CtLogs;
 use certbench_core::revocation::RevocationData;
+use certbench_schema::ErrorKind;
 use http_body_util::Empty;
 
-use crate::methods::{DynVerifier, Method};
-use crate::roots::RootSet;
 use crate::sites::Site;
-use crate::stages::Recorder;
+use certbench_core::methods::{DynVerifier, Method};
+use certbench_core::roots::RootSet;
+use certbench_core::stages::Recorder;
 
 pub mod flight;
 pub mod openssl;

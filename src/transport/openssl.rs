@@ -28,12 +28,12 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
-use certbench_analysis::Stage;
 use certbench_core::ct::CtLogs;
 use certbench_core::fail_closed;
 use certbench_core::ffi::ossl;
 use certbench_core::methods::openssl::{OpenSslRoots, OpenSslVerifier};
 use certbench_core::revocation::RevocationData;
+use certbench_schema::Stage;
 use hyper_util::rt::TokioIo;
 use openssl::ssl::{
     SslConnector, SslConnectorBuilder, SslMethod, SslRef, SslSession, SslVerifyMode, StatusType,
@@ -43,13 +43,13 @@ use openssl::x509::{X509StoreContext, X509StoreContextRef};
 use rustls_pki_types::CertificateDer;
 
 use super::{Checks, ConnInfo, Failure, Transport, Verification, tcp};
-use crate::chain::Chain;
-use crate::methods::{AnyRoots, DynVerifier, Method};
-use crate::roots::RootSet;
 use crate::sites::Site;
-use crate::stages::Recorder;
 use crate::tls::Stack;
-use crate::verifier::{Rejection, Target};
+use certbench_core::chain::Chain;
+use certbench_core::methods::{AnyRoots, DynVerifier, Method};
+use certbench_core::roots::RootSet;
+use certbench_core::stages::Recorder;
+use certbench_core::verifier::{Rejection, Target};
 
 /// How a webpki method is put into OpenSSL's handshake (`--hook`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -450,7 +450,7 @@ impl Transport for OpensslTransport {
     }
 
     fn library(&self) -> (&'static str, String) {
-        ("OpenSSL", crate::versions::openssl())
+        ("OpenSSL", certbench_core::versions::openssl())
     }
 
     fn openssl_verifies(&self, method: Method) -> bool {
@@ -572,7 +572,7 @@ impl Transport for OpensslTransport {
                 .flatten()
                 .map(|c| {
                     c.to_der()
-                        .map(|d| crate::der::key_type(&d))
+                        .map(|d| certbench_core::der::key_type(&d))
                         .unwrap_or_default()
                 })
                 .collect(),

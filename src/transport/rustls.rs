@@ -37,10 +37,10 @@ use rustls::client::danger::ServerCertVerifier;
 
 use super::flight::{Counted, Flights, certificate_message_bytes, chain_bytes};
 use super::{Checks, ConnInfo, Failure, Transport, Verification, tcp};
-use crate::methods::{AnyRoots, DynVerifier, Method};
-use crate::roots::RootSet;
 use crate::sites::Site;
 use crate::tls::Stack;
+use certbench_core::methods::{AnyRoots, DynVerifier, Method};
+use certbench_core::roots::RootSet;
 pub use certbench_core::timed::{
     LastVerification, MethodVerifier, TimedVerifier, VerificationSink, reason,
 };
@@ -89,7 +89,7 @@ pub fn client_config(
     client_config_with(
         verifier,
         resumption,
-        crate::methods::webpki_server::provider(),
+        certbench_core::methods::webpki_server::provider(),
     )
 }
 
@@ -206,7 +206,10 @@ impl Transport for RustlsTransport {
     }
 
     fn library(&self) -> (&'static str, String) {
-        ("rustls", crate::versions::locked("rustls").to_owned())
+        (
+            "rustls",
+            certbench_core::versions::locked("rustls").to_owned(),
+        )
     }
 
     fn stores(
@@ -251,7 +254,7 @@ impl Transport for RustlsTransport {
                     true => Arc::new(crate::tls::hybrid_first(
                         rustls::crypto::aws_lc_rs::default_provider(),
                     )),
-                    false => crate::methods::webpki_server::provider(),
+                    false => certbench_core::methods::webpki_server::provider(),
                 };
                 let config = client_config_with(timed, sessions, provider)
                     .map_err(|e| Failure::Input(format!("building the connector: {e}")))?;
@@ -307,7 +310,10 @@ impl Transport for RustlsTransport {
                         .negotiated_cipher_suite()
                         .map(|c| format!("{:?}", c.suite())),
                     chain_len: Some(chain.len() as u32),
-                    key_types: chain.iter().map(|c| crate::der::key_type(c)).collect(),
+                    key_types: chain
+                        .iter()
+                        .map(|c| certbench_core::der::key_type(c))
+                        .collect(),
                     resumed: conn.handshake_kind() == Some(rustls::HandshakeKind::Resumed),
                     chain_bytes: (!chain.is_empty()).then(|| chain_bytes(chain)),
                     cert_message_bytes: (!chain.is_empty())

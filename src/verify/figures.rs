@@ -7,7 +7,7 @@ use certbench_analysis::verify::{ChainChecks, PathChecks, Store};
 
 use super::options::{CachedRoots, VerifyOptions};
 use super::plan::Plan;
-use crate::methods::Method;
+use certbench_core::methods::Method;
 
 /// What store scaling's table needs beside the samples.
 pub struct Scaling {
@@ -74,15 +74,14 @@ fn chain_checks(plan: &Plan) -> Bound {
         .map(|c| (&c.chain, plan.roots.certs()))
         .collect();
     let costs = crate::bench::floor::check_costs(&chains, 30);
-    let threads = crate::pool::SignaturePool::global().workers() + 1;
+    let threads = certbench_core::pool::SignaturePool::global().workers() + 1;
     let chains = (plan.corpus.chains.iter().zip(costs))
         .map(|(c, cost)| ChainChecks {
             id: c.id.clone(),
             keys: c.key_types.join(", "),
-            p384: c
-                .chain
-                .iter()
-                .any(|cert| crate::der::signer(cert) == Some(crate::der::Signer::EcdsaP384)),
+            p384: c.chain.iter().any(|cert| {
+                certbench_core::der::signer(cert) == Some(certbench_core::der::Signer::EcdsaP384)
+            }),
             path: cost.filter(|checks| !checks.is_empty()).map(|checks| {
                 let on_threads = crate::bench::floor::makespan_bound(&checks, threads);
                 PathChecks { checks, on_threads }

@@ -20,19 +20,19 @@
 //! `classical` and the profile), interleaved in the same square; a method that does not
 //! implement a twin's algorithm gives an `unsupported` sample, untimed.
 
-use certbench_analysis::schema::Config;
-use certbench_analysis::{Sample, SampleMeta, Source, Stage, Verdict};
+use certbench_schema::Config;
+use certbench_schema::{Sample, SampleMeta, Source, Stage, Verdict};
 
-use crate::corpus::CorpusChain;
-use crate::methods::{DynVerifier, Method};
 use crate::pq::Profile;
-use crate::roots::RootSet;
 use crate::run::sample::{Subject, sample};
 use crate::run::schedule::{Step, steps};
-use crate::stages::Recorder;
-use crate::verifier::Target;
+use certbench_core::corpus::CorpusChain;
 use certbench_core::ct::CtLogs;
+use certbench_core::methods::{DynVerifier, Method};
 use certbench_core::revocation::{Mechanism, RevocationData};
+use certbench_core::roots::RootSet;
+use certbench_core::stages::Recorder;
+use certbench_core::verifier::Target;
 
 pub mod figures;
 mod options;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use certbench_core::ct::CtLogs;
 use certbench_core::revocation::RevocationData;
 
-use crate::methods::{AnyRoots, Method};
+use certbench_core::methods::{AnyRoots, Method};
 
 /// What to measure.
 #[derive(Clone, Debug)]

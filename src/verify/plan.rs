@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use super::options::VerifyOptions;
 use crate::certs::extra::Extra;
 use crate::certs::twin::{Twins, twins};
-use crate::corpus::{Corpus, CorpusChain};
 use crate::pq::Profile;
-use crate::roots::{RootSet, RootsSpec};
+use certbench_core::corpus::{Corpus, CorpusChain};
+use certbench_core::roots::{RootSet, RootsSpec};
 
 /// Where the chains and roots come from, and the store scaling asked for.
 #[derive(Clone, Debug)]

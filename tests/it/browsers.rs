@@ -5,11 +5,11 @@
 //! the corpus: `verdicts.rs`; on limbo testcases: `limbo.rs`.)
 
 use crate::common::{all_methods, chain, corpus, verdict_with};
-use certbench::Method;
-use certbench::chain::Chain;
-use certbench::stages::Recorder;
-use certbench::verifier::Target;
-use certbench_analysis::Stage;
+use certbench_core::chain::Chain;
+use certbench_core::methods::Method;
+use certbench_core::stages::Recorder;
+use certbench_core::verifier::Target;
+use certbench_schema::Stage;
 use rustls_pki_types::CertificateDer;
 
 /// The browsers' verifiers built here (all three in CI: `CERTBENCH_REQUIRE_NATIVE`).
@@ -292,7 +292,7 @@ fn firefox_names_the_nss_it_runs_on_and_it_is_of_firefoxs_era() {
 
 /// `chrome`'s and `firefox`'s loaded libraries (ABI v4), those built here.
 fn native_libraries() -> Vec<(Method, &'static certbench_core::ffi::native::Loaded)> {
-    use certbench::methods::{chrome::Chrome, firefox::Firefox};
+    use certbench_core::methods::{chrome::Chrome, firefox::Firefox};
     let mut out = Vec::new();
     for m in browsers() {
         let loaded = match m.name() {
@@ -315,13 +315,13 @@ fn path_by_names<'a>(
     roots: &'a [CertificateDer<'static>],
 ) -> Vec<&'a [u8]> {
     let subject = |der: &[u8]| {
-        certbench::der::SignedParts::parse(der)
+        certbench_core::der::SignedParts::parse(der)
             .unwrap()
             .subject
             .to_vec()
     };
     let issuer = |der: &[u8]| {
-        certbench::der::SignedParts::parse(der)
+        certbench_core::der::SignedParts::parse(der)
             .unwrap()
             .issuer
             .to_vec()
@@ -362,7 +362,7 @@ fn native_verifiers_hand_back_the_path_they_built() {
         .chain
         .intermediates[0]
         .clone();
-    let time = |c: &certbench::corpus::CorpusChain| i64::try_from(c.validation_time).unwrap();
+    let time = |c: &certbench_core::corpus::CorpusChain| i64::try_from(c.validation_time).unwrap();
     for (m, lib) in &libs {
         let mut checked = 0;
         for c in &corpus.chains {

@@ -4,9 +4,9 @@
 
 use std::process::Command;
 
-use certbench::corpus::Corpus;
-use certbench_analysis::Verdict;
-use certbench_analysis::io::read_jsonl;
+use certbench_core::corpus::Corpus;
+use certbench_schema::Verdict;
+use certbench_schema::io::read_jsonl;
 
 use super::common;
 

@@ -5,9 +5,9 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use crate::common::{Fault, browser_reason};
-use certbench_analysis::io::read_jsonl;
-use certbench_analysis::schema::EvOutcome;
-use certbench_analysis::{Sample, Stage, Verdict};
+use certbench_schema::EvOutcome;
+use certbench_schema::io::read_jsonl;
+use certbench_schema::{Sample, Stage, Verdict};
 
 fn certbench(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_certbench"))
@@ -243,7 +243,7 @@ fn cached_roots_cost_zero_per_use() {
 
 fn copy_chain(from: &str, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
-    let src = certbench::corpus::bundled_dir().join(from);
+    let src = certbench_core::corpus::bundled_dir().join(from);
     for f in ["leaf.pem", "intermediates.pem", "root.pem"] {
         std::fs::copy(src.join(f), to.join(f)).unwrap();
     }
@@ -370,7 +370,7 @@ fn missing_inputs_exit_non_zero_naming_the_file() {
     let err = stderr(&out);
     assert!(err.contains("invalid value 'nonsense'"), "{err}");
     assert!(
-        certbench::Method::ALL
+        certbench_core::methods::Method::ALL
             .iter()
             .all(|m| err.contains(m.name())),
         "the error lists every method: {err}"
@@ -433,7 +433,7 @@ fn rejections_show_each_verifiers_reason_in_the_output() {
     // Only the chains' own roots, so that the untrusted case has no path to a trusted root.
     let roots = d.join("roots.pem");
     std::fs::copy(
-        certbench::corpus::bundled_dir().join("reddit.com__rustls-bench/root.pem"),
+        certbench_core::corpus::bundled_dir().join("reddit.com__rustls-bench/root.pem"),
         &roots,
     )
     .unwrap();
@@ -510,8 +510,9 @@ fn rejections_show_each_verifiers_reason_in_the_output() {
         for (i, (got, want)) in verdicts.iter().zip(want).enumerate() {
             if method == "platform" && i == 2 {
                 // `platform` also trusts the system store, which may hold github's root.
-                let github = certbench::chain::read_pem_certs(
-                    &certbench::corpus::bundled_dir().join("github.com__rustls-bench/root.pem"),
+                let github = certbench_core::chain::read_pem_certs(
+                    &certbench_core::corpus::bundled_dir()
+                        .join("github.com__rustls-bench/root.pem"),
                 )
                 .unwrap();
                 let system = rustls_native_certs::load_native_certs().certs;
@@ -537,7 +538,7 @@ fn verify_shows_each_chains_parallel_bound() {
     ] {
         let to = d.join(id);
         std::fs::create_dir_all(&to).unwrap();
-        let src = certbench::corpus::bundled_dir().join(id);
+        let src = certbench_core::corpus::bundled_dir().join(id);
         for f in ["leaf.pem", "intermediates.pem", "root.pem"] {
             std::fs::copy(src.join(f), to.join(f)).unwrap();
         }

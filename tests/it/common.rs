@@ -1,13 +1,13 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use certbench::Method;
-use certbench::chain::Chain;
-use certbench::corpus::{Corpus, CorpusChain};
-use certbench::methods::DynVerifier;
-use certbench::methods::rustls_parallel::{Paths, paths_on_this_thread};
-use certbench::stages::Recorder;
-use certbench::verifier::Target;
+use certbench_core::chain::Chain;
+use certbench_core::corpus::{Corpus, CorpusChain};
+use certbench_core::methods::DynVerifier;
+use certbench_core::methods::Method;
+use certbench_core::methods::rustls_parallel::{Paths, paths_on_this_thread};
+use certbench_core::stages::Recorder;
+use certbench_core::verifier::Target;
 use rustls_pki_types::CertificateDer;
 
 /// Every method that can verify in this process: `Method::ALL` less a browser's verifier
@@ -112,7 +112,7 @@ pub fn speaks_rustls(method: Method) -> bool {
 /// path runs, never a verdict) and returns this thread's path counts now, for
 /// [`assert_overlapped_since`].
 pub fn force_overlap() -> Paths {
-    certbench::methods::rustls_parallel::force_overlap(true);
+    certbench_core::methods::rustls_parallel::force_overlap(true);
     paths_on_this_thread()
 }
 
@@ -120,7 +120,7 @@ pub fn force_overlap() -> Paths {
 /// reached path building took the overlapped path (but those with more candidate checks than
 /// `MAX_PRECHECKS`), that at least `min` did, and that `overlapped_calls()` rose with them.
 pub fn assert_overlapped_since(before: Paths, min: u64, what: &str) -> Paths {
-    let global = certbench::methods::rustls_parallel::overlapped_calls();
+    let global = certbench_core::methods::rustls_parallel::overlapped_calls();
     let d = paths_on_this_thread().since(before);
     assert_eq!(
         d.overlapped + d.too_many,

@@ -6,11 +6,11 @@
 
 use std::collections::BTreeMap;
 
-use certbench::Method;
-use certbench::ct::CtLogs;
-use certbench::stages::Recorder;
-use certbench::verifier::Target;
-use certbench_analysis::Stage;
+use certbench_core::ct::CtLogs;
+use certbench_core::methods::Method;
+use certbench_core::stages::Recorder;
+use certbench_core::verifier::Target;
+use certbench_schema::Stage;
 use x509_parser::extensions::ParsedExtension;
 use x509_parser::prelude::{FromDer, X509Certificate};
 
@@ -27,7 +27,7 @@ pub fn ct_methods() -> Vec<Method> {
 
 /// The corpus's CT log list.
 pub fn corpus_logs() -> CtLogs {
-    let path = certbench::corpus::bundled_dir().join("../ct-logs/log_list.json");
+    let path = certbench_core::corpus::bundled_dir().join("../ct-logs/log_list.json");
     CtLogs::load(&path).expect("corpus/ct-logs/log_list.json")
 }
 

@@ -4,12 +4,12 @@
 //! mirror's SCT minting (`certbench::certs::ct`); only a verdict (and its counts) comes back
 //! across a native verifier's ABI.
 
-use certbench::Method;
 use certbench::certs::ct::{MirrorLog, SctSpec, issue_with_scts};
-use certbench::chain::Chain;
-use certbench::ct::CtLogs;
-use certbench::stages::Recorder;
-use certbench::verifier::Target;
+use certbench_core::chain::Chain;
+use certbench_core::ct::CtLogs;
+use certbench_core::methods::Method;
+use certbench_core::stages::Recorder;
+use certbench_core::verifier::Target;
 use rcgen::{
     BasicConstraints, CertificateParams, DnType, ExtendedKeyUsagePurpose, IsCa, Issuer, KeyPair,
     KeyUsagePurpose, SanType,
@@ -88,7 +88,7 @@ fn verdict(
     f: &Fixture,
     chain: &Chain,
     logs: &CtLogs,
-) -> (Result<(), String>, certbench::ct::CtOutcome) {
+) -> (Result<(), String>, certbench_core::ct::CtOutcome) {
     let v = m.verifier();
     v.prepare_ct(logs);
     let store = v.build_roots(std::slice::from_ref(&f.root)).unwrap();

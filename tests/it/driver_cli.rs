@@ -4,8 +4,8 @@ use std::io::BufRead;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use certbench_analysis::io::read_jsonl;
-use certbench_analysis::{Stage, Verdict};
+use certbench_schema::io::read_jsonl;
+use certbench_schema::{Stage, Verdict};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_certbench"))

@@ -4,15 +4,15 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use certbench::Method;
 use certbench::driver::{DriverOptions, run};
 use certbench::mirror::server::MirrorServer;
 use certbench::mirror::{EXPIRED_HOST, UNTRUSTED_HOST, WRONG_HOST};
-use certbench::roots::RootSet;
 use certbench::sites::parse_sites;
 use certbench::tls::Stack;
 use certbench::transport::openssl::HookMode;
-use certbench_analysis::{Sample, Stage, Verdict};
+use certbench_core::methods::Method;
+use certbench_core::roots::RootSet;
+use certbench_schema::{Sample, Stage, Verdict};
 
 use crate::common::{Fault, browser_reason, mirror};
 
@@ -266,20 +266,20 @@ fn tls_resumption_really_resumes_and_skips_verification() {
 }
 
 /// Wraps a real method but panics when asked to verify.
-struct Panicking(Box<dyn certbench::methods::DynVerifier>);
+struct Panicking(Box<dyn certbench_core::methods::DynVerifier>);
 
-impl certbench::methods::DynVerifier for Panicking {
-    fn capabilities(&self) -> certbench::verifier::Capabilities {
+impl certbench_core::methods::DynVerifier for Panicking {
+    fn capabilities(&self) -> certbench_core::verifier::Capabilities {
         self.0.capabilities()
     }
 
-    fn library(&self) -> certbench::verifier::Library {
+    fn library(&self) -> certbench_core::verifier::Library {
         self.0.library()
     }
 
     fn rustls_verifier(
         &self,
-        _: &certbench::methods::AnyRoots,
+        _: &certbench_core::methods::AnyRoots,
     ) -> Option<std::sync::Arc<dyn rustls::client::danger::ServerCertVerifier>> {
         None // so that the rustls transport calls `verify`, which panics
     }
@@ -287,17 +287,17 @@ impl certbench::methods::DynVerifier for Panicking {
     fn build_roots(
         &self,
         roots: &[rustls_pki_types::CertificateDer<'static>],
-    ) -> Result<certbench::methods::AnyRoots, certbench_core::Error> {
+    ) -> Result<certbench_core::methods::AnyRoots, certbench_core::Error> {
         self.0.build_roots(roots)
     }
 
     fn verify(
         &self,
-        _: &certbench::methods::AnyRoots,
-        _: &certbench::chain::Chain,
-        _: certbench::verifier::Target<'_>,
-        _: &mut certbench::stages::Recorder,
-    ) -> Result<(), certbench::verifier::Rejection> {
+        _: &certbench_core::methods::AnyRoots,
+        _: &certbench_core::chain::Chain,
+        _: certbench_core::verifier::Target<'_>,
+        _: &mut certbench_core::stages::Recorder,
+    ) -> Result<(), certbench_core::verifier::Rejection> {
         panic!("injected panic")
     }
 }
@@ -350,7 +350,7 @@ fn a_panicking_verifier_is_a_rejection_and_the_process_lives() {
             }
         };
         for panicking in [true, false] {
-            let v: Arc<dyn certbench::methods::DynVerifier> = if panicking {
+            let v: Arc<dyn certbench_core::methods::DynVerifier> = if panicking {
                 Arc::new(Panicking(Method::RustlsSerial.verifier()))
             } else {
                 Arc::from(Method::RustlsSerial.verifier())
@@ -499,7 +499,7 @@ fn rustls_transport_turns_a_panicking_verifier_into_a_rejection() {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let server = MirrorServer::start(set, listener).unwrap();
         for panicking in [true, false] {
-            let v: Arc<dyn certbench::methods::DynVerifier> = if panicking {
+            let v: Arc<dyn certbench_core::methods::DynVerifier> = if panicking {
                 Arc::new(Panicking(Method::RustlsSerial.verifier()))
             } else {
                 Arc::from(Method::RustlsSerial.verifier())

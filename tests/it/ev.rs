@@ -7,12 +7,12 @@
 //! no attempt.
 
 use crate::common::{all_methods, chain, corpus, verified};
-use certbench::Method;
-use certbench::chain::Chain;
-use certbench::stages::Recorder;
-use certbench::verifier::Target;
-use certbench_analysis::Stage;
-use certbench_analysis::schema::EvOutcome;
+use certbench_core::chain::Chain;
+use certbench_core::methods::Method;
+use certbench_core::stages::Recorder;
+use certbench_core::verifier::Target;
+use certbench_schema::EvOutcome;
+use certbench_schema::Stage;
 use rustls_pki_types::CertificateDer;
 
 /// The browsers' verifiers with an EV attempt, as built here.

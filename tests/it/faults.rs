@@ -6,7 +6,6 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use certbench::Method;
 use certbench::driver::{DriverOptions, run};
 use certbench::mirror::faults::{CONN_FAULTS, NO_HTTP_HOST, REFUSED_HOST};
 use certbench::mirror::server::MirrorServer;
@@ -14,11 +13,12 @@ use certbench::mirror::{
     EXPIRED_HOST, NOT_YET_VALID_HOST, OUT_OF_ORDER_HOST, SELF_SIGNED_HOST, UNTRUSTED_HOST,
     WRONG_HOST,
 };
-use certbench::roots::RootSet;
 use certbench::sites::parse_sites;
 use certbench::tls::Stack;
 use certbench::transport::openssl::HookMode;
-use certbench_analysis::{ErrorKind, Sample, Stage, Verdict};
+use certbench_core::methods::Method;
+use certbench_core::roots::RootSet;
+use certbench_schema::{ErrorKind, Sample, Stage, Verdict};
 
 /// The driver's timeout in the stall test (which waits it out for every sample there).
 const STALL_TIMEOUT: Duration = Duration::from_secs(3);

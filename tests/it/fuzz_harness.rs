@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use certbench::fuzzing::Harness;
+use certbench_core::fuzzing::Harness;
 
 fn dir(rel: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
@@ -22,7 +22,7 @@ fn seeds_are_the_corpus_chains_and_pass_the_harness() {
         }
     }
     let harness = Harness::new();
-    let before = certbench::methods::rustls_parallel::paths_on_this_thread();
+    let before = certbench_core::methods::rustls_parallel::paths_on_this_thread();
     for (id, bytes) in &seeds {
         let committed = std::fs::read(seed_dir.join(id))
             .unwrap_or_else(|e| panic!("seed {id}: {e} (CERTBENCH_BLESS=1 writes the seeds)"));
@@ -41,13 +41,13 @@ fn seeds_are_the_corpus_chains_and_pass_the_harness() {
         with_ct[0] |= 0x80;
         harness.check(&with_ct);
         // A leaf whose SCT list is cut short (its signature then fails too: a hostile leaf).
-        let (_, certs) = certbench::fuzzing::decode(&with_ct);
+        let (_, certs) = certbench_core::fuzzing::decode(&with_ct);
         let mut leaf = certs[0].to_vec();
         if let Some(at) = leaf.windows(3).position(|w| w == [0x02, 0x04, 0x02]) {
             leaf.truncate(at + 40);
             let mut all: Vec<&[u8]> = vec![&leaf];
             all.extend(&certs[1..]);
-            harness.check(&certbench::fuzzing::encode(with_ct[0], &all));
+            harness.check(&certbench_core::fuzzing::encode(with_ct[0], &all));
         }
     }
 }
@@ -111,7 +111,7 @@ fn bless_twins() {
             let i = corpus.chains.iter().position(|c| c.id == id).unwrap();
             let twin = made.chains.iter().find(|c| c.id == id).unwrap();
             let certs: Vec<&[u8]> = twin.chain.iter().map(|c| c.as_ref()).collect();
-            let seed = certbench::fuzzing::encode(i as u8, &certs);
+            let seed = certbench_core::fuzzing::encode(i as u8, &certs);
             let path = dir("fuzz/seeds/verify_chain").join(format!("{id}__{profile}"));
             std::fs::write(path, seed).unwrap();
             for r in &twin.roots {
@@ -119,7 +119,7 @@ fn bless_twins() {
             }
         }
     }
-    let file = certbench::corpus::pq_twin_roots_file();
+    let file = certbench_core::corpus::pq_twin_roots_file();
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(file, roots).unwrap();
 }
@@ -139,16 +139,17 @@ fn post_quantum_twin_seeds_reach_their_ml_dsa_signature_checks() {
     let corpus = crate::common::corpus();
     let mut roots = corpus.roots();
     roots.extend(
-        certbench::chain::read_pem_certs(&certbench::corpus::pq_twin_roots_file()).unwrap(),
+        certbench_core::chain::read_pem_certs(&certbench_core::corpus::pq_twin_roots_file())
+            .unwrap(),
     );
-    let serial = certbench::Method::RustlsSerial.verifier();
+    let serial = certbench_core::methods::Method::RustlsSerial.verifier();
     let store = serial.build_roots(&roots).unwrap();
     for (id, bytes) in &seeds {
         harness.check(bytes);
         // The twin verifies as its chain does: the fuzzer starts from ML-DSA chains that get
         // past path building to their signatures.
-        let (selector, certs) = certbench::fuzzing::decode(bytes);
-        let chain = certbench::chain::Chain {
+        let (selector, certs) = certbench_core::fuzzing::decode(bytes);
+        let chain = certbench_core::chain::Chain {
             leaf: certs[0].to_vec().into(),
             intermediates: certs[1..].iter().map(|c| c.to_vec().into()).collect(),
         };
@@ -157,18 +158,19 @@ fn post_quantum_twin_seeds_reach_their_ml_dsa_signature_checks() {
             "{id}"
         );
         let original = &corpus.chains[usize::from(selector)];
-        let target = certbench::verifier::Target::server(&original.host, original.validation_time);
+        let target =
+            certbench_core::verifier::Target::server(&original.host, original.validation_time);
         let twin = serial.verify(
             &store,
             &chain,
             target,
-            &mut certbench::stages::Recorder::new(),
+            &mut certbench_core::stages::Recorder::new(),
         );
         let today = serial.verify(
             &store,
             &original.chain,
             target,
-            &mut certbench::stages::Recorder::new(),
+            &mut certbench_core::stages::Recorder::new(),
         );
         assert_eq!(
             twin.is_ok(),

@@ -7,13 +7,13 @@
 //! response is rejected. A stapled OCSP response is checked as GnuTLS 3.7.9's
 //! `check_ocsp_response` checks it (`check_stapled_ocsp`, on revoked.badssl.com's real one).
 
-use certbench::Method;
-use certbench::chain::Chain;
-use certbench::stages::Recorder;
-use certbench::verifier::{PeerName, Target};
-use certbench_analysis::Stage;
+use certbench_core::chain::Chain;
 use certbench_core::ffi::gnutls::check_stapled_ocsp;
+use certbench_core::methods::Method;
 use certbench_core::revocation::{Mechanism, RevocationError, SoftFail, Status};
+use certbench_core::stages::Recorder;
+use certbench_core::verifier::{PeerName, Target};
+use certbench_schema::Stage;
 use rcgen::{
     BasicConstraints, CertificateParams, CustomExtension, DnType, IsCa, Issuer, KeyPair, SanType,
 };
@@ -92,7 +92,7 @@ fn gnutls_checks_the_host_inside_verify_and_records_no_verify_hostname() {
     assert!(e.contains("GNUTLS_CERT_UNEXPECTED_OWNER"), "{e}");
 }
 
-fn other_roots(corpus: &certbench::corpus::Corpus) -> Vec<CertificateDer<'static>> {
+fn other_roots(corpus: &certbench_core::corpus::Corpus) -> Vec<CertificateDer<'static>> {
     chain(corpus, "github.com__rustls-bench").roots.clone()
 }
 

@@ -9,8 +9,8 @@
 use std::time::{Duration, Instant};
 
 use crate::common::{assert_overlapped_since, chain, corpus, force_overlap, verdict_with};
-use certbench::Method;
-use certbench::chain::Chain;
+use certbench_core::chain::Chain;
+use certbench_core::methods::Method;
 use rustls_pki_types::CertificateDer;
 
 const BOUND: Duration = Duration::from_secs(5);

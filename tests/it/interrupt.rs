@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use certbench_analysis::io::read_jsonl;
+use certbench_schema::io::read_jsonl;
 
 /// The binary's mirror cache (the CLI then loads it instead of generating).
 fn cache() -> &'static Path {

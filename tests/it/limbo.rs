@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use certbench::Method;
-use certbench::analysis::limbo::{ActualResult, Agreement, LimboResult};
 use certbench::limbo::{LimboFile, evaluate, run::run};
-use certbench::verifier::{Eku, PeerName, Target};
+use certbench_analysis::limbo::{ActualResult, Agreement, LimboResult};
+use certbench_core::methods::Method;
+use certbench_core::verifier::{Eku, PeerName, Target};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -276,7 +276,7 @@ fn a_target_beyond_a_methods_capabilities_is_rejected_not_weakened() {
     let check = |m: Method, target: Target<'_>| {
         let v = m.verifier();
         let roots = v.build_roots(&c.roots).unwrap();
-        let mut rec = certbench::stages::Recorder::new();
+        let mut rec = certbench_core::stages::Recorder::new();
         v.verify(&roots, &c.chain, target, &mut rec)
     };
     let server = Target::server(&c.host, c.validation_time);

@@ -5,11 +5,11 @@
 
 use std::time::Duration;
 
-use certbench::analysis::pq::{extra_round_trips, model_connection_ns, segments};
-use certbench::analysis::{Sample, Stage};
 use certbench::link::LinkSpec;
-use certbench::methods::Method;
 use certbench::pq::Profile;
+use certbench_analysis::pq::{extra_round_trips, model_connection_ns, segments};
+use certbench_core::methods::Method;
+use certbench_schema::{Sample, Stage};
 
 use crate::pq::drive_pq;
 

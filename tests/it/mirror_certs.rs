@@ -6,12 +6,12 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::common::{Fault, browser_reason, corpus, verdict, verdict_with};
-use certbench::Method;
 use certbench::certs::clone::{CA_SUFFIX, CloneError, Cloner};
 use certbench::certs::ct::{CtError, MIRROR_SUFFIX, MirrorLog, SctSpec, issue_with_scts};
-use certbench::chain::Chain;
-use certbench::der::key_type;
 use certbench::mirror::{EXPIRED_HOST, MirrorSet, UNTRUSTED_HOST, WRONG_HOST};
+use certbench_core::chain::Chain;
+use certbench_core::der::key_type;
+use certbench_core::methods::Method;
 use rcgen::{
     BasicConstraints, CertificateParams, CustomExtension, DnType, IsCa, Issuer, KeyPair,
     PublicKeyData,
@@ -143,7 +143,7 @@ fn clones_get_the_verdicts_their_originals_get() {
                 // NULL parameters, which webpki 0.22 does not accept; the clone is signed by
                 // rcgen with the standard identifier (with NULL), so webpki 0.22 accepts it.
                 let sig_alg = |der: &[u8]| {
-                    certbench::der::SignedParts::parse(der)
+                    certbench_core::der::SignedParts::parse(der)
                         .unwrap()
                         .sig_alg
                         .len()

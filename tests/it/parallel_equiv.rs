@@ -4,12 +4,12 @@
 
 use std::sync::OnceLock;
 
-use certbench::Method;
-use certbench::chain::Chain;
-use certbench::corpus::Corpus;
-use certbench::methods::{AnyRoots, DynVerifier};
-use certbench::stages::Recorder;
-use certbench::verifier::Target;
+use certbench_core::chain::Chain;
+use certbench_core::corpus::Corpus;
+use certbench_core::methods::Method;
+use certbench_core::methods::{AnyRoots, DynVerifier};
+use certbench_core::stages::Recorder;
+use certbench_core::verifier::Target;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use rustls_pki_types::CertificateDer;

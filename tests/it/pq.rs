@@ -6,19 +6,19 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use certbench::analysis::export::Report;
-use certbench::analysis::{Sample, Verdict};
 use certbench::certs::twin::twins;
 use certbench::driver::{DriverOptions, Served, run};
-use certbench::methods::Method;
 use certbench::mirror::MirrorSet;
 use certbench::mirror::local::serve_each;
 use certbench::pq::Profile;
-use certbench::roots::RootSet;
 use certbench::sites::parse_sites;
 use certbench::tls::Stack;
 use certbench::transport::openssl::HookMode;
 use certbench::verify::{self, Plan, PlanOptions, VerifyOptions};
+use certbench_analysis::export::Report;
+use certbench_core::methods::Method;
+use certbench_core::roots::RootSet;
+use certbench_schema::{Sample, Verdict};
 use x509_parser::prelude::{FromDer, X509Certificate};
 
 use crate::common::corpus;
@@ -110,8 +110,8 @@ fn by_chain(samples: &[Sample], method: Method, profile: Profile) -> Vec<&Sample
 #[test]
 fn verify_pq_gives_every_twin_the_verdict_of_todays_chain() {
     let plan = Plan::prepare(&PlanOptions {
-        chains: certbench::corpus::bundled_dir(),
-        roots: certbench::roots::RootsSpec::Mozilla,
+        chains: certbench_core::corpus::bundled_dir(),
+        roots: certbench_core::roots::RootsSpec::Mozilla,
         corpus_roots: true,
         extra_roots: 0,
         extra_intermediates: 0,
@@ -151,7 +151,7 @@ fn verify_pq_gives_every_twin_the_verdict_of_todays_chain() {
                     );
                     assert!(
                         t.stages
-                            .contains_key(&certbench::analysis::Stage::TotalVerification)
+                            .contains_key(&certbench_schema::Stage::TotalVerification)
                     );
                 } else {
                     let algorithm = p.ml_dsa()[0].name();
@@ -197,7 +197,7 @@ fn a_twin_outside_its_validity_is_rejected_as_its_chain_is() {
     let made = twins(&corpus, Profile::MlDsa44);
     let c = &corpus.chains[0];
     let t = &made.chains[0];
-    let (_, not_after) = certbench::der::validity(&c.chain.leaf).unwrap();
+    let (_, not_after) = certbench_core::der::validity(&c.chain.leaf).unwrap();
     let mut roots = RootSet::from_certs("corpus", c.roots.clone());
     roots.extend("pq", t.roots.iter().cloned());
     for m in methods()
@@ -354,8 +354,8 @@ fn a_pq_run_measures_twins_beside_todays_chains_and_says_unsupported() {
 
 #[test]
 fn generated_ml_dsa_testcases_pass_every_method_that_implements_ml_dsa() {
-    use certbench::analysis::limbo::ActualResult;
     use certbench::limbo::{LimboFile, evaluate};
+    use certbench_analysis::limbo::ActualResult;
     let doc = certbench::certs::mldsa::testcases(time::OffsetDateTime::now_utc()).unwrap();
     let file = LimboFile::parse(&doc.to_string()).unwrap();
     assert_eq!(file.cases.len(), 11);

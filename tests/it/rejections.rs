@@ -2,7 +2,7 @@
 //! intermediates are rejected, each with the verifier's own reason.
 
 use crate::common::{Fault, browser_reason, chain, corpus, verdict_with};
-use certbench::Method;
+use certbench_core::methods::Method;
 use openssl::asn1::Asn1Time;
 use openssl::x509::X509;
 

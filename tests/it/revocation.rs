@@ -5,13 +5,13 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use certbench::Method;
-use certbench::analysis::{Sample, Verdict};
 use certbench::revocation::bundle::{self, Scale};
-use certbench::stages::Recorder;
-use certbench::verifier::Target;
 use certbench::verify::{self, Plan, PlanOptions, VerifyOptions};
+use certbench_core::methods::Method;
 use certbench_core::revocation::{DataFiles, Mechanism, RevocationData};
+use certbench_core::stages::Recorder;
+use certbench_core::verifier::Target;
+use certbench_schema::{Sample, Verdict};
 
 use crate::common;
 
@@ -32,8 +32,8 @@ fn data(dir: &Path) -> DataFiles {
 
 fn run(mechanism: Option<Mechanism>, files: &DataFiles, ct: bool) -> Vec<Sample> {
     let plan = Plan::prepare(&PlanOptions {
-        chains: certbench::corpus::bundled_dir(),
-        roots: certbench::roots::RootsSpec::Mozilla,
+        chains: certbench_core::corpus::bundled_dir(),
+        roots: certbench_core::roots::RootsSpec::Mozilla,
         corpus_roots: true,
         extra_roots: 0,
         extra_intermediates: 0,
@@ -47,9 +47,9 @@ fn run(mechanism: Option<Mechanism>, files: &DataFiles, ct: bool) -> Vec<Sample>
         cache_roots: true,
         extra_intermediates: Vec::new(),
         ct: ct.then(|| {
-            let mut logs = certbench::ct::CtLogs::from_v3_json(
+            let mut logs = certbench_core::ct::CtLogs::from_v3_json(
                 &std::fs::read_to_string(
-                    certbench::corpus::bundled_dir().join("../ct-logs/log_list.json"),
+                    certbench_core::corpus::bundled_dir().join("../ct-logs/log_list.json"),
                 )
                 .unwrap(),
                 "corpus/ct-logs",

@@ -6,8 +6,8 @@
 
 use std::process::Command;
 
-use certbench_analysis::io::read_jsonl;
-use certbench_analysis::{Sample, Stage, Verdict};
+use certbench_schema::io::read_jsonl;
+use certbench_schema::{Sample, Stage, Verdict};
 
 const REVOKED: &str = "revoked.badssl.com";
 /// The methods that check revocation with the mechanism `--revocation` names.

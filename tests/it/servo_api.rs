@@ -7,8 +7,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use certbench_analysis::servo::{ServoChoice, ServoEvent, ServoException, ServoMeta};
-use certbench_analysis::{Sample, Stage, Verdict};
+use certbench_schema::servo::{ServoChoice, ServoEvent, ServoException, ServoMeta};
+use certbench_schema::{Sample, Stage, Verdict};
 fn run_child(dir: &Path, vars: &[(&str, &str)]) -> (Output, Vec<Sample>) {
     let samples = dir.join("servo.jsonl");
     let out = Command::new(std::env::current_exe().unwrap())
@@ -29,7 +29,7 @@ fn run_child(dir: &Path, vars: &[(&str, &str)]) -> (Output, Vec<Sample>) {
         .unwrap();
     let read = match std::fs::read(&samples) {
         Ok(bytes) => {
-            let (s, errors) = certbench_analysis::io::read_jsonl(&bytes[..]);
+            let (s, errors) = certbench_schema::io::read_jsonl(&bytes[..]);
             assert!(errors.is_empty(), "{errors:?}");
             s
         }

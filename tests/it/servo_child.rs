@@ -1,5 +1,5 @@
 //! The child process of `servo_api`'s tests: the calls the Servo patch makes
-//! (`certbench::servo`), driven as the patched `connector.rs` and `http_loader.rs` drive
+//! (`certbench_core::servo`), driven as the patched `connector.rs` and `http_loader.rs` drive
 //! them. Each of Servo's three verifier choices (the cached platform verifier, built once and
 //! handed out twice as at start-up; the platform verifier with `--certificate-path` roots;
 //! webpki-roots) goes through `servo::verifier`; then a page load makes two real in-memory
@@ -9,8 +9,8 @@
 
 use std::sync::{Arc, LazyLock};
 
-use certbench::servo;
-use certbench_analysis::servo::{ServoChoice, ServoException};
+use certbench_core::servo;
+use certbench_schema::servo::{ServoChoice, ServoException};
 use futures_util::FutureExt;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::{ClientConfig, ClientConnection, HandshakeKind, ServerConfig, ServerConnection};

@@ -6,10 +6,10 @@
 use std::sync::Arc;
 
 use certbench::limbo::LimboFile;
-use certbench::methods::Method;
-use certbench::methods::webpki_server::provider;
 use certbench::transport::rustls::{LastVerification, TimedVerifier};
-use certbench_analysis::Stage;
+use certbench_core::methods::Method;
+use certbench_core::methods::webpki_server::provider;
+use certbench_schema::Stage;
 use rustls::client::WebPkiServerVerifier;
 use rustls::client::danger::ServerCertVerifier;
 use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
@@ -29,7 +29,7 @@ fn both(
     inter: &[CertificateDer<'_>],
     name: &ServerName<'_>,
     now: UnixTime,
-) -> (String, String, certbench::stages::Recorder) {
+) -> (String, String, certbench_core::stages::Recorder) {
     let text = |r: Result<_, rustls::Error>| r.map_or_else(|e| e.to_string(), |_| "Ok".into());
     let last = Arc::new(LastVerification::default());
     let timed = TimedVerifier::new(inner.clone(), last.clone());
@@ -94,8 +94,8 @@ fn timed_webpki_gives_the_bare_verdict_on_the_limbo_sample() {
             continue;
         }
         let name = match target.peer {
-            Some(certbench::verifier::PeerName::Dns(d)) => ServerName::try_from(d).unwrap(),
-            Some(certbench::verifier::PeerName::Ip(ip)) => ServerName::IpAddress(ip.into()),
+            Some(certbench_core::verifier::PeerName::Dns(d)) => ServerName::try_from(d).unwrap(),
+            Some(certbench_core::verifier::PeerName::Ip(ip)) => ServerName::IpAddress(ip.into()),
             _ => unreachable!("the capabilities allow DNS and IP names only"),
         };
         let now = UnixTime::since_unix_epoch(std::time::Duration::from_secs(target.time_or_now()));
@@ -125,7 +125,7 @@ fn timed_certbench_methods_record_their_own_stages() {
     let name = ServerName::try_from(c.host.as_str()).unwrap();
     let now = UnixTime::since_unix_epoch(std::time::Duration::from_secs(c.validation_time));
     for &m in crate::common::all_methods() {
-        let v: Arc<dyn certbench::methods::DynVerifier> = Arc::from(m.verifier());
+        let v: Arc<dyn certbench_core::methods::DynVerifier> = Arc::from(m.verifier());
         let roots = Arc::new(v.build_roots(&corpus.roots()).unwrap());
         let last = Arc::new(LastVerification::default());
         let timed = TimedVerifier::for_method(v, roots, last.clone());

@@ -1,10 +1,10 @@
 //! Every method's verdict on the 34 bundled real chains, against what the manifest recorded.
 
 use crate::common::{chain, corpus, verdict, verdict_with};
-use certbench::Method;
-use certbench::methods::DynVerifier;
-use certbench::methods::rustls_serial::{RustlsSerial, signature_algorithms};
-use certbench::verifier::Verifier;
+use certbench_core::methods::DynVerifier;
+use certbench_core::methods::Method;
+use certbench_core::methods::rustls_serial::{RustlsSerial, signature_algorithms};
+use certbench_core::verifier::Verifier;
 use rustls_pki_types::SignatureVerificationAlgorithm;
 
 /// Chains each method rejects on this build, with the start of its reason.
@@ -114,12 +114,12 @@ fn sanofi_differs_from_the_manifest_only_by_the_absent_params_algorithms() {
         .collect();
     let older = RustlsSerial::with_algorithms(Vec::leak(older));
     let roots = older.build_roots(&c.roots).unwrap();
-    let mut rec = certbench::stages::Recorder::new();
+    let mut rec = certbench_core::stages::Recorder::new();
     let e = older
         .verify(
             &roots,
             &c.chain,
-            certbench::verifier::Target::server(&c.host, c.validation_time),
+            certbench_core::verifier::Target::server(&c.host, c.validation_time),
             &mut rec,
         )
         .unwrap_err();
@@ -160,8 +160,8 @@ fn rustlsparallel_gives_exactly_the_serial_verdicts() {
 
 #[test]
 fn key_types_read_from_the_certificates_match_the_manifest() {
-    let text =
-        std::fs::read_to_string(certbench::corpus::bundled_dir().join("manifest.json")).unwrap();
+    let text = std::fs::read_to_string(certbench_core::corpus::bundled_dir().join("manifest.json"))
+        .unwrap();
     let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
     let corpus = corpus();
     for (c, m) in corpus
@@ -186,12 +186,12 @@ fn a_store_from_another_method_is_a_rejection_not_a_panic() {
     let c = chain(&corpus, "reddit.com__rustls-bench");
     let openssl_store = Method::OpenSsl.verifier().build_roots(&c.roots).unwrap();
     let v: Box<dyn DynVerifier> = Method::RustlsSerial.verifier();
-    let mut rec = certbench::stages::Recorder::new();
+    let mut rec = certbench_core::stages::Recorder::new();
     let e = v
         .verify(
             &openssl_store,
             &c.chain,
-            certbench::verifier::Target::server(&c.host, c.validation_time),
+            certbench_core::verifier::Target::server(&c.host, c.validation_time),
             &mut rec,
         )
         .unwrap_err();
@@ -206,12 +206,17 @@ fn awslc_rejects_what_it_cannot_parse_with_its_reason() {
     let c = chain(&corpus, "reddit.com__rustls-bench");
     let v = Method::AwsLc.verifier();
     let store = v.build_roots(&c.roots).unwrap();
-    let check = |ch: &certbench::chain::Chain,
+    let check = |ch: &certbench_core::chain::Chain,
                  crls: &[rustls_pki_types::CertificateRevocationListDer<'static>]| {
-        let mut target = certbench::verifier::Target::server(&c.host, c.validation_time);
+        let mut target = certbench_core::verifier::Target::server(&c.host, c.validation_time);
         target.crls = crls;
-        v.verify(&store, ch, target, &mut certbench::stages::Recorder::new())
-            .map_err(|r| r.reason)
+        v.verify(
+            &store,
+            ch,
+            target,
+            &mut certbench_core::stages::Recorder::new(),
+        )
+        .map_err(|r| r.reason)
     };
     assert_eq!(check(&c.chain, &[]), Ok(()));
     let mut junk_leaf = c.chain.clone();
@@ -231,8 +236,8 @@ fn awslc_rejects_what_it_cannot_parse_with_its_reason() {
         .verify(
             &empty,
             &c.chain,
-            certbench::verifier::Target::server(&c.host, c.validation_time),
-            &mut certbench::stages::Recorder::new(),
+            certbench_core::verifier::Target::server(&c.host, c.validation_time),
+            &mut certbench_core::stages::Recorder::new(),
         )
         .unwrap_err()
         .reason;

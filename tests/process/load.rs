@@ -6,15 +6,15 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::time::Duration;
 
-use certbench::Method;
 use certbench::driver::{DriverOptions, run};
 use certbench::mirror::server::MirrorServer;
 use certbench::procstat::{open_fds, rss};
-use certbench::roots::RootSet;
 use certbench::sites::parse_sites;
 use certbench::tls::Stack;
 use certbench::transport::openssl::HookMode;
-use certbench_analysis::Verdict;
+use certbench_core::methods::Method;
+use certbench_core::roots::RootSet;
+use certbench_schema::Verdict;
 
 const SITES: usize = 400;
 

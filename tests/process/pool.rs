@@ -7,11 +7,11 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::common::{corpus, verdict};
-use certbench::Method;
-use certbench::methods::rustls_parallel::overlapped_calls;
-use certbench::pool::{SignaturePool, threads_started};
-use certbench::stages::Recorder;
-use certbench::verifier::Target;
+use certbench_core::methods::Method;
+use certbench_core::methods::rustls_parallel::overlapped_calls;
+use certbench_core::pool::{SignaturePool, threads_started};
+use certbench_core::stages::Recorder;
+use certbench_core::verifier::Target;
 
 struct Counting;
 
@@ -115,7 +115,7 @@ fn the_pool_does_not_grow_with_calls() {
     }
     let workers = SignaturePool::global().workers();
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    assert_eq!(workers, certbench::pool::workers_for(cpus));
+    assert_eq!(workers, certbench_core::pool::workers_for(cpus));
     assert_eq!(threads_started(), workers);
     let before = os_threads();
 

@@ -132,7 +132,7 @@ pub fn render(report: &Report, format: Format) -> String {
 /// answer's last line.
 pub fn render_samples(
     title: &str,
-    samples: &[crate::Sample],
+    samples: &[certbench_schema::Sample],
     order: &[&str],
     other_hook: Option<&str>,
     format: Format,
@@ -245,7 +245,7 @@ pub fn render_parallel_bound(bound: &crate::verify::ParallelBound) -> String {
 }
 
 /// A patched Servo's samples in markdown (one section); `None` when `samples` have none.
-pub fn render_servo(samples: &[crate::Sample]) -> Option<String> {
+pub fn render_servo(samples: &[certbench_schema::Sample]) -> Option<String> {
     crate::servo_report::report(samples).map(|groups| markdown::servo::render(&groups))
 }
 

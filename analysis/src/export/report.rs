@@ -8,14 +8,14 @@ use crate::comparison::{Comparison, build_comparison};
 use crate::describe::Describe;
 use crate::pq::{CLASSICAL, PqSummary, summarize};
 use crate::revocation::RevocationRow;
-use crate::schema::Sample;
 use crate::table::{SeedTable, build_seed_tables};
+use certbench_schema::Sample;
 
 /// Everything a run prints: the seed tables and, with two or more methods, the comparison
 /// and its answer.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
-    /// The run-level configurations of the tables ([`crate::schema::Config::describe_run`]),
+    /// The run-level configurations of the tables ([`certbench_schema::Config::describe_run`]),
     /// each once.
     pub configs: Vec<String>,
     /// One table per method and configuration.
@@ -66,10 +66,10 @@ impl Report {
             .collect();
         if pq.is_some() {
             // Among today's chains alone, the profile tells no table apart.
-            let configs: Vec<(String, crate::schema::Config)> = (today.iter())
+            let configs: Vec<(String, certbench_schema::Config)> = (today.iter())
                 .map(|t| (t.method.clone(), t.config.clone()))
                 .collect();
-            let all: Vec<(&str, &crate::schema::Config)> =
+            let all: Vec<(&str, &certbench_schema::Config)> =
                 configs.iter().map(|(m, c)| (m.as_str(), c)).collect();
             for t in &mut today {
                 t.config_label = t.config.distinguishing(&t.method, &all);

@@ -14,8 +14,8 @@ pub use wire::{INITIAL_WINDOW, MSS, extra_round_trips, model_connection_ns, segm
 
 use serde::Serialize;
 
-use crate::schema::{Sample, Stage, Verdict};
 use crate::stats::Spread;
+use certbench_schema::{Sample, Stage, Verdict};
 
 /// The name today's chains have in a `--pq` run.
 pub const CLASSICAL: &str = "classical";
@@ -290,7 +290,7 @@ fn cost<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{Config, SampleMeta, Source};
+    use certbench_schema::{Config, SampleMeta, Source};
 
     /// A driver sample of `method` on `site` with `profile`'s chain.
     fn sample(method: &str, site: &str, profile: &str, own_us: u64, flight: u64) -> Sample {

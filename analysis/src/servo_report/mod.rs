@@ -1,19 +1,19 @@
-//! The report of a patched Servo's samples (those with [`crate::servo::ServoMeta`]): what
+//! The report of a patched Servo's samples (those with [`certbench_schema::servo::ServoMeta`]): what
 //! verification costs per connection, per origin and per page load, and its share of the
 //! connection, with each process's first (cold) apart from the later (warm) ones.
 //!
 //! Everything is grouped by [`Group`] (method, configuration — which names the trust set —
 //! and Servo's choice of verifier): no figure mixes two groups. Within a process, a
 //! verification belongs to the connection whose id it carries, a connection to the page
-//! load whose id it carries ([`crate::servo`]); figures per connection and per page sum the
+//! load whose id it carries ([`certbench_schema::servo`]); figures per connection and per page sum the
 //! verifications that name them. Medians are a [`Spread`]'s. `export::markdown::servo`
 //! writes the figures.
 
 use std::collections::BTreeMap;
 
-use crate::schema::{Config, Sample, Stage};
-use crate::servo::{ServoChoice, ServoEvent, ServoMeta};
 use crate::stats::Spread;
+use certbench_schema::servo::{ServoChoice, ServoEvent, ServoMeta};
+use certbench_schema::{Config, Sample, Stage};
 
 /// What figures are never mixed across.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]

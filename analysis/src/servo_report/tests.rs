@@ -1,7 +1,7 @@
 //! A patched Servo's samples in miniature, and the figures they give.
 
 use super::*;
-use crate::schema::{SCHEMA_VERSION, SampleMeta, Source, Verdict};
+use certbench_schema::{SCHEMA_VERSION, SampleMeta, Source, Verdict};
 
 struct Take {
     pid: u32,

@@ -7,9 +7,9 @@
 //! are the run's `total-verification` medians (the tables' cells); the ratio's interval is the
 //! two-sample Hodges–Lehmann one ([`RatioInterval`]). `export::markdown::verify` writes it.
 
-use crate::schema::{Sample, Stage};
 use crate::stats::RatioInterval;
 use crate::table::{SeedTable, build_seed_tables};
+use certbench_schema::{Sample, Stage};
 
 const SERIAL: &str = "rustlsserial";
 const PARALLEL: &str = "rustlsparallel";

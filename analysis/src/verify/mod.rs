@@ -10,9 +10,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::schema::{Sample, Source, Stage, Verdict};
 use crate::stats::Spread;
 use crate::table::{SeedTable, build_seed_tables};
+use certbench_schema::{Sample, Source, Stage, Verdict};
 
 /// The trust store and the untrusted intermediates of one `verify` run.
 #[derive(Clone, Debug)]
@@ -187,7 +187,7 @@ pub use bound::{
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::schema::{SCHEMA_VERSION, SampleMeta};
+    use certbench_schema::{SCHEMA_VERSION, SampleMeta};
 
     /// `verify` samples of both rustls methods on two chains, three runs each: serial
     /// 100/200 µs, parallel 80/250 µs; every build of the store 1 ms (+ run µs).

@@ -17,16 +17,16 @@ pub mod sweep;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::Method;
 use crate::certs::test::ServerCert;
-use crate::chain::Chain;
-use crate::corpus::Corpus;
-use crate::methods::{AnyRoots, DynVerifier};
-use crate::roots::{RootSet, RootsSpec};
-use crate::stages::Recorder;
 use crate::tls::pair::{self, Ends};
 use crate::tls::{Cipher, KeyType, Suite, TlsLibrary, Version};
-use crate::verifier::Target;
+use certbench_core::chain::Chain;
+use certbench_core::corpus::Corpus;
+use certbench_core::methods::Method;
+use certbench_core::methods::{AnyRoots, DynVerifier};
+use certbench_core::roots::{RootSet, RootsSpec};
+use certbench_core::stages::Recorder;
+use certbench_core::verifier::Target;
 
 /// Why an instruction count could not be taken.
 #[derive(Debug, thiserror::Error)]
@@ -74,7 +74,7 @@ pub fn child(method: Method, key: &str, iterations: u32) -> Result<(), IcountErr
     // pool), and the caller runs them all, so the count is the verification's work whatever
     // the scheduler does (under valgrind's serialised threads, a worker took a check in some
     // runs and not in others, and the counts differed by one check).
-    crate::pool::SignaturePool::init_global(0);
+    certbench_core::pool::SignaturePool::init_global(0);
     let (item, roots) = load(key)?;
     let v = method.verifier();
     let store = v.build_roots(roots.certs())?;
@@ -95,7 +95,7 @@ pub fn child(method: Method, key: &str, iterations: u32) -> Result<(), IcountErr
     Ok(())
 }
 
-fn load(key: &str) -> Result<(crate::corpus::CorpusChain, RootSet), IcountError> {
+fn load(key: &str) -> Result<(certbench_core::corpus::CorpusChain, RootSet), IcountError> {
     let id = KEY_CHAINS
         .iter()
         .find(|(k, _)| *k == key)

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use certbench_analysis::icount::{IcountRow, IcountTables};
 
 use super::{Count, KEY_CHAINS, Scenario, measure, measure_scenario};
-use crate::Method;
 use crate::tls::TlsLibrary;
+use certbench_core::methods::Method;
 
 /// What to count.
 #[derive(Clone, Debug)]

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::log::{CtError, MIRROR_SUFFIX, MirrorLog, base64};
 use super::sct::{RealSct, SctSpec, real_scts, shifted};
-use crate::corpus::Corpus;
+use certbench_core::corpus::Corpus;
 /// What the real log list says of a log.
 #[derive(Clone, Debug)]
 struct RealLog {

@@ -22,7 +22,7 @@ use std::fmt::Write;
 
 use super::report::Report;
 use crate::handshake::Results;
-use crate::schema::{RunInfo, Sample, Stage};
+use certbench_schema::{RunInfo, Sample, Stage};
 use table::esc;
 
 /// One input file of a report, with its run header when it has one.

@@ -194,8 +194,8 @@ mod tests {
     use crate::comparison::build_comparison;
     use crate::comparison::tests::{callback_run, s};
     use crate::export::golden::check;
-    use crate::schema::{Sample, Stage};
     use crate::table::build_seed_tables;
+    use certbench_schema::{Sample, Stage};
 
     #[test]
     fn under_the_callback_hook_the_answer_says_why_openssl_looks_fastest() {

@@ -7,9 +7,9 @@ use plotters::prelude::*;
 
 use super::plot::{Frame, Groups, UNIT_NS, band_ticks, plot, swatch};
 use crate::export::report::Report;
-use crate::schema::Stage;
 use crate::stats::Summary;
 use crate::table::SeedTable;
+use certbench_schema::Stage;
 
 /// Per-site horizontal bars of `stage`'s mean per method, with 95 % error bars. `None` when
 /// no table has the stage.

@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use super::bars::sites;
 use super::plot::{Frame, UNIT_NS, plot};
 use crate::export::report::Report;
-use crate::schema::{Sample, Stage};
+use certbench_schema::{Sample, Stage};
 
 /// Box plots (quartiles, whiskers at 1.5 IQR) of `stage` per method for the three sites with
 /// the highest mean, one chart each, concatenated. `None` when no table has the stage.

@@ -6,7 +6,7 @@ use plotters::prelude::*;
 
 use super::plot::{Frame, UNIT_NS, band_label, band_ticks, plot, swatch};
 use crate::export::report::Report;
-use crate::schema::Stage;
+use certbench_schema::Stage;
 
 /// Leaf stages, disjoint by construction, stacked in the stage chart, bottom first;
 /// `connection` is shown less the verification inside it, on top.

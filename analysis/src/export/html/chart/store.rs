@@ -4,8 +4,8 @@
 use plotters::prelude::*;
 
 use super::plot::{Frame, plot};
-use crate::schema::{Sample, Stage};
 use crate::verify::StoreCurve;
+use certbench_schema::{Sample, Stage};
 
 /// Store scaling (`verify --extra-roots N` runs given together): `stage` against the number
 /// of roots in the store, one line per method, each point the median over chains of each
