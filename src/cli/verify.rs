@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use certbench_analysis::export::{Format, render_parallel_bound, render_store_scaling};
-use certbench_analysis::units::human;
-use certbench_analysis::verify as summary;
+use certbench_analysis::{units::human, verify as summary};
+use certbench_core::{corpus::bundled_dir, roots::RootsSpec};
 use certbench_schema::{Sample, Verdict};
 use clap::Args;
 
@@ -15,8 +15,6 @@ use super::output::{Outcome, OutputArgs};
 use crate::pq::Profile;
 use crate::run::sink::RawSink;
 use crate::verify::{self, Plan, PlanOptions, VerifyOptions};
-use certbench_core::corpus::bundled_dir;
-use certbench_core::roots::RootsSpec;
 
 #[derive(Args, Debug)]
 pub(super) struct VerifyArgs {
