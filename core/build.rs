@@ -13,8 +13,8 @@
 mod chrome;
 #[path = "build/firefox.rs"]
 mod firefox;
-#[path = "build/native.rs"]
-mod native;
+#[path = "build/shared.rs"]
+mod shared;
 
 use std::fmt::Write as _;
 
@@ -67,7 +67,7 @@ fn main() {
     // Side by side: BoringSSL's build (ninja, two jobs) and NSS's (make, serial) are each the
     // longest step of a cold build.
     std::thread::scope(|s| {
-        s.spawn(|| native::build_if_enabled("firefox", "FIREFOX", firefox::build));
-        native::build_if_enabled("chrome", "CHROME", chrome::build);
+        s.spawn(|| shared::build_if_enabled("firefox", "FIREFOX", firefox::build));
+        shared::build_if_enabled("chrome", "CHROME", chrome::build);
     });
 }

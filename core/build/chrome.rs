@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::native::{cache_dir, run};
+use crate::shared::{cache_dir, run};
 
 /// The boring-sys release whose BoringSSL tree is built.
 const BORING_SYS: &str = "5.4.0";
@@ -124,7 +124,7 @@ fn boringssl_libs(source: &Path) -> Result<PathBuf, String> {
     if done.join("libpki.a").is_file() && done.join("libcrypto.a").is_file() {
         return Ok(done);
     }
-    let announced = crate::native::announce(&format!(
+    let announced = crate::shared::announce(&format!(
         "BoringSSL (boring-sys {BORING_SYS}) for the `chrome` method, once per machine into {}",
         cache.display()
     ));

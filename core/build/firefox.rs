@@ -23,7 +23,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::native::{cache_dir, run};
+use crate::shared::{cache_dir, run};
 
 /// Builds it in `out`: `out/libcertbench_firefox.so`, or why not (what to install or run, with
 /// the compiler's last words when it fails).
@@ -145,7 +145,7 @@ fn nss_built(source: &Path, cache: &Path, version: &str) -> Result<Dist, String>
         .map_err(|e| format!("cannot lock the cache: {e}"))?;
     let stamp = source.join("BUILT");
     if read_trimmed(&stamp) != version {
-        let announced = crate::native::announce(&format!(
+        let announced = crate::shared::announce(&format!(
             "NSS {version} and NSPR for the `firefox` method, once per machine into {}",
             source.display()
         ));

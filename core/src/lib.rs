@@ -41,7 +41,7 @@ pub mod ffi;
 pub mod fuzzing;
 pub mod methods;
 #[cfg(any(feature = "chrome", feature = "firefox"))]
-pub mod native;
+pub mod native_verifier;
 pub mod pool;
 pub mod revocation;
 pub mod roots;

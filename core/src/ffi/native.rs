@@ -1,6 +1,6 @@
 //! The browsers' native verifiers (Chrome's BoringSSL libpki, Firefox's mozilla::pkix): every
 //! `unsafe` call into them, each with its SAFETY argument. The one [`Verifier`] both methods
-//! use over these calls is [`crate::native::NativeVerifier`].
+//! use over these calls is [`crate::native_verifier::NativeVerifier`].
 //!
 //! [`Verifier`]: crate::verifier::Verifier
 //!

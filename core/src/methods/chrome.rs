@@ -13,7 +13,7 @@
 use std::sync::OnceLock;
 
 use crate::ffi::native::{Build, LoadError, Loaded};
-use crate::native::NativeVerifier;
+use crate::native_verifier::NativeVerifier;
 use crate::verifier::Capabilities;
 
 static BUILD: Build = Build {
@@ -44,7 +44,7 @@ impl Chrome {
                 ml_dsa: true,
                 // Chrome's CT check (verify_ct in the shim).
                 ct: true,
-                // `--revocation`: Chrome's CRLSet (checked by `crate::native`).
+                // `--revocation`: Chrome's CRLSet (checked by `crate::native_verifier`).
                 revocation: crate::revocation::Support::Own(crate::revocation::Mechanism::CrlSet),
                 ..Capabilities::default()
             },

@@ -20,7 +20,7 @@
 use std::sync::OnceLock;
 
 use crate::ffi::native::{Build, LoadError, Loaded};
-use crate::native::NativeVerifier;
+use crate::native_verifier::NativeVerifier;
 use crate::verifier::Capabilities;
 
 static BUILD: Build = Build {
@@ -48,7 +48,7 @@ impl Firefox {
                 no_name: true,
                 // Firefox's CT check (verify_ct in the shim).
                 ct: true,
-                // `--revocation`: CRLite as Gecko queries it (checked by `crate::native`).
+                // `--revocation`: CRLite as Gecko queries it (checked by `crate::native_verifier`).
                 revocation: crate::revocation::Support::Own(crate::revocation::Mechanism::Crlite),
                 ..Capabilities::default()
             },
