@@ -76,19 +76,23 @@ pub fn run(command: &mut std::process::Command) -> Result<String, String> {
 }
 
 /// Tells the person at the terminal what is being built, while it builds: cargo shows a build
-/// script's output only once the script ends (its warnings) or under `-vv`, and a cold build
-/// spends minutes here. Written to `/dev/tty`, above cargo's progress bar; nothing where
-/// there is no terminal (CI, a redirected build). Ends with cargo's `warning:` line saying how
-/// long it took, once the script is done.
+/// script's output only once the script ends (its warnings, which cargo repeats on every later
+/// build) or under `-vv`, and a cold build spends minutes here. Written to `/dev/tty`, above
+/// cargo's progress bar; nothing where there is no terminal (CI, a redirected build).
 pub fn announce(what: &str) -> Announced {
-    use std::io::Write as _;
-    if let Ok(mut tty) = std::fs::OpenOptions::new().write(true).open("/dev/tty") {
-        // `\r` and erase-line: over cargo's progress bar, which it draws again below.
-        let _ = writeln!(tty, "\r\x1b[K    Building {what}");
-    }
+    tell(&format!("Building {what}"));
     Announced {
         what: what.to_owned(),
         start: std::time::Instant::now(),
+    }
+}
+
+/// `line` on the terminal, over cargo's progress bar (`\r` and erase-line), which cargo
+/// draws again below it.
+fn tell(line: &str) {
+    use std::io::Write as _;
+    if let Ok(mut tty) = std::fs::OpenOptions::new().write(true).open("/dev/tty") {
+        let _ = writeln!(tty, "\r\x1b[K    {line}");
     }
 }
 
@@ -99,9 +103,9 @@ pub struct Announced {
 }
 
 impl Announced {
-    /// Says, as a cargo warning, that it is built and how long it took.
+    /// Says on the terminal that it is built and how long it took.
     pub fn done(self) {
         let secs = self.start.elapsed().as_secs();
-        println!("cargo:warning=built {} in {secs} s", self.what);
+        tell(&format!("Built {} in {secs} s", self.what));
     }
 }
