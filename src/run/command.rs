@@ -76,20 +76,7 @@ mod tests {
     }
 
     fn spec(stack: Stack, hook: HookMode) -> RunSpec {
-        RunSpec {
-            stack,
-            hook: (stack == Stack::Openssl).then_some(hook),
-            mirror: false,
-            resumption: false,
-            roots: certbench_core::roots::RootsSpec::Mozilla,
-            cache_roots: false,
-            resolve: vec![],
-            concurrency: 1,
-            pq: vec![],
-            link: None,
-            ct: None,
-            revocation: None,
-        }
+        RunSpec::plain(stack, hook)
     }
 
     #[test]

@@ -116,22 +116,11 @@ mod tests {
     use super::*;
     use crate::tls::Stack;
     use crate::transport::openssl::HookMode;
-    use certbench_core::roots::RootsSpec;
 
     fn spec() -> RunSpec {
         RunSpec {
-            stack: Stack::Openssl,
-            hook: Some(HookMode::Callback),
             mirror: true,
-            resumption: false,
-            roots: RootsSpec::Mozilla,
-            cache_roots: false,
-            resolve: vec![],
-            concurrency: 1,
-            pq: vec![],
-            link: None,
-            ct: None,
-            revocation: None,
+            ..RunSpec::plain(Stack::Openssl, HookMode::Callback)
         }
     }
 

@@ -324,27 +324,43 @@ mod roots {
     }
 }
 
+/// A spec for tests: one run of `stack` (with `hook` over OpenSSL) and every other option at
+/// its default; tests change what they need with `..RunSpec::plain(…)`.
+#[cfg(test)]
+impl RunSpec {
+    pub(crate) fn plain(stack: Stack, hook: HookMode) -> RunSpec {
+        RunSpec {
+            stack,
+            hook: (stack == Stack::Openssl).then_some(hook),
+            mirror: false,
+            resumption: false,
+            roots: RootsSpec::Mozilla,
+            cache_roots: false,
+            resolve: vec![],
+            concurrency: 1,
+            pq: vec![],
+            link: None,
+            ct: None,
+            revocation: None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn spec() -> RunSpec {
         RunSpec {
-            stack: Stack::Openssl,
-            hook: Some(HookMode::Callback),
             mirror: true,
-            resumption: false,
             roots: RootsSpec::File("my roots.pem".into()),
-            cache_roots: false,
             resolve: vec!["b:443:127.0.0.1".into(), "a:443:127.0.0.1".into()],
-            concurrency: 1,
-            pq: vec![],
-            link: None,
             ct: Some("28 logs of mirror".into()),
             revocation: Some(RevocationSpec {
                 mechanism: Mechanism::Crlite,
                 origin: "mirror".into(),
             }),
+            ..RunSpec::plain(Stack::Openssl, HookMode::Callback)
         }
     }
 
