@@ -8,7 +8,7 @@
 //! are made from the same real name by [`clone_name`] with the same suffix.
 
 use rcgen::{CertificateParams, DistinguishedName, DnType, DnValue};
-use x509_parser::prelude::{X509Certificate, X509Name};
+use x509_parser::prelude::{AttributeTypeAndValue, X509Certificate, X509Name};
 
 use crate::pq::Profile;
 
@@ -25,6 +25,15 @@ pub fn ca_suffix(profile: Profile) -> String {
     }
 }
 
+/// An attribute's type as the arcs of its OID (empty when they do not fit `u64`), as rcgen's
+/// `DnType::from_oid` takes it.
+pub(super) fn attr_oid(attr: &AttributeTypeAndValue<'_>) -> Vec<u64> {
+    attr.attr_type()
+        .iter()
+        .map(|arcs| arcs.collect())
+        .unwrap_or_default()
+}
+
 /// `name` as a clone's name: every attribute kept, `suffix` appended to the common name (or
 /// a common name made of the suffix when there is none).
 pub fn clone_name(name: &X509Name<'_>, suffix: &str) -> DistinguishedName {
@@ -32,11 +41,7 @@ pub fn clone_name(name: &X509Name<'_>, suffix: &str) -> DistinguishedName {
     let mut has_cn = false;
     for rdn in name.iter_rdn() {
         for attr in rdn.iter() {
-            let oid: Vec<u64> = attr
-                .attr_type()
-                .iter()
-                .map(|i| i.collect())
-                .unwrap_or_default();
+            let oid = attr_oid(attr);
             let ty = DnType::from_oid(&oid);
             let mut value = attr.as_str().unwrap_or("").to_owned();
             if ty == DnType::CommonName {

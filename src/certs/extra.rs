@@ -26,6 +26,7 @@ use rustls_pki_types::CertificateDer;
 use x509_parser::prelude::{FromDer, X509Certificate, X509Name};
 
 use super::ca::{self, GenError, Signs};
+use super::clone_name::attr_oid;
 use certbench_core::corpus::Corpus;
 
 /// Extra certificates for a store-scaling run.
@@ -47,11 +48,7 @@ fn exact_name(name: &X509Name<'_>) -> DistinguishedName {
     let mut dn = DistinguishedName::new();
     for rdn in name.iter_rdn() {
         for attr in rdn.iter() {
-            let oid: Vec<u64> = attr
-                .attr_type()
-                .iter()
-                .map(|i| i.collect())
-                .unwrap_or_default();
+            let oid = attr_oid(attr);
             let text = attr.as_str().unwrap_or("").to_owned();
             let tag = attr.attr_value().header.tag().0;
             let value = match tag {
