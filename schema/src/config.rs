@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::labels::{CtLogList, Link, OpensslPolicy, RevocationSource};
 use crate::meta::is_zero;
 use crate::names::{Hook, Profile, Transport};
+use crate::scenario::Scenario;
 use crate::trust_store::{Roots, TrustStore};
 
 /// The configuration a sample was measured under: everything besides the method and the site
@@ -51,6 +52,11 @@ pub struct Config {
     /// docs/pq.md). `None` outside such a run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<Profile>,
+    /// The scenario a post-quantum profile's twins were made under (who signs the SCTs, which
+    /// certificates are sent: [`Scenario`], e.g. `pq-scts, trimmed`). `None` for today's chains
+    /// and outside a `--pq` run: never two scenarios under one absent value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<Scenario>,
     /// The emulated link between client and mirror (`--link`), as its model states it, e.g.
     /// `RTT 40 ms, IW 10 × 1460 B`. `None`: loopback, or a real network.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -79,7 +85,7 @@ mod tests {
     use super::*;
 
     /// A driver sample's configuration as certbench has written it, every field set.
-    const DRIVER: &str = r#"{"transport":"openssl","hook":"callback","resumption":false,"cache_roots":true,"roots":"mozilla+mirror (152)","openssl_policy":"X509_STRICT, PARTIAL_CHAIN, auth level 2, purpose sslserver, NO_PARTIAL_WILDCARDS","versions":{"OpenSSL":"3.0.13","rustls-webpki":"0.103.4"},"profile":"mldsa44","link":"RTT 40 ms, 50 Mbit/s, IW 10 × 1460 B","ct":"28 logs of corpus/ct-logs","revocation":"crlite: 6.1 MB of certbench revocation data"}"#;
+    const DRIVER: &str = r#"{"transport":"openssl","hook":"callback","resumption":false,"cache_roots":true,"roots":"mozilla+mirror (152)","openssl_policy":"X509_STRICT, PARTIAL_CHAIN, auth level 2, purpose sslserver, NO_PARTIAL_WILDCARDS","versions":{"OpenSSL":"3.0.13","rustls-webpki":"0.103.4"},"profile":"mldsa44","scenario":"pq-scts, trimmed","link":"RTT 40 ms, 50 Mbit/s, IW 10 × 1460 B","ct":"28 logs of corpus/ct-logs","revocation":"crlite: 6.1 MB of certbench revocation data"}"#;
 
     /// A `verify` sample's, and a Servo build's.
     const VERIFY: &str = r#"{"resumption":false,"cache_roots":false,"roots":"mozilla+corpus+extra (1621)","extra_intermediates":150,"openssl_policy":"PARTIAL_CHAIN, auth level 2, purpose sslserver, NO_PARTIAL_WILDCARDS","versions":{"OpenSSL":"3.0.13"}}"#;
@@ -100,6 +106,10 @@ mod tests {
         assert_eq!(c.transport, Some(Transport::Openssl));
         assert_eq!(c.hook, Some(Hook::Callback));
         assert_eq!(c.profile, Some(Profile::MlDsa44));
+        assert_eq!(
+            c.scenario.map(|s| (s.scts, s.chain)),
+            Some((crate::Scts::Pq, crate::ChainShape::Trimmed))
+        );
         assert_eq!(
             c.trust_store().map(|t| (t.origin.as_str(), t.roots)),
             Some(("mozilla+mirror", 152))

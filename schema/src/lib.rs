@@ -5,7 +5,7 @@
 //!
 //! One role per module: the sample ([`sample`]) and its stages ([`stage`]), its outcome
 //! ([`verdict`]) and facts ([`meta`]); the configuration it was measured under ([`config`]),
-//! with its named values ([`names`]), trust store ([`trust_store`]) and texts ([`labels`]);
+//! with its named values ([`names`]), the twins' scenario ([`scenario`]), trust store ([`trust_store`]) and texts ([`labels`]);
 //! a patched Servo's `meta.servo` ([`servo`]); the run header ([`run_info`]); the files, read
 //! back and upgraded ([`io`]). Every type is also at the crate root.
 
@@ -16,6 +16,7 @@ pub mod meta;
 pub mod names;
 pub mod run_info;
 pub mod sample;
+pub mod scenario;
 pub mod servo;
 pub mod stage;
 pub mod trust_store;
@@ -27,6 +28,7 @@ pub use meta::{CtOutcome, EvOutcome, RevocationOutcome, SampleMeta};
 pub use names::{Hook, Profile, Transport};
 pub use run_info::RunInfo;
 pub use sample::{SCHEMA_VERSION, Sample, site_id};
+pub use scenario::{ChainShape, Scenario, ScenarioError, Scts};
 pub use stage::Stage;
 pub use trust_store::{Roots, TrustStore};
 pub use verdict::{ErrorKind, Source, Verdict};
