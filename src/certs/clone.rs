@@ -28,8 +28,11 @@
 //! stand-in issuers') is the profile's ML-DSA key for its role, leaf or CA, and a key usage
 //! loses the bits RFC 9881 §5 forbids an ML-DSA key (keyEncipherment, dataEncipherment,
 //! keyAgreement, encipherOnly, decipherOnly; digitalSignature is set if nothing is left).
-//! Everything else is as above, SCTs included (from the same P-256 logs: ML-DSA SCTs are not
-//! minted).
+//! Everything else is as above, SCTs included: from P-256 logs, or, in the `pq-scts` scenario,
+//! from logs with ML-DSA-44 keys (the cloner's [`CtLogs`] decide). A twin set of another
+//! scenario than the twins' first (classical SCTs, as served) names its CAs with the scenario
+//! too ([`super::clone_name::set_suffix`]); the trimmed chain itself is chosen in
+//! [`super::trim`].
 
 use std::collections::HashMap;
 
@@ -41,12 +44,15 @@ use rustls_pki_types::CertificateDer;
 use sha2::{Digest, Sha256};
 use x509_parser::prelude::{FromDer, X509Certificate};
 
-use super::clone_name::{is_ca, is_v1, issuer_name, issuer_of, issuer_params, subject};
+use super::clone_name::{
+    ca_suffix, is_ca, is_v1, issuer_name, issuer_of, issuer_params, set_suffix, subject,
+};
 use super::ct::{self, CtError, CtLogs};
 use super::key;
 
 pub use super::clone_name::CA_SUFFIX;
 use crate::pq::Profile;
+use crate::pq::scenario::TwinSet;
 
 /// OIDs rcgen writes itself (never copied): subjectKeyIdentifier, authorityKeyIdentifier.
 const SKI: &[u64] = &[2, 5, 29, 14];
@@ -113,9 +119,10 @@ fn params(
     key: &KeyPair,
     has_issuer_key_id: bool,
     profile: Profile,
+    suffix: &str,
 ) -> CertificateParams {
     let mut p = CertificateParams::default();
-    p.distinguished_name = subject(x509, profile);
+    p.distinguished_name = subject(x509, suffix);
     p.serial_number = Some(SerialNumber::from_slice(x509.raw_serial()));
     let shift = time::Duration::seconds(shift_secs);
     p.not_before = x509.validity().not_before.to_datetime() + shift;
@@ -156,6 +163,8 @@ fn params(
 pub struct Cloner {
     /// The keys the clones get.
     profile: Profile,
+    /// The suffix of its CAs' common names.
+    suffix: String,
     /// SHA-256 of an original certificate → its clone.
     done: HashMap<[u8; 32], Cloned>,
     /// The CT logs whose SCTs leaves get.
@@ -199,8 +208,19 @@ impl Cloner {
     pub fn with_logs(profile: Profile, ct: CtLogs) -> Cloner {
         Cloner {
             profile,
+            suffix: ca_suffix(profile),
             done: HashMap::new(),
             ct,
+        }
+    }
+
+    /// An empty cloner of `set`'s profile, its CAs named for the set
+    /// ([`super::clone_name::set_suffix`]), whose leaves get SCTs from `ct` (whose algorithm is
+    /// the set's scenario's).
+    pub fn for_set(set: TwinSet, ct: CtLogs) -> Cloner {
+        Cloner {
+            suffix: set_suffix(set),
+            ..Cloner::with_logs(set.profile, ct)
         }
     }
 
@@ -277,7 +297,7 @@ impl Cloner {
             let has_aki = !self_signed
                 && (x.extensions().iter())
                     .any(|e| e.oid.iter().map(|i| i.collect::<Vec<u64>>()).as_deref() == Some(AKI));
-            let mut p = params(x, shift_secs, &key, has_aki, self.profile);
+            let mut p = params(x, shift_secs, &key, has_aki, self.profile, &self.suffix);
             // The leaf's SCTs, the mirror's; a CA has none.
             let real = if i == 0 { ct::real_scts(x)? } else { None };
             if real.is_none() {
@@ -299,7 +319,7 @@ impl Cloner {
                 match issuer_of(&parsed, i) {
                     Some(j) if self.done.contains_key(&sha256(all[j])) => {
                         let issuer_clone = &self.done[&sha256(all[j])];
-                        let issuer = issuer_params(&parsed[j], self.profile);
+                        let issuer = issuer_params(&parsed[j], &self.suffix);
                         sign(&Issuer::new(issuer, &issuer_clone.key))?
                     }
                     _ => {
@@ -308,7 +328,7 @@ impl Cloner {
                             .unwrap_or(&rcgen::PKCS_ECDSA_P256_SHA256);
                         let stand_in_key = KeyPair::generate_for(alg)?;
                         let mut ip = CertificateParams::default();
-                        ip.distinguished_name = issuer_name(x, self.profile);
+                        ip.distinguished_name = issuer_name(x, &self.suffix);
                         sign(&Issuer::new(ip, &stand_in_key))?
                     }
                 }
@@ -345,7 +365,7 @@ impl Cloner {
             .collect::<Option<_>>()?;
         let j = issuer_of(&parsed, 0)?;
         let clone = self.done.get(&sha256(all[j]))?;
-        let params = issuer_params(&parsed[j], self.profile);
+        let params = issuer_params(&parsed[j], &self.suffix);
         Some((clone.der.clone(), Issuer::new(params, &clone.key)))
     }
 }

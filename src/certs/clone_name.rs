@@ -11,6 +11,7 @@ use rcgen::{CertificateParams, DistinguishedName, DnType, DnValue};
 use x509_parser::prelude::{AttributeTypeAndValue, X509Certificate, X509Name};
 
 use crate::pq::Profile;
+use crate::pq::scenario::{Scenario, TwinSet};
 
 /// Suffix appended to the common name of every cloned CA (of today's key types).
 pub const CA_SUFFIX: &str = " (certbench mirror)";
@@ -22,6 +23,17 @@ pub fn ca_suffix(profile: Profile) -> String {
     match profile {
         Profile::Classical => CA_SUFFIX.to_owned(),
         pq => format!(" (certbench {pq} twin)"),
+    }
+}
+
+/// The suffix of `set`'s CA names: [`ca_suffix`] for today's chains and for the twins as
+/// served with classical SCTs (the twins before scenarios); for another scenario, the
+/// scenario too (` (certbench mldsa44 twin, pq-scts, trimmed)`), since two scenarios' CAs of
+/// one name would have different keys, and a `verify --pq` run trusts every set's roots at once.
+pub fn set_suffix(set: TwinSet) -> String {
+    match set.scenario {
+        Some(s) if s != Scenario::AS_SERVED => format!(" (certbench {} twin, {s})", set.profile),
+        _ => ca_suffix(set.profile),
     }
 }
 
@@ -57,15 +69,15 @@ pub fn clone_name(name: &X509Name<'_>, suffix: &str) -> DistinguishedName {
     dn
 }
 
-/// The subject of `x509` for its clone: the profile's [`ca_suffix`] on the CN of a CA (a v1
-/// certificate is one: see the module's doc).
-pub fn subject(x509: &X509Certificate<'_>, profile: Profile) -> DistinguishedName {
+/// The subject of `x509` for its clone: `suffix` (the set's, [`set_suffix`]) on the CN of a
+/// CA (a v1 certificate is one: see the module's doc).
+pub fn subject(x509: &X509Certificate<'_>, suffix: &str) -> DistinguishedName {
     let suffix = if is_ca(x509) || is_v1(x509) {
-        ca_suffix(profile)
+        suffix
     } else {
-        String::new()
+        ""
     };
-    clone_name(x509.subject(), &suffix)
+    clone_name(x509.subject(), suffix)
 }
 
 /// Whether `x509` is a v1 certificate (an old root, cloned as a v3 CA).
@@ -90,13 +102,13 @@ pub fn issuer_of(parsed: &[X509Certificate<'_>], i: usize) -> Option<usize> {
 }
 
 /// The issuer side of a clone: its (suffixed) name and key identifier method.
-pub fn issuer_params(x: &X509Certificate<'_>, profile: Profile) -> CertificateParams {
+pub fn issuer_params(x: &X509Certificate<'_>, suffix: &str) -> CertificateParams {
     let mut p = CertificateParams::default();
-    p.distinguished_name = subject(x, profile);
+    p.distinguished_name = subject(x, suffix);
     p
 }
 
-/// The issuer name of `x`, suffixed as a clone CA's would be.
-pub fn issuer_name(x: &X509Certificate<'_>, profile: Profile) -> DistinguishedName {
-    clone_name(x.issuer(), &ca_suffix(profile))
+/// The issuer name of `x`, suffixed (`suffix`) as a clone CA's would be.
+pub fn issuer_name(x: &X509Certificate<'_>, suffix: &str) -> DistinguishedName {
+    clone_name(x.issuer(), suffix)
 }

@@ -12,11 +12,13 @@ use std::collections::BTreeMap;
 use rustls_pki_types::CertificateDer;
 
 use super::clone::Cloner;
-use super::ct::CtLogs;
+use super::ct::{CtLogs, LogAlgorithm};
 use super::host::{HostCert, MakeError, revocation_err};
 use super::mirror_revocation as revocation;
 use super::synthetic::synthetic_hosts;
+use super::trim::trimmed;
 use crate::pq::Profile;
+use crate::pq::scenario::{ChainShape, Scts, TwinSet};
 use certbench_core::corpus::Corpus;
 
 /// What the mirror serves, as made.
@@ -32,11 +34,17 @@ pub struct Made {
     pub ct_logs: CtLogs,
 }
 
-/// Every host's certificates with `profile`'s keys, made at `now` (Unix seconds; slow: fresh
-/// keys).
-pub fn make(corpus: &Corpus, profile: Profile, now: i64) -> Result<Made, MakeError> {
-    let ct_logs = CtLogs::for_corpus(corpus).map_err(MakeError::Ct)?;
-    let mut cloner = Cloner::with_logs(profile, ct_logs);
+/// Every host's certificates in `set` (its profile's keys, its scenario's SCTs and chains),
+/// made at `now` (Unix seconds; slow: fresh keys). The synthetic hosts are the profile's
+/// whatever the scenario.
+pub fn make(corpus: &Corpus, set: TwinSet, now: i64) -> Result<Made, MakeError> {
+    let (profile, scenario) = (set.profile, set.scenario_or_today());
+    let algorithm = match scenario.scts {
+        Scts::Classical => LogAlgorithm::EcdsaP256,
+        Scts::Pq => LogAlgorithm::MlDsa44,
+    };
+    let ct_logs = CtLogs::for_corpus(corpus, algorithm).map_err(MakeError::Ct)?;
+    let mut cloner = Cloner::for_set(set, ct_logs);
     let mut hosts = BTreeMap::new();
     let mut roots: Vec<CertificateDer<'static>> = Vec::new();
     // Per issuing CA (its clone's DER): the chain it was met in, and what its CRL lists.
@@ -46,13 +54,18 @@ pub fn make(corpus: &Corpus, profile: Profile, now: i64) -> Result<Made, MakeErr
             continue;
         }
         let sent: Vec<CertificateDer<'static>> = c.chain.iter().cloned().collect();
+        let (sent, root) = match scenario.chain {
+            ChainShape::Served => (sent, c.roots[0].clone()),
+            ChainShape::Trimmed => trimmed(&sent, &c.roots[0]),
+        };
         let shift = now - c.validation_time as i64;
-        let cloned = cloner
-            .clone_chain(&sent, &c.roots[0], shift)
-            .map_err(|source| MakeError::Clone {
-                host: c.host.clone(),
-                source,
-            })?;
+        let cloned =
+            cloner
+                .clone_chain(&sent, &root, shift)
+                .map_err(|source| MakeError::Clone {
+                    host: c.host.clone(),
+                    source,
+                })?;
         if !roots.iter().any(|r| r.as_ref() == cloned.root.as_ref()) {
             roots.push(cloned.root.clone());
         }
@@ -60,7 +73,7 @@ pub fn make(corpus: &Corpus, profile: Profile, now: i64) -> Result<Made, MakeErr
         // [`super::mirror_revocation`]).
         let mut ocsp = None;
         if profile == Profile::Classical
-            && let Some((issuer_der, issuer)) = cloner.leaf_issuer(&sent, &c.roots[0])
+            && let Some((issuer_der, issuer)) = cloner.leaf_issuer(&sent, &root)
         {
             let leaf = cloned.sent[0].as_ref();
             ocsp = revocation::staple(&issuer_der, issuer.key(), leaf, &c.host, now as u64)

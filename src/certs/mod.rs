@@ -12,8 +12,9 @@
 //! - [`key`]: the key a certificate gets under a post-quantum `Profile` for its role, and
 //!   the key usages an ML-DSA key may assert (RFC 9881 §5);
 //! - [`clone`]: a real chain cloned (same shape and extensions, fresh keys, under a local
-//!   root), or twinned under a profile, named as [`clone_name`] says; [`twin`]: the twins of
-//!   every stored chain for `verify --pq`;
+//!   root), or twinned under a profile, named as [`clone_name`] says; [`trim`]: the chain a
+//!   twin of the `trimmed` scenario is made from; [`twin`]: the twins of every stored chain
+//!   for `verify --pq`;
 //! - [`ct`]: certbench's own CT logs and the SCTs they sign over a precertificate;
 //! - [`ocsp`], [`crl`]: an OCSP response and a CRL signed by an issuer, from what they say;
 //!   [`mirror_revocation`]: the mirror's staples and per-CA CRLs, and which hosts are revoked;
@@ -48,4 +49,5 @@ pub mod ocsp;
 pub mod scale_ca;
 pub mod synthetic;
 pub mod test;
+pub mod trim;
 pub mod twin;

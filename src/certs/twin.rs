@@ -1,13 +1,18 @@
 //! Twins of stored chains, for `certbench verify --pq`: each corpus chain re-issued under a
-//! [`Profile`] with its validity unshifted, so that it is verified at the chain's own
-//! validation time for the same host, beside the chain itself.
+//! [`Profile`] and a scenario ([`TwinSet`]) with its validity unshifted, so that it is verified
+//! at the chain's own validation time for the same host, beside the chain itself. In the
+//! `pq-scts` scenario the leaves' SCTs are signed by ML-DSA-44 logs; in `trimmed` the chain
+//! is [`super::trim::trimmed`]'s.
 
 use std::time::{Duration, Instant};
 
 use rustls_pki_types::CertificateDer;
 
 use super::clone::{CloneError, Cloner};
+use super::ct::{CtLogs, LogAlgorithm};
+use super::trim::trimmed;
 use crate::pq::Profile;
+use crate::pq::scenario::{ChainShape, Scenario, Scts, TwinSet};
 use certbench_core::chain::Chain;
 use certbench_core::corpus::{Corpus, CorpusChain};
 
@@ -26,6 +31,8 @@ pub enum TwinError {
 pub struct Twins {
     /// The profile.
     pub profile: Profile,
+    /// The scenario it was made under.
+    pub scenario: Scenario,
     /// The twins, in corpus order, each under its chain's id and host.
     pub chains: Vec<CorpusChain>,
     /// The chains without a twin: id and why.
@@ -36,12 +43,34 @@ pub struct Twins {
     pub made_in: Duration,
 }
 
+impl Twins {
+    /// The set they are.
+    pub fn set(&self) -> TwinSet {
+        TwinSet::new(self.profile, self.scenario)
+    }
+}
+
 /// The twins of every chain of `corpus` under `profile` (fresh keys: ML-DSA key generation
 /// takes well under a millisecond, so they are made per run rather than cached). A
 /// certificate several chains send has one twin, as it has one original.
 pub fn twins(corpus: &Corpus, profile: Profile) -> Twins {
+    twins_in(corpus, TwinSet::new(profile, Scenario::AS_SERVED))
+}
+
+/// The CT logs of a cloner for `scenario`: empty, making ML-DSA-44 logs for `pq-scts`.
+pub fn logs_for(scenario: Scenario) -> CtLogs {
+    CtLogs::new().with_algorithm(match scenario.scts {
+        Scts::Classical => LogAlgorithm::EcdsaP256,
+        Scts::Pq => LogAlgorithm::MlDsa44,
+    })
+}
+
+/// The twins of every chain of `corpus` in `set` (its profile under its scenario; today's
+/// chains' set makes clones as served with classical SCTs).
+pub fn twins_in(corpus: &Corpus, set: TwinSet) -> Twins {
     let started = Instant::now();
-    let mut cloner = Cloner::with_profile(profile);
+    let (profile, scenario) = (set.profile, set.scenario_or_today());
+    let mut cloner = Cloner::for_set(set, logs_for(scenario));
     let (mut chains, mut failures, mut roots) = (Vec::new(), Vec::new(), Vec::new());
     for c in &corpus.chains {
         let Some(root) = c.roots.first() else {
@@ -49,7 +78,11 @@ pub fn twins(corpus: &Corpus, profile: Profile) -> Twins {
             continue;
         };
         let sent: Vec<CertificateDer<'static>> = c.chain.iter().cloned().collect();
-        match cloner.clone_chain(&sent, root, 0) {
+        let (sent, root) = match scenario.chain {
+            ChainShape::Served => (sent, root.clone()),
+            ChainShape::Trimmed => trimmed(&sent, root),
+        };
+        match cloner.clone_chain(&sent, &root, 0) {
             Ok(twin) => {
                 if !roots.contains(&twin.root) {
                     roots.push(twin.root.clone());
@@ -73,6 +106,7 @@ pub fn twins(corpus: &Corpus, profile: Profile) -> Twins {
     }
     Twins {
         profile,
+        scenario,
         chains,
         failures,
         roots,

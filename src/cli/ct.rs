@@ -65,8 +65,9 @@ impl CtArgs {
         };
         let mut logs = Vec::new();
         for s in std::iter::once(set).chain(pq) {
-            let list = CtLogs::from_v3_json(&s.ct_log_list, "mirror")
-                .with_context(|| format!("reading the CT log list of the {} mirror", s.profile))?;
+            let list = CtLogs::from_v3_json(&s.ct_log_list, "mirror").with_context(|| {
+                format!("reading the CT log list of the {} mirror", s.twin_set())
+            })?;
             logs.extend(list.logs().iter().cloned());
         }
         Ok(Some(Arc::new(CtLogs::new(logs, "mirror"))))

@@ -8,8 +8,9 @@ use super::net::{Net, NetArgs};
 use super::output;
 use crate::driver::{DrivePlanError, Served};
 use crate::link::LinkSpec;
-use crate::mirror::{MirrorSet, local, profile_dir};
+use crate::mirror::{MirrorSet, local, set_dir};
 use crate::pq::Profile;
+use crate::pq::scenario::{self, Axis, TwinSet};
 
 #[derive(Args, Debug)]
 pub(super) struct PqArgs {
@@ -23,15 +24,40 @@ pub(super) struct PqArgs {
         requires = "mirror"
     )]
     pq: Vec<Profile>,
+    /// With --pq: narrow the scenarios each profile's twins are made under (default: all
+    /// four): `served` or `trimmed` (the chain as the site sends it, or leaf + issuer under a
+    /// PQ root), `classical-scts` or `pq-scts` (SCTs from ECDSA or ML-DSA-44 logs);
+    /// comma-separated, an axis not named stays whole (docs/pq-scenarios.md).
+    #[arg(long, value_name = "AXIS", value_delimiter = ',', requires = "pq")]
+    scenarios: Vec<Axis>,
     /// With --mirror: reach it over an emulated link, RTT[,BANDWIDTH] (e.g. 40ms or
     /// 40ms,50mbit): RTT/2 each way, TCP's initial window of 10 segments (docs/pq.md).
     #[arg(long, value_name = "RTT[,BANDWIDTH]", requires = "mirror")]
     link: Option<LinkSpec>,
 }
 
+/// `verify`'s `--pq` and `--scenarios`.
+#[derive(Args, Debug)]
+pub(super) struct VerifyPqArgs {
+    /// Measure every chain beside its post-quantum twins (re-issued with ML-DSA keys:
+    /// mldsa44, mldsa65, mldsa87 or mixed; comma-separated).
+    #[arg(long, value_name = "PROFILE", value_delimiter = ',')]
+    pub(super) pq: Vec<Profile>,
+    /// With --pq: narrow the scenarios (default: all four; see the driver's --scenarios).
+    #[arg(long, value_name = "AXIS", value_delimiter = ',', requires = "pq")]
+    scenarios: Vec<Axis>,
+}
+
+impl VerifyPqArgs {
+    /// The scenarios asked for.
+    pub(super) fn scenarios(&self) -> Vec<crate::pq::scenario::Scenario> {
+        scenario::scenarios(&self.scenarios)
+    }
+}
+
 /// What the flags settle into.
 pub(super) struct Pq {
-    /// The twins, one set per profile.
+    /// The twins, one set per profile and scenario.
     pub(super) sets: Vec<MirrorSet>,
     pub(super) link: Option<LinkSpec>,
 }
@@ -39,11 +65,11 @@ pub(super) struct Pq {
 impl Pq {
     /// What the driver is told of them (the mirrors' addresses come when they serve).
     pub(super) fn served(&self) -> Served {
-        // Today's chains then each profile's twins; nothing without `--pq`.
+        // Today's chains then each profile's twins in each scenario; nothing without `--pq`.
         let profiles = match self.sets.is_empty() {
             true => Vec::new(),
-            false => std::iter::once(Profile::Classical)
-                .chain(self.sets.iter().map(|s| s.profile))
+            false => std::iter::once(TwinSet::TODAY)
+                .chain(self.sets.iter().map(|s| s.twin_set()))
                 .collect(),
         };
         Served {
@@ -55,22 +81,20 @@ impl Pq {
 }
 
 impl PqArgs {
-    /// The twins of every profile (made once under the mirror's cache, noted unless
-    /// `quiet`), their roots added to `net`'s.
+    /// The twins of every profile in every scenario asked for (made once under the mirror's
+    /// cache, noted unless `quiet`), their roots added to `net`'s.
     pub(super) fn settle(&self, net_args: &NetArgs, net: &mut Net, quiet: bool) -> Result<Pq> {
         let mut sets = Vec::new();
-        for &profile in crate::pq::with_classical(&self.pq)
-            .iter()
-            .filter(|p| p.is_pq())
-        {
-            let dir = profile_dir(&net_args.mirror_cache, profile);
+        let scenarios = scenario::scenarios(&self.scenarios);
+        for twin_set in scenario::sets(&self.pq, &scenarios).into_iter().skip(1) {
+            let dir = set_dir(&net_args.mirror_cache, twin_set);
             if !local::is_cached(&dir) {
                 output::note(quiet, &local::generating(&dir));
             }
-            let set = local::load_profile(&net_args.mirror_cache, profile)?;
+            let set = local::load_set(&net_args.mirror_cache, twin_set)?;
             output::note(quiet, &local::loaded(&set, &dir));
             net.roots
-                .extend(&format!("pq-{profile}"), set.roots.clone());
+                .extend(&format!("pq-{}", twin_set.dir_name()), set.roots.clone());
             sets.push(set);
         }
         Ok(Pq {

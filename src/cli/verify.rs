@@ -12,7 +12,6 @@ use clap::Args;
 
 use super::args::{MethodArg, methods};
 use super::output::{Outcome, OutputArgs};
-use crate::pq::Profile;
 use crate::run::sink::RawSink;
 use crate::verify::{self, Plan, PlanOptions, VerifyOptions};
 
@@ -48,10 +47,8 @@ pub(super) struct VerifyArgs {
     /// candidates, before the ones the server sent (plus decoys of the leaves' issuers).
     #[arg(long, value_name = "M")]
     extra_intermediates: Option<usize>,
-    /// Measure every chain beside its post-quantum twins (re-issued with ML-DSA keys:
-    /// mldsa44, mldsa65, mldsa87 or mixed; comma-separated).
-    #[arg(long, value_name = "PROFILE", value_delimiter = ',')]
-    pq: Vec<Profile>,
+    #[command(flatten)]
+    pq: super::pq::VerifyPqArgs,
     #[command(flatten)]
     ct: super::ct::CtArgs,
     #[command(flatten)]
@@ -71,7 +68,8 @@ fn plan_options(args: &VerifyArgs) -> PlanOptions {
         corpus_roots: !args.no_corpus_roots,
         extra_roots: args.extra_roots.unwrap_or(0),
         extra_intermediates: args.extra_intermediates.unwrap_or(0),
-        pq: args.pq.clone(),
+        pq: args.pq.pq.clone(),
+        scenarios: args.pq.scenarios(),
     }
 }
 

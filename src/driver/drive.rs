@@ -14,7 +14,7 @@ use futures_util::stream::FuturesUnordered;
 
 use super::options::{DriverOptions, RunControl};
 use super::sample::{self, Ctx, Entry};
-use crate::pq::Profile;
+use crate::pq::scenario::TwinSet;
 use crate::run::schedule::{Step, steps};
 use crate::sites::Site;
 use crate::transport::Transport;
@@ -58,7 +58,7 @@ async fn schedule<T: Transport>(
     control: &RunControl,
     mut sink: impl FnMut(Sample),
 ) -> bool {
-    let profiles: Vec<Option<Profile>> = match opts.served.profiles.as_slice() {
+    let profiles: Vec<Option<TwinSet>> = match opts.served.profiles.as_slice() {
         [] => vec![None],
         some => some.iter().copied().map(Some).collect(),
     };
@@ -71,7 +71,7 @@ async fn schedule<T: Transport>(
             let revocation =
                 (opts.revocation.clone()).and_then(|d| Some((d.clone(), support.mechanism(&d)?)));
             let unsupported = profile
-                .and_then(|p| p.unsupported_by(&verifier.capabilities()))
+                .and_then(|p| p.profile.unsupported_by(&verifier.capabilities()))
                 .map(|u| u.to_string());
             let cached = (opts.cache_roots && unsupported.is_none())
                 .then(|| transport.stores(method, verifier.as_ref(), roots));
@@ -139,7 +139,7 @@ impl<T: Transport> Ctx<'_, T> {
             if self.control.stop.load(Ordering::SeqCst) {
                 return false;
             }
-            let profile = entry.profile.map(|p| p.name().to_owned());
+            let profile = entry.profile.map(|p| p.key());
             let key = (
                 site.id(),
                 entry.method.name().to_owned(),

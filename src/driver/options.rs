@@ -13,7 +13,7 @@ use certbench_core::revocation::RevocationData;
 use certbench_schema::Sample;
 
 use crate::mirror::local::ResolveMap;
-use crate::pq::Profile;
+use crate::pq::scenario::{TwinSet, key};
 use crate::tls::Stack;
 use crate::transport::openssl::HookMode;
 use certbench_core::methods::Method;
@@ -56,19 +56,20 @@ pub struct DriverOptions {
 /// What the mirror serves beyond today's chains, and how it is reached.
 #[derive(Clone, Debug, Default)]
 pub struct Served {
-    /// With `--pq`: today's chains and each post-quantum profile's twins, each served by its
-    /// own mirror, whose addresses `resolve` holds (filled in by [`measure`]). Empty: one
-    /// chain per site, reached through [`DriverOptions::resolve`].
-    pub profiles: Vec<Profile>,
-    /// Per profile, `(host, port)` → its mirror's address.
-    pub resolve: HashMap<Profile, ResolveMap>,
+    /// With `--pq`: today's chains and each post-quantum profile's twins under each scenario,
+    /// each set served by its own mirror, whose addresses `resolve` holds (filled in by
+    /// [`measure`]). Empty: one chain per site, reached through [`DriverOptions::resolve`].
+    pub profiles: Vec<TwinSet>,
+    /// Per set, `(host, port)` → its mirror's address.
+    pub resolve: HashMap<TwinSet, ResolveMap>,
     /// The emulated link between client and mirror (`--link`), as its model describes it.
     pub link: Option<String>,
 }
 
 impl DriverOptions {
-    /// Where to connect for `site` in a sample of `profile`, instead of resolving its name.
-    pub fn address(&self, profile: Option<Profile>, host: &str, port: u16) -> Option<SocketAddr> {
+    /// Where to connect for `site` in a sample of the set `profile`, instead of resolving its
+    /// name.
+    pub fn address(&self, profile: Option<TwinSet>, host: &str, port: u16) -> Option<SocketAddr> {
         let key = (host.to_owned(), port);
         (profile.and_then(|p| self.served.resolve.get(&p)?.get(&key)))
             .or_else(|| self.resolve.get(&key))
@@ -76,8 +77,8 @@ impl DriverOptions {
     }
 }
 
-/// Identifies one sample of a run: (site id — host, port and path —, method, profile,
-/// warm-up, run index). Two samples of one run never share a key (sites are deduplicated by
+/// Identifies one sample of a run: (site id — host, port and path —, method, set — its
+/// profile and scenario, [`crate::pq::scenario::key`] —, warm-up, run index). Two samples of one run never share a key (sites are deduplicated by
 /// host, port and path), so a run can be resumed by key.
 pub type SampleKey = (String, String, Option<String>, bool, u32);
 
@@ -86,7 +87,7 @@ pub fn sample_key(sample: &Sample) -> SampleKey {
     (
         sample.site_id(),
         sample.method.clone(),
-        sample.config.profile.as_ref().map(|p| p.to_string()),
+        (sample.config.profile.as_ref()).map(|p| key(p.as_str(), sample.config.scenario.as_ref())),
         sample.warmup,
         sample.run,
     )

@@ -55,7 +55,7 @@ impl DrivePlan {
         };
         let mut what = " (loopback mirror".to_owned();
         if !self.pq.is_empty() {
-            let profiles: Vec<&str> = self.opts.served.profiles.iter().map(|p| p.name()).collect();
+            let profiles: Vec<String> = self.opts.served.profiles.iter().map(|p| p.key()).collect();
             what.push_str(&format!(" over rustls, chains {}", profiles.join(", ")));
         }
         if let Some(link) = &self.link {
@@ -158,7 +158,7 @@ pub async fn measure(
                 &opts.resolve,
             )
             .await?;
-            opts.resolve = resolve.remove(&set.profile).unwrap_or_default();
+            opts.resolve = resolve.remove(&set.twin_set()).unwrap_or_default();
             served
         }
         None => Vec::new(),
@@ -184,7 +184,8 @@ pub fn spec(opts: &DriverOptions, mirror: bool, roots: &RootsSpec, resolve: &[St
         cache_roots: opts.cache_roots,
         resolve,
         concurrency: opts.concurrency,
-        pq: opts.served.profiles.clone(),
+        pq: crate::pq::scenario::profiles_of(&opts.served.profiles),
+        scenarios: crate::pq::scenario::scenarios_of(&opts.served.profiles),
         link: opts.served.link.clone(),
         // `--ct` changes what every sample of a method with a CT check measures (its `ct`
         // stage), and against which logs: the list's label (its size and origin) stands for it.

@@ -11,7 +11,7 @@ use certbench_schema::Config;
 use certbench_schema::{Sample, SampleMeta, Source, Stage, Verdict};
 
 use super::options::{DriverOptions, RunControl};
-use crate::pq::Profile;
+use crate::pq::scenario::TwinSet;
 use crate::run::schedule::Step;
 use crate::run::{self, sample::Subject};
 use crate::sites::Site;
@@ -24,7 +24,8 @@ use certbench_core::stages::Recorder;
 /// they are built once, and why it cannot verify that profile's chains, if it cannot.
 pub(super) struct Entry<T: Transport> {
     pub(super) method: Method,
-    pub(super) profile: Option<Profile>,
+    /// The set of chains (profile and scenario) with `--pq`.
+    pub(super) profile: Option<TwinSet>,
     pub(super) verifier: Arc<dyn DynVerifier>,
     /// The CT logs this method checks against (`--ct` and a method with a CT check).
     pub(super) ct: Option<Arc<CtLogs>>,
@@ -210,7 +211,8 @@ fn config<T: Transport>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
         ]
         .into(),
         extra_intermediates: 0,
-        profile: entry.profile.map(Into::into),
+        profile: entry.profile.map(|p| p.profile.into()),
+        scenario: entry.profile.and_then(|p| p.scenario),
         link: opts.served.link.clone().map(Into::into),
         ct: entry.ct.as_deref().map(|logs| logs.label().into()),
         revocation: (entry.revocation.as_ref()).map(|(data, m)| data.label(*m).into()),

@@ -20,11 +20,12 @@ use sha2::{Digest, Sha256};
 
 use super::{
     CT_LOG_LIST_MAX_AGE_DAYS, EXPIRED_HOST, HostCert, MirrorError, MirrorSet, NOT_YET_VALID_HOST,
-    now, profile_dir,
+    now, set_dir,
 };
 use crate::certs::ct::{self, CachedLog, CtLogs};
 use crate::certs::mirror_revocation::Crls;
 use crate::pq::Profile;
+use crate::pq::scenario::{Scenario, TwinSet};
 use certbench_core::corpus::Corpus;
 
 /// Bumped whenever generation changes (anything [`crate::certs::mirror_set::make`] makes), so
@@ -38,6 +39,9 @@ struct Index {
     /// The profile's name; absent in caches of today's chains made before profiles.
     #[serde(default = "classical")]
     profile: String,
+    /// The twins' scenario; absent for today's chains and in caches made before scenarios.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    scenario: Option<Scenario>,
     hosts: BTreeMap<String, String>,
     /// SHA-256 of the real CT log list the mirror's logs are named after ("" without one).
     #[serde(default)]
@@ -70,33 +74,39 @@ impl MirrorSet {
         Self::load_or_generate_for(corpus, dir, Profile::Classical)
     }
 
-    /// The set of `profile` cached under the mirror's cache `dir` ([`profile_dir`]), or a new
-    /// one made from `corpus` and cached there.
+    /// The set of `profile` (as served, classical SCTs) cached under the mirror's cache `dir`,
+    /// or a new one made from `corpus` and cached there.
     pub fn load_or_generate_for(
         corpus: &Corpus,
         dir: &Path,
         profile: Profile,
     ) -> Result<MirrorSet, MirrorError> {
-        let dir = &profile_dir(dir, profile);
+        Self::load_or_generate_set(corpus, dir, TwinSet::new(profile, Scenario::AS_SERVED))
+    }
+
+    /// The set `set` cached under the mirror's cache `dir` ([`set_dir`]), or a new one made
+    /// from `corpus` and cached there.
+    pub fn load_or_generate_set(
+        corpus: &Corpus,
+        dir: &Path,
+        set: TwinSet,
+    ) -> Result<MirrorSet, MirrorError> {
+        let dir = &set_dir(dir, set);
         let hashes = Hashes {
             manifest: sha256_hex(&corpus.dir.join("manifest.json")),
             real_ct_log_list: sha256_hex(&ct::real_list_path(corpus)),
         };
-        if let Some(set) = Self::load(dir, &hashes, profile)? {
-            return Ok(set);
+        if let Some(loaded) = Self::load(dir, &hashes, set)? {
+            return Ok(loaded);
         }
-        let set = Self::generate_for(corpus, dir, profile)?;
-        set.save(&hashes)?;
-        Ok(set)
+        let made = Self::generate_set(corpus, dir, set)?;
+        made.save(&hashes)?;
+        Ok(made)
     }
 
     /// The cached set, or `None` when there is none or it cannot be used (a damaged or stale
     /// cache is made anew rather than failing the run).
-    fn load(
-        dir: &Path,
-        hashes: &Hashes,
-        profile: Profile,
-    ) -> Result<Option<MirrorSet>, MirrorError> {
+    fn load(dir: &Path, hashes: &Hashes, set: TwinSet) -> Result<Option<MirrorSet>, MirrorError> {
         let index_path = dir.join("index.json");
         let Ok(text) = std::fs::read_to_string(&index_path) else {
             return Ok(None);
@@ -107,7 +117,8 @@ impl MirrorSet {
         if index.generator != GENERATOR_VERSION
             || index.corpus_manifest_sha256 != hashes.manifest
             || index.real_ct_log_list_sha256 != hashes.real_ct_log_list
-            || index.profile != profile.name()
+            || index.profile != set.profile.name()
+            || index.scenario.unwrap_or(Scenario::AS_SERVED) != set.scenario_or_today()
         {
             return Ok(None);
         }
@@ -166,7 +177,8 @@ impl MirrorSet {
             roots,
             dir: dir.to_owned(),
             from_cache: true,
-            profile,
+            profile: set.profile,
+            scenario: set.scenario,
             ct_logs,
             ct_log_list,
             crls,
@@ -212,6 +224,7 @@ impl MirrorSet {
             generator: GENERATOR_VERSION,
             corpus_manifest_sha256: hashes.manifest.clone(),
             profile: self.profile.name().to_owned(),
+            scenario: self.scenario.filter(|s| *s != Scenario::AS_SERVED),
             hosts,
             real_ct_log_list_sha256: hashes.real_ct_log_list.clone(),
             ct_logs,

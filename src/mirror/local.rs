@@ -11,6 +11,7 @@ use super::server::MirrorServer;
 use super::{MirrorError, MirrorSet};
 use crate::link::{Link, LinkSpec};
 use crate::pq::Profile;
+use crate::pq::scenario::{Scenario, TwinSet};
 use crate::sites::Site;
 use crate::tls::Stack;
 use certbench_core::corpus::Corpus;
@@ -71,8 +72,13 @@ pub fn load(cache: &Path) -> Result<MirrorSet, LocalError> {
 
 /// The mirror's certificates with `profile`'s keys, from under `cache` or made there (once).
 pub fn load_profile(cache: &Path, profile: Profile) -> Result<MirrorSet, LocalError> {
+    load_set(cache, TwinSet::new(profile, Scenario::AS_SERVED))
+}
+
+/// The mirror's certificates in `set`, from under `cache` or made there (once).
+pub fn load_set(cache: &Path, set: TwinSet) -> Result<MirrorSet, LocalError> {
     let corpus = Corpus::bundled().map_err(LocalError::Corpus)?;
-    MirrorSet::load_or_generate_for(&corpus, cache, profile).map_err(LocalError::Certificates)
+    MirrorSet::load_or_generate_set(&corpus, cache, set).map_err(LocalError::Certificates)
 }
 
 /// The trust roots of `spec`, and with a mirror `cache` the mirror's certificates (see
@@ -107,7 +113,7 @@ pub async fn serve<'a>(
     let sites: Vec<&Site> = sites.into_iter().collect();
     let (mut served, mut resolved) =
         serve_each(&[set], Stack::Openssl, None, sites.iter().copied(), resolve).await?;
-    let resolve = resolved.remove(&set.profile).unwrap_or_default();
+    let resolve = resolved.remove(&set.twin_set()).unwrap_or_default();
     Ok((served.pop().map(|s| s.server), resolve))
 }
 
@@ -120,7 +126,7 @@ pub struct Served {
 }
 
 /// Serves each of `sets` over `stack` on its own free loopback port, behind its own emulated
-/// `link` when given (on the current runtime): per set's profile, every host of `sites`
+/// `link` when given (on the current runtime): per set ([`MirrorSet::twin_set`]), every host of `sites`
 /// resolved to it (a `--resolve` given for a host stays).
 pub async fn serve_each<'a>(
     sets: &[&MirrorSet],
@@ -128,7 +134,7 @@ pub async fn serve_each<'a>(
     link: Option<LinkSpec>,
     sites: impl IntoIterator<Item = &'a Site> + Clone,
     resolve: &ResolveMap,
-) -> Result<(Vec<Served>, HashMap<Profile, ResolveMap>), LocalError> {
+) -> Result<(Vec<Served>, HashMap<TwinSet, ResolveMap>), LocalError> {
     let mut served = Vec::new();
     let mut per_profile = HashMap::new();
     for set in sets {
@@ -148,7 +154,7 @@ pub async fn serve_each<'a>(
             };
             map.entry((s.host.clone(), s.port)).or_insert(addr);
         }
-        per_profile.insert(set.profile, map);
+        per_profile.insert(set.twin_set(), map);
         served.push(Served { server, link });
     }
     Ok((served, per_profile))

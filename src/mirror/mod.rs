@@ -24,7 +24,10 @@
 //!
 //! With a post-quantum [`Profile`] (`--pq`), every chain is its twin instead: the same hosts,
 //! names, extensions and validity, every key the profile's ML-DSA key, the synthetic hosts'
-//! too; cached in `DIR/pq/<profile>/` ([`profile_dir`]).
+//! too; cached in `DIR/pq/<profile>/` ([`profile_dir`]). Each profile's twins are made under
+//! each scenario (`crate::pq::scenario`: ML-DSA SCTs, trimmed chains), one set per
+//! ([`MirrorSet::twin_set`]), cached in `DIR/pq/<profile>-<scts>-<chain>/` ([`set_dir`]; the
+//! twins as served with classical SCTs stay in `DIR/pq/<profile>/`).
 
 pub mod cache;
 pub mod faults;
@@ -42,6 +45,7 @@ use crate::certs::host::MakeError;
 use crate::certs::mirror_revocation::Crls;
 use crate::certs::mirror_set;
 use crate::pq::Profile;
+use crate::pq::scenario::{Scenario, TwinSet};
 use certbench_core::corpus::Corpus;
 
 pub use crate::certs::host::HostCert;
@@ -84,6 +88,8 @@ pub struct MirrorSet {
     pub from_cache: bool,
     /// The keys its chains have: today's, or a post-quantum profile's.
     pub profile: Profile,
+    /// The scenario its twins were made under (`None` for today's chains).
+    pub scenario: Option<Scenario>,
     /// The CT logs whose SCTs the clones' leaves carry (with their private keys).
     pub ct_logs: CtLogs,
     /// Those logs as Chrome's log list v3 JSON (`DIR/ct-logs.json`): what a client of the
@@ -97,9 +103,15 @@ pub struct MirrorSet {
 /// Where `profile`'s set is cached under the mirror's cache `dir`: `dir` itself for today's
 /// chains, `dir/pq/<profile>` for twins.
 pub fn profile_dir(dir: &Path, profile: Profile) -> PathBuf {
-    match profile {
+    set_dir(dir, TwinSet::new(profile, Scenario::AS_SERVED))
+}
+
+/// Where `set` is cached under the mirror's cache `dir`: `dir` itself for today's chains,
+/// `dir/pq/<`[`TwinSet::dir_name`]`>` for twins.
+pub fn set_dir(dir: &Path, set: TwinSet) -> PathBuf {
+    match set.profile {
         Profile::Classical => dir.to_owned(),
-        pq => dir.join("pq").join(pq.name()),
+        _ => dir.join("pq").join(set.dir_name()),
     }
 }
 
@@ -116,23 +128,41 @@ impl MirrorSet {
         Self::generate_for(corpus, dir, Profile::Classical)
     }
 
-    /// Makes every host's certificates with `profile`'s keys.
+    /// Makes every host's certificates with `profile`'s keys (as served, classical SCTs).
     pub fn generate_for(
         corpus: &Corpus,
         dir: &Path,
         profile: Profile,
     ) -> Result<MirrorSet, MirrorError> {
+        Self::generate_set(corpus, dir, TwinSet::new(profile, Scenario::AS_SERVED))
+    }
+
+    /// Makes every host's certificates in `set`.
+    pub fn generate_set(
+        corpus: &Corpus,
+        dir: &Path,
+        set: TwinSet,
+    ) -> Result<MirrorSet, MirrorError> {
         let now = now();
-        let made = mirror_set::make(corpus, profile, now)?;
+        let made = mirror_set::make(corpus, set, now)?;
         Ok(MirrorSet {
             hosts: made.hosts,
             roots: made.roots,
             dir: dir.to_owned(),
             from_cache: false,
-            profile,
+            profile: set.profile,
+            scenario: set.scenario,
             ct_log_list: made.ct_logs.log_list_json(now),
             ct_logs: made.ct_logs,
             crls: made.crls,
         })
+    }
+
+    /// The set of chains it is.
+    pub fn twin_set(&self) -> TwinSet {
+        TwinSet {
+            profile: self.profile,
+            scenario: self.scenario,
+        }
     }
 }

@@ -11,6 +11,11 @@
 //! the chain at that level), and `mixed` (an ML-DSA-44 leaf under ML-DSA-65 CAs: a short-lived
 //! leaf key, whose signature every handshake carries, at the lowest level; the CAs' long-lived
 //! keys one level up).
+//!
+//! Each profile's twins are made under scenarios ([`scenario`]: who signs the SCTs, which
+//! certificates are sent); a [`scenario::TwinSet`] names one set of chains a run measures.
+
+pub mod scenario;
 
 use std::fmt;
 use std::str::FromStr;

@@ -20,6 +20,7 @@ use certbench_core::revocation::Mechanism;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::pq::Profile;
+use crate::pq::scenario::Scenario;
 use crate::tls::Stack;
 use crate::transport::openssl::HookMode;
 use certbench_core::roots::RootsSpec;
@@ -53,6 +54,9 @@ pub struct RunSpec {
     /// The post-quantum profiles measured beside today's chains (empty without them).
     #[serde(default, skip_serializing_if = "Vec::is_empty", with = "named_list")]
     pub pq: Vec<Profile>,
+    /// The scenarios each post-quantum profile's twins were made under (empty without `--pq`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scenarios: Vec<Scenario>,
     /// The emulated link in front of the mirror, as its model describes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
@@ -85,6 +89,7 @@ pub enum Field {
     Resolve,
     Concurrency,
     Pq,
+    Scenarios,
     Link,
     Ct,
     Revocation,
@@ -93,7 +98,7 @@ pub enum Field {
 
 impl Field {
     /// Every field, in [`RunSpec::fields`]' order.
-    pub const ALL: [Field; 12] = [
+    pub const ALL: [Field; 13] = [
         Field::Transport,
         Field::Mirror,
         Field::TlsResumption,
@@ -102,6 +107,7 @@ impl Field {
         Field::Resolve,
         Field::Concurrency,
         Field::Pq,
+        Field::Scenarios,
         Field::Link,
         Field::Ct,
         Field::Revocation,
@@ -119,6 +125,7 @@ impl Field {
             Field::Resolve => "resolve",
             Field::Concurrency => "concurrency",
             Field::Pq => "pq",
+            Field::Scenarios => "scenarios",
             Field::Link => "link",
             Field::Ct => "ct",
             Field::Revocation => "revocation",
@@ -169,6 +176,10 @@ impl RunSpec {
         ];
         if !names.is_empty() {
             v.push((Field::Pq, names.join(",")));
+        }
+        if !self.scenarios.is_empty() {
+            let scenarios: Vec<String> = self.scenarios.iter().map(|s| s.to_string()).collect();
+            v.push((Field::Scenarios, scenarios.join("; ")));
         }
         if let Some(link) = &self.link {
             v.push((Field::Link, link.clone()));
@@ -339,6 +350,7 @@ impl RunSpec {
             resolve: vec![],
             concurrency: 1,
             pq: vec![],
+            scenarios: vec![],
             link: None,
             ct: None,
             revocation: None,
@@ -377,11 +389,13 @@ mod tests {
             hook: None,
             roots: RootsSpec::Mozilla,
             pq: vec![Profile::Classical, Profile::MlDsa44],
+            scenarios: vec![],
             ..spec()
         };
         let back = serde_json::to_string(&rustls).unwrap();
         let bare = serde_json::to_value(RunSpec {
             pq: vec![],
+            scenarios: vec![],
             ct: None,
             revocation: None,
             ..rustls.clone()

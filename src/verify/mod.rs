@@ -23,7 +23,7 @@
 use certbench_schema::Config;
 use certbench_schema::{Sample, SampleMeta, Source, Stage, Verdict};
 
-use crate::pq::Profile;
+use crate::pq::scenario::TwinSet;
 use crate::run::sample::{Subject, sample};
 use crate::run::schedule::{Step, steps};
 use certbench_core::corpus::CorpusChain;
@@ -48,7 +48,7 @@ fn config(
     method: Method,
     opts: &VerifyOptions,
     roots: &RootSet,
-    profile: Option<Profile>,
+    profile: Option<TwinSet>,
 ) -> Config {
     let library = method.verifier().library();
     Config {
@@ -57,7 +57,8 @@ fn config(
         extra_intermediates: opts.extra_intermediates.len() as u32,
         openssl_policy: openssl_policy(method),
         versions: [(library.name.to_owned(), library.version)].into(),
-        profile: profile.map(Into::into),
+        profile: profile.map(|p| p.profile.into()),
+        scenario: profile.and_then(|p| p.scenario),
         ct: ct_for(method, opts.ct.as_deref()).map(|logs| logs.label().into()),
         revocation: (opts.revocation.as_deref())
             .and_then(|d| Some(d.label(revocation_for(method, d)?).into())),
@@ -236,8 +237,8 @@ fn one(
 
 /// A chain as a run offers it to every method (see [`run`]).
 struct Offered {
-    /// Its profile, with `--pq`.
-    profile: Option<Profile>,
+    /// Its set (profile and scenario), with `--pq`.
+    profile: Option<TwinSet>,
     /// The chain, with the extra intermediates.
     item: CorpusChain,
     /// With `--pq`: its bytes and its Certificate message, as sent (without the extras).

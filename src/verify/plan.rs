@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use super::options::VerifyOptions;
 use crate::certs::extra::Extra;
-use crate::certs::twin::{Twins, twins};
+use crate::certs::twin::{Twins, twins_in};
 use crate::pq::Profile;
+use crate::pq::scenario::{Scenario, TwinSet};
 use certbench_core::corpus::{Corpus, CorpusChain};
 use certbench_core::roots::{RootSet, RootsSpec};
 
@@ -28,6 +29,9 @@ pub struct PlanOptions {
     pub extra_intermediates: usize,
     /// Post-quantum profiles whose twins are measured beside the chains (`--pq`).
     pub pq: Vec<Profile>,
+    /// The scenarios each profile's twins are made under (`--scenarios`; every one by
+    /// default).
+    pub scenarios: Vec<Scenario>,
 }
 
 /// Why a plan could not be made (nothing was measured).
@@ -56,8 +60,8 @@ pub enum VerifyPlanError {
 /// A chain that could not be measured: each method gets an error sample for it.
 #[derive(Clone, Debug)]
 pub struct Unmeasured {
-    /// The profile of its twin (`None`: the chain itself failed to load).
-    pub profile: Option<Profile>,
+    /// The set of its twin (`None`: the chain itself failed to load).
+    pub profile: Option<TwinSet>,
     /// The chain's id.
     pub id: String,
     /// The host it was served for (empty when unknown).
@@ -76,7 +80,8 @@ pub struct Plan {
     pub extra: Extra,
     /// How long generating `extra` took, when anything was generated.
     pub generated_in: Option<Duration>,
-    /// The chains' twins, one set per `--pq` profile (their roots are in `roots`).
+    /// The chains' twins, one set per `--pq` profile and scenario (their roots are in
+    /// `roots`).
     pub twins: Vec<Twins>,
 }
 
@@ -104,12 +109,14 @@ impl Plan {
             generated_in = Some(started.elapsed());
             roots.extend("extra", extra.roots.iter().cloned());
         }
-        let twins: Vec<Twins> = (crate::pq::with_classical(&opts.pq).into_iter())
-            .filter(|p| p.is_pq())
-            .map(|p| twins(&corpus, p))
+        let twins: Vec<Twins> = (crate::pq::scenario::sets(&opts.pq, &opts.scenarios))
+            .into_iter()
+            .skip(1)
+            .map(|set| twins_in(&corpus, set))
             .collect();
         for t in &twins {
-            roots.extend(&format!("pq-{}", t.profile), t.roots.iter().cloned());
+            let name = format!("pq-{}", t.set().dir_name());
+            roots.extend(&name, t.roots.iter().cloned());
         }
         Ok(Plan {
             corpus,
@@ -137,10 +144,10 @@ impl Plan {
                     .find(|c| c.id == *id)
                     .map(|c| c.host.clone());
                 all.push(Unmeasured {
-                    profile: Some(t.profile),
+                    profile: Some(t.set()),
                     id: id.clone(),
                     host: host.unwrap_or_default(),
-                    why: format!("no {} twin: {why}", t.profile),
+                    why: format!("no {} twin: {why}", t.set()),
                 });
             }
         }
@@ -154,7 +161,7 @@ impl Plan {
                 format!(
                     "certbench verify: {} {} twins made in {:.2} s",
                     t.chains.len(),
-                    t.profile,
+                    t.set(),
                     t.made_in.as_secs_f64()
                 )
             })
@@ -162,15 +169,15 @@ impl Plan {
     }
 
     /// The chains as measured: each corpus chain, then (with `--pq`) its twin under each
-    /// profile, each with its profile (`None` without `--pq`).
-    pub fn items(&self) -> Vec<(Option<Profile>, &CorpusChain)> {
+    /// profile and scenario, each with its set (`None` without `--pq`).
+    pub fn items(&self) -> Vec<(Option<TwinSet>, &CorpusChain)> {
         let mut items = Vec::new();
         for c in &self.corpus.chains {
-            let today = (!self.twins.is_empty()).then_some(Profile::Classical);
+            let today = (!self.twins.is_empty()).then_some(TwinSet::TODAY);
             items.push((today, c));
             for t in &self.twins {
                 if let Some(twin) = t.chains.iter().find(|twin| twin.id == c.id) {
-                    items.push((Some(t.profile), twin));
+                    items.push((Some(t.set()), twin));
                 }
             }
         }
@@ -200,7 +207,7 @@ impl Plan {
 
     /// `, today's and their mldsa44 twins`, or nothing without `--pq`.
     fn profiles(&self) -> String {
-        let names: Vec<&str> = self.twins.iter().map(|t| t.profile.name()).collect();
+        let names: Vec<String> = self.twins.iter().map(|t| t.set().key()).collect();
         match names.is_empty() {
             true => String::new(),
             false => format!(", each beside its {} twins", names.join(", ")),

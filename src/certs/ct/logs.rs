@@ -4,11 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use rcgen::KeyPair;
-use rustls_pki_types::PrivatePkcs8KeyDer;
 use serde::{Deserialize, Serialize};
 
-use super::log::{CtError, MIRROR_SUFFIX, MirrorLog, base64};
+use super::log::{CtError, LogAlgorithm, LogKey, MIRROR_SUFFIX, MirrorLog, base64};
 use super::sct::{RealSct, SctSpec, real_scts, shifted};
 use certbench_core::corpus::Corpus;
 /// What the real log list says of a log.
@@ -24,6 +22,8 @@ pub struct CtLogs {
     logs: Vec<MirrorLog>,
     /// Real LogID (base64) → description and operator, from the real log list.
     real: BTreeMap<String, RealLog>,
+    /// The algorithm of the logs it makes (ECDSA P-256 unless [`CtLogs::with_algorithm`]).
+    algorithm: LogAlgorithm,
 }
 
 /// Chrome's log list v3 JSON, the fields the mirror reads and writes.
@@ -88,17 +88,25 @@ impl CtLogs {
         Ok(CtLogs {
             logs: Vec::new(),
             real,
+            algorithm: LogAlgorithm::default(),
         })
     }
 
-    /// A mirror log for every real log that signed an SCT of a `corpus` leaf, named after
-    /// `ct-logs/log_list.json` beside the corpus folder when there is one. An SCT the mirror
-    /// cannot reproduce is left out here (its chain's clone reports it).
-    pub fn for_corpus(corpus: &Corpus) -> Result<CtLogs, CtError> {
+    /// The same, the logs it makes from now on signing with `algorithm` (ML-DSA-44 logs for
+    /// the twins' `pq-scts` scenario).
+    pub fn with_algorithm(self, algorithm: LogAlgorithm) -> CtLogs {
+        CtLogs { algorithm, ..self }
+    }
+
+    /// A mirror log (of `algorithm`) for every real log that signed an SCT of a `corpus` leaf,
+    /// named after `ct-logs/log_list.json` beside the corpus folder when there is one. An SCT
+    /// the mirror cannot reproduce is left out here (its chain's clone reports it).
+    pub fn for_corpus(corpus: &Corpus, algorithm: LogAlgorithm) -> Result<CtLogs, CtError> {
         let mut logs = match std::fs::read_to_string(real_list_path(corpus)) {
             Ok(text) => CtLogs::with_real_list(&text)?,
             Err(_) => CtLogs::new(),
-        };
+        }
+        .with_algorithm(algorithm);
         for c in &corpus.chains {
             let Ok((_, x)) = x509_parser::parse_x509_certificate(&c.chain.leaf) else {
                 continue;
@@ -161,7 +169,8 @@ impl CtLogs {
             Some(r) => (r.description.as_str(), r.operator.as_str()),
             None => (id.as_str(), id.as_str()),
         };
-        let mut log = MirrorLog::generate(
+        let mut log = MirrorLog::generate_with(
+            self.algorithm,
             &format!("{description}{MIRROR_SUFFIX}"),
             &format!("{operator}{MIRROR_SUFFIX}"),
         )?;
@@ -245,19 +254,17 @@ impl CtLogs {
         }
         let logs = (cached.iter().zip(keys))
             .map(|(c, k)| {
-                let der = PrivatePkcs8KeyDer::from(k.contents());
-                let key =
-                    KeyPair::from_pkcs8_der_and_sign_algo(&der, &rcgen::PKCS_ECDSA_P256_SHA256)
-                        .ok()?;
-                let mut log = MirrorLog::with_key(key, &c.description, &c.operator);
+                let key = LogKey::from_pkcs8(k.contents())?;
+                let mut log = MirrorLog::with_key(key, &c.description, &c.operator).ok()?;
                 log.real_log_id = match &c.real_log_id {
                     Some(h) => Some(unhex(h)?),
                     None => None,
                 };
                 Some(log)
             })
-            .collect::<Option<_>>()?;
+            .collect::<Option<Vec<MirrorLog>>>()?;
         Some(CtLogs {
+            algorithm: logs.first().map(|l| l.algorithm()).unwrap_or_default(),
             logs,
             real: BTreeMap::new(),
         })

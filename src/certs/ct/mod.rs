@@ -9,8 +9,10 @@
 //! mirror)` when the real log list names the log, else (named by the real LogID in base64) by
 //! an operator of its own: a clone's SCTs come from as many operators as the real leaf's.
 //!
-//! Only ECDSA P-256 with SHA-256 (hash 4, signature 3: every log of the corpus) is minted; a
-//! real SCT of any other algorithm or version is a [`CtError`] for its chain, never a panic.
+//! Only v1 ECDSA P-256 SHA-256 SCTs (hash 4, signature 3: every log of the corpus) are
+//! reproduced; a real SCT of any other algorithm or version is a [`CtError`] for its chain,
+//! never a panic. The mirror's logs sign with P-256, or, for the twins' `pq-scts` scenario
+//! ([`CtLogs::with_algorithm`]), with ML-DSA-44 (SignatureScheme 0x0904 in the SCT).
 //!
 //! The logs' list, Chrome's log list v3 JSON ([`CtLogs::log_list_json`]), is what a client of
 //! the mirror trusts; the same logs and creation time always give the same text, which is how
@@ -29,6 +31,6 @@ pub mod log;
 pub mod logs;
 pub mod sct;
 
-pub use log::{CtError, MIRROR_SUFFIX, MirrorLog, base64};
+pub use log::{CtError, LogAlgorithm, MIRROR_SUFFIX, MirrorLog, base64};
 pub use logs::{CachedLog, CtLogs, real_list_path};
 pub use sct::{RealSct, SCT_LIST_OID, SctSpec, is_sct_list, issue_with_scts, real_scts, shifted};

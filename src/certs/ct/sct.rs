@@ -20,7 +20,8 @@ use super::log::{CtError, MirrorLog, base64};
 pub const SCT_LIST_OID: &[u64] = &[1, 3, 6, 1, 4, 1, 11129, 2, 4, 2];
 /// The same OID as DER contents.
 const SCT_LIST_OID_DER: &[u8] = &[0x2b, 6, 1, 4, 1, 0xd6, 0x79, 2, 4, 2];
-/// TLS `HashAlgorithm.sha256` and `SignatureAlgorithm.ecdsa` (RFC 5246 §7.4.1.4.1).
+/// TLS `HashAlgorithm.sha256` and `SignatureAlgorithm.ecdsa` (RFC 5246 §7.4.1.4.1): what every
+/// real SCT of the corpus carries.
 const SHA256: u8 = 4;
 const ECDSA: u8 = 3;
 
@@ -65,7 +66,8 @@ impl SctSpec<'_> {
         sct.extend(self.timestamp_ms.to_be_bytes());
         sct.extend(ext_len);
         sct.extend(&self.extensions);
-        sct.extend([SHA256, ECDSA]);
+        let (hash, sig) = self.log.algorithm().tls_code();
+        sct.extend([hash, sig]);
         sct.extend(len_of(&signature, 2, "signature")?);
         sct.extend(signature);
         Ok(sct)
