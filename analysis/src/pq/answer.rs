@@ -3,7 +3,8 @@
 //! held; on an emulated link, the connection and verification's share of it.
 //! `export::markdown::pq` words them.
 
-use super::{CLASSICAL, CostRow, FlightRow, PqSummary};
+use super::scenarios::ScenarioRange;
+use super::{CLASSICAL, CostRow, FlightRow, PqSummary, split_key};
 use crate::stats::Spread;
 
 /// What the first flight adds on one profile's twins.
@@ -62,8 +63,11 @@ pub struct LinkAnswer {
 pub struct PqAnswer {
     /// What a row is (`sites`, `chains`).
     pub rows: &'static str,
-    /// One per post-quantum profile the reference method measured.
+    /// One per post-quantum set the reference method measured; of a profile measured under
+    /// several scenarios, only the set of its first scenario (its range is in `ranges`).
     pub profiles: Vec<ProfileAnswer>,
+    /// Each profile measured under several scenarios: its range over them.
+    pub ranges: Vec<ScenarioRange>,
     /// The methods that do not implement ML-DSA.
     pub unsupported: Vec<String>,
     /// The verdicts, when any method verified twins.
@@ -89,8 +93,18 @@ impl PqSummary {
         let reference = self.reference(reference);
         let reference = reference.as_deref();
         let today = self.flights_of(CLASSICAL);
+        let ranges = self.scenario_ranges(reference);
         let mut profiles = Vec::new();
+        let mut lined: Vec<&str> = Vec::new();
         for p in self.profiles.iter().filter(|p| *p != CLASSICAL) {
+            let base = split_key(p).0;
+            if ranges.iter().any(|r| r.profile == base) {
+                // One line per profile: its first scenario's; the range says the rest.
+                if lined.contains(&base) {
+                    continue;
+                }
+                lined.push(base);
+            }
             let rows: Vec<&CostRow> = (self.costs.iter())
                 .filter(|c| c.profile == *p && c.ratio.is_some())
                 .collect();
@@ -116,6 +130,7 @@ impl PqSummary {
         PqAnswer {
             rows: self.rows,
             profiles,
+            ranges,
             unsupported,
             verdicts: self.verdicts(),
             link: self.link_answer(reference),

@@ -5,9 +5,12 @@
 //!
 //! A ratio is taken per site (median own cost on the twin ÷ median own cost on today's chain,
 //! same method, same run) and summarised as the median over sites with its range: two
-//! profiles' samples are never pooled.
+//! profiles' samples are never pooled, nor two scenarios' (`config.scenario`): a row's
+//! `profile` is the set's key, `mldsa44 (pq-scts, trimmed)` ([`set_key`]), the profile alone
+//! for today's chains and samples without a scenario.
 
 pub mod answer;
+pub mod scenarios;
 mod wire;
 
 pub use wire::{INITIAL_WINDOW, MSS, extra_round_trips, model_connection_ns, segments};
@@ -15,13 +18,42 @@ pub use wire::{INITIAL_WINDOW, MSS, extra_round_trips, model_connection_ns, segm
 use serde::Serialize;
 
 use crate::stats::Spread;
-use certbench_schema::{Sample, Stage, Verdict};
+use certbench_schema::{Sample, Scenario, Stage, Verdict};
 
 /// The name today's chains have in a `--pq` run.
 pub const CLASSICAL: &str = "classical";
 
-/// `ML-DSA-44` for `mldsa44`, the profile's own name otherwise.
-pub fn profile_label(profile: &str) -> String {
+/// A sample's set of chains as rows key it: its profile, and its scenario when it has one
+/// (`mldsa44 (pq-scts, trimmed)`).
+pub fn set_key(profile: &str, scenario: Option<&Scenario>) -> String {
+    match scenario {
+        Some(s) => format!("{profile} ({s})"),
+        None => profile.to_owned(),
+    }
+}
+
+/// A set's key split into its profile and scenario (`None`: no scenario, or one this version
+/// cannot read, kept in the profile).
+pub fn split_key(key: &str) -> (&str, Option<Scenario>) {
+    match key.split_once(" (") {
+        Some((profile, rest)) => match rest.strip_suffix(')').map(str::parse::<Scenario>) {
+            Some(Ok(s)) => (profile, Some(s)),
+            _ => (key, None),
+        },
+        None => (key, None),
+    }
+}
+
+/// `ML-DSA-44` for `mldsa44`, the profile's own name otherwise; a set's scenario in words
+/// after it (`ML-DSA-44 (trimmed, ML-DSA SCTs)`).
+pub fn profile_label(key: &str) -> String {
+    match split_key(key) {
+        (profile, Some(s)) => format!("{} ({})", base_label(profile), s.words()),
+        (profile, None) => base_label(profile),
+    }
+}
+
+fn base_label(profile: &str) -> String {
     match profile.strip_prefix("mldsa") {
         Some(level) => format!("ML-DSA-{level}"),
         None if profile == "mixed" => "mixed (ML-DSA-44 leaf, ML-DSA-65 CAs)".to_owned(),
@@ -147,8 +179,9 @@ fn verdicts<'a>(
     (check.of > 0).then_some(check)
 }
 
-fn profile(s: &Sample) -> Option<&str> {
-    s.config.profile.as_ref().map(|p| p.as_str())
+fn profile(s: &Sample) -> Option<String> {
+    let p = s.config.profile.as_ref()?;
+    Some(set_key(p.as_str(), s.config.scenario.as_ref()))
 }
 
 /// What a row is: the stored chain (`verify`), else the site (the driver).
@@ -164,8 +197,8 @@ pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
     let (mut sites, mut methods): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
     for s in &samples {
         let Some(p) = profile(s) else { continue };
-        if !profiles.iter().any(|q| q == p) {
-            profiles.push(p.to_owned());
+        if !profiles.contains(&p) {
+            profiles.push(p);
         }
         if !sites.contains(&row_key(s)) {
             sites.push(row_key(s));
@@ -180,7 +213,7 @@ pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
     profiles.sort_by_key(|p| p != CLASSICAL);
     let of = |site: &str, method: Option<&str>, p: &str| -> Vec<&Sample> {
         (samples.iter().copied())
-            .filter(|s| row_key(s) == site && profile(s) == Some(p))
+            .filter(|s| row_key(s) == site && profile(s).as_deref() == Some(p))
             .filter(|s| method.is_none_or(|m| s.method == m))
             .collect()
     };
