@@ -11,30 +11,38 @@ use rcgen::{CertificateParams, DistinguishedName, DnType, DnValue};
 use x509_parser::prelude::{AttributeTypeAndValue, X509Certificate, X509Name};
 
 use crate::pq::Profile;
-use crate::pq::scenario::{Scenario, TwinSet};
+use crate::pq::scenario::{ChainShape, Scenario, Scts, TwinSet};
 
 /// Suffix appended to the common name of every cloned CA (of today's key types).
 pub const CA_SUFFIX: &str = " (certbench mirror)";
 
-/// The suffix of a clone's CA names under `profile`: [`CA_SUFFIX`], or for a twin
-/// ` (certbench mldsa44 twin)`, so that no two profiles' CAs share a name either (a verifier
-/// that looks an issuer up by name alone would pick another profile's key).
+/// The suffix of a clone's CA names under `profile` (its twins as served with classical
+/// SCTs): [`CA_SUFFIX`], or for a twin ` (certbench mldsa44 twin SC)` ([`set_suffix`]), so
+/// that no two profiles' CAs share a name either (a verifier that looks an issuer up by name
+/// alone would pick another profile's key).
 pub fn ca_suffix(profile: Profile) -> String {
-    match profile {
-        Profile::Classical => CA_SUFFIX.to_owned(),
-        pq => format!(" (certbench {pq} twin)"),
-    }
+    set_suffix(TwinSet::new(profile, Scenario::AS_SERVED))
 }
 
-/// The suffix of `set`'s CA names: [`ca_suffix`] for today's chains and for the twins as
-/// served with classical SCTs (the twins before scenarios); for another scenario, the
-/// scenario too (` (certbench mldsa44 twin, pq-scts, trimmed)`), since two scenarios' CAs of
-/// one name would have different keys, and a `verify --pq` run trusts every set's roots at once.
+/// The suffix of `set`'s CA names: [`CA_SUFFIX`] for today's chains; for a twin set
+/// ` (certbench mldsa44 twin SC)`, the profile and a code of its scenario of fixed width (the
+/// chain `S`erved or `T`rimmed, the SCTs `C`lassical or `P`q), so that no two sets' CAs share a
+/// name (a `verify --pq` run trusts every set's roots at once, and a verifier that finds
+/// issuers by name would try another set's key) and every scenario's names have the same
+/// length (no scenario's bytes differ by its name).
 pub fn set_suffix(set: TwinSet) -> String {
-    match set.scenario {
-        Some(s) if s != Scenario::AS_SERVED => format!(" (certbench {} twin, {s})", set.profile),
-        _ => ca_suffix(set.profile),
-    }
+    let Some(s) = set.scenario.filter(|_| set.profile.is_pq()) else {
+        return CA_SUFFIX.to_owned();
+    };
+    let chain = match s.chain {
+        ChainShape::Served => 'S',
+        ChainShape::Trimmed => 'T',
+    };
+    let scts = match s.scts {
+        Scts::Classical => 'C',
+        Scts::Pq => 'P',
+    };
+    format!(" (certbench {} twin {chain}{scts})", set.profile)
 }
 
 /// An attribute's type as the arcs of its OID (empty when they do not fit `u64`), as rcgen's

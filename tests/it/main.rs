@@ -29,6 +29,7 @@ mod mirror_certs;
 mod page;
 mod parallel_equiv;
 mod pq;
+mod pq_scenarios;
 mod rejections;
 mod report;
 mod revocation;

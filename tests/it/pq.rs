@@ -11,6 +11,7 @@ use certbench::driver::{DriverOptions, Served, run};
 use certbench::mirror::MirrorSet;
 use certbench::mirror::local::serve_each;
 use certbench::pq::Profile;
+use certbench::pq::scenario::{Scenario, TwinSet};
 use certbench::sites::parse_sites;
 use certbench::tls::Stack;
 use certbench::transport::openssl::HookMode;
@@ -116,6 +117,7 @@ fn verify_pq_gives_every_twin_the_verdict_of_todays_chain() {
         extra_roots: 0,
         extra_intermediates: 0,
         pq: Profile::PQ.to_vec(),
+        scenarios: vec![Scenario::AS_SERVED],
     })
     .unwrap();
     let opts = VerifyOptions {
@@ -258,7 +260,9 @@ pub fn drive_pq(
             resumption: false,
             concurrency: 1,
             served: Served {
-                profiles: profiles.to_vec(),
+                profiles: (profiles.iter())
+                    .map(|&p| TwinSet::new(p, Scenario::AS_SERVED))
+                    .collect(),
                 resolve,
                 link: link.map(|l| l.to_string()),
             },

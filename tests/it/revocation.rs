@@ -38,6 +38,7 @@ fn run(mechanism: Option<Mechanism>, files: &DataFiles, ct: bool) -> Vec<Sample>
         extra_roots: 0,
         extra_intermediates: 0,
         pq: Vec::new(),
+        scenarios: Vec::new(),
     })
     .expect("plan");
     let opts = VerifyOptions {

@@ -10,10 +10,11 @@
 //! for today's chains and samples without a scenario.
 
 pub mod answer;
+mod label;
 pub mod scenarios;
 mod wire;
 
-pub use scenarios::{profile_label, set_key, split_key};
+pub use label::{profile_label, set_key, split_key};
 pub use wire::{INITIAL_WINDOW, MSS, extra_round_trips, model_connection_ns, segments};
 
 use serde::Serialize;
@@ -173,7 +174,17 @@ pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
     if profiles.is_empty() {
         return None;
     }
-    profiles.sort_by_key(|p| p != CLASSICAL);
+    // Today's first, then each profile in order of first appearance, its scenarios in their
+    // order (as served with classical SCTs first).
+    let bases: Vec<String> = profiles.iter().map(|p| split_key(p).0.to_owned()).collect();
+    profiles.sort_by_key(|p| {
+        let (base, scenario) = split_key(p);
+        (
+            p != CLASSICAL,
+            bases.iter().position(|b| b == base),
+            scenario,
+        )
+    });
     let of = |site: &str, method: Option<&str>, p: &str| -> Vec<&Sample> {
         (samples.iter().copied())
             .filter(|s| row_key(s) == site && profile(s).as_deref() == Some(p))
