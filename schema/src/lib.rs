@@ -6,7 +6,7 @@
 //! One role per module: the sample ([`sample`]) and its stages ([`stage`]), its outcome
 //! ([`verdict`]) and facts ([`meta`]); the configuration it was measured under ([`config`]),
 //! with its named values ([`names`]), trust store ([`trust_store`]) and texts ([`labels`]);
-//! a patched Servo's `meta.servo` ([`servo`]); the run header ([`run_info`]); the files, read
+//! a patched Servo's `meta.servo` ([`servo`]); the TCP window a first flight was counted against ([`wire`]); the run header ([`run_info`]); the files, read
 //! back and upgraded ([`io`]). Every type is also at the crate root.
 
 pub mod config;
@@ -20,6 +20,7 @@ pub mod servo;
 pub mod stage;
 pub mod trust_store;
 pub mod verdict;
+pub mod wire;
 
 pub use config::Config;
 pub use labels::{CtLogList, Link, OpensslPolicy, RevocationSource};
@@ -30,3 +31,4 @@ pub use sample::{SCHEMA_VERSION, Sample, site_id};
 pub use stage::Stage;
 pub use trust_store::{Roots, TrustStore};
 pub use verdict::{ErrorKind, Source, Verdict};
+pub use wire::{TcpWindow, WindowSource};

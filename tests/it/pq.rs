@@ -261,6 +261,7 @@ pub fn drive_pq(
                 profiles: profiles.to_vec(),
                 resolve,
                 link: link.map(|l| l.to_string()),
+                window: Some(link.map_or_else(certbench::link::kernel_window, |l| l.window)),
             },
             ct: None,
             revocation: None,
