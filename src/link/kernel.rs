@@ -10,7 +10,6 @@
 //! 1,460 B is used and named as the default ([`WindowSource::Default`]). No figure measured
 //! here is a constant of the code: the reading is recorded in every sample that uses it.
 
-use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::OnceLock;
 
 use certbench_schema::{TcpWindow, WindowSource};
@@ -35,6 +34,7 @@ pub fn kernel_window() -> TcpWindow {
 #[cfg(target_os = "linux")]
 pub fn read_send_mss() -> std::io::Result<u32> {
     use socket2::{Domain, Protocol, Socket, Type};
+    use std::net::{Ipv4Addr, SocketAddr};
     let socket = || Socket::new(Domain::IPV4, Type::STREAM, Some(Protocol::TCP));
     let listener = socket()?;
     listener.set_tcp_mss(ETHERNET_MSS)?;

@@ -13,8 +13,8 @@ mod wire;
 
 pub use quic::{QuicClient, QuicFit};
 pub use wire::{
-    TcpWindow, WindowSource, extra_round_trips, model_connection_ns, rounds_beyond, segments,
-    window_label,
+    FlightRow, TcpWindow, WindowSource, extra_round_trips, model_connection_ns, rounds_beyond,
+    segments, window_label,
 };
 
 use serde::Serialize;
@@ -31,43 +31,6 @@ pub fn profile_label(profile: &str) -> String {
         Some(level) => format!("ML-DSA-{level}"),
         None if profile == "mixed" => "mixed (ML-DSA-44 leaf, ML-DSA-65 CAs)".to_owned(),
         None => profile.to_owned(),
-    }
-}
-
-/// One site under one profile: what its chain costs on the wire.
-#[derive(Clone, Debug, Serialize)]
-pub struct FlightRow {
-    /// The site id.
-    pub site: String,
-    /// The profile (`classical` for today's chain).
-    pub profile: String,
-    /// The certificates' DER bytes.
-    pub chain_bytes: Option<u64>,
-    /// Their TLS 1.3 Certificate message.
-    pub cert_message_bytes: Option<u64>,
-    /// The server's first flight (median over the samples that counted it).
-    pub first_flight_bytes: Option<u64>,
-    /// Its TLS handshake messages without records (median): what QUIC would carry.
-    pub handshake_bytes: Option<u64>,
-    /// The TCP window the samples counted it against (the first sample's that recorded one;
-    /// RFC 6928's when none did).
-    pub window: TcpWindow,
-}
-
-impl FlightRow {
-    /// The first flight's segments.
-    pub fn segments(&self) -> Option<u64> {
-        (self.first_flight_bytes).map(|b| segments(b, self.window.mss))
-    }
-
-    /// Round trips the first flight adds beyond TCP's initial window.
-    pub fn extra_round_trips(&self) -> Option<u32> {
-        (self.first_flight_bytes).map(|b| extra_round_trips(b, &self.window))
-    }
-
-    /// The first flight over QUIC against `client`'s Initials.
-    pub fn quic(&self, client: &QuicClient) -> Option<QuicFit> {
-        self.handshake_bytes.map(|h| quic::fit(h, client))
     }
 }
 

@@ -9,7 +9,7 @@
 //!   left: a flight over the budget waits one round trip.
 //! - **Initial window** (RFC 9002 §7.2): `min(10 × max_datagram_size, max(14,720,
 //!   2 × max_datagram_size))` ([`QuicClient::initial_cwnd`]), growing by every byte
-//!   acknowledged (slow start, [`super::wire::rounds_beyond`]).
+//!   acknowledged (slow start, [`rounds_beyond`], which TCP's window (`super::wire`) counts too).
 //! - **What the server sends** ([`server_flight_bytes`]): the TLS handshake messages
 //!   (ServerHello in an Initial packet, EncryptedExtensions to Finished in Handshake packets;
 //!   no TLS records) in CRYPTO frames, in datagrams of the client's size, each packet with
@@ -19,7 +19,20 @@
 //! The browsers ([`CHROME`], [`FIREFOX`]): with X25519MLKEM768 (on by default in both) the
 //! ClientHello is about 1.8 KB: two Initial datagrams, each padded to the client's size.
 
-use super::wire::rounds_beyond;
+/// The round trips a first flight of `bytes` costs beyond its own, in slow start: the first
+/// round sends at most `first` bytes (the window, or less where something else binds: QUIC's
+/// amplification limit), each later round what the window has grown to once everything sent
+/// was acknowledged (`cwnd` plus every byte acknowledged).
+pub fn rounds_beyond(bytes: u64, first: u64, cwnd: u64) -> u32 {
+    let (mut sent, mut send, mut cwnd, mut rounds) = (0u64, first.min(cwnd).max(1), cwnd, 0);
+    while sent + send < bytes {
+        sent += send;
+        cwnd += send;
+        send = cwnd;
+        rounds += 1;
+    }
+    rounds
+}
 
 /// A browser's first flight over QUIC, as the server counts it for its budget.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,8 +46,8 @@ pub struct QuicClient {
 }
 
 /// Chrome: quiche's `kDefaultMaxPacketSize` of 1,250 B (quiche/quic/core/quic_constants.h,
-/// "default initial maximum size in bytes of a QUIC packet"); X25519MLKEM768 by default
-/// since Chrome 131, so two Initials.
+/// "default initial maximum size in bytes of a QUIC packet"); X25519MLKEM768 by default,
+/// so two Initials.
 pub const CHROME: QuicClient = QuicClient {
     name: "Chrome",
     datagram: 1250,
@@ -43,7 +56,7 @@ pub const CHROME: QuicClient = QuicClient {
 
 /// Firefox: neqo starts at a 1,280-byte path MTU (neqo-transport/src/pmtud.rs: the smallest
 /// of its `MTU_SIZES`, probing upwards later), less IPv4 and UDP headers: 1,252 B (1,232 over
-/// IPv6); X25519MLKEM768 by default since Firefox 132, so two Initials.
+/// IPv6); X25519MLKEM768 by default, so two Initials.
 pub const FIREFOX: QuicClient = QuicClient {
     name: "Firefox",
     datagram: 1252,

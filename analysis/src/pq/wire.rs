@@ -1,6 +1,7 @@
 //! The wire's arithmetic over TCP: segments, TCP's initial window and slow start, and what the
 //! emulated link's model predicts a connection takes (`src/link.rs` emulates it;
-//! `tests/it/link.rs` checks the two agree). QUIC's side is in [`super::quic`].
+//! `tests/it/link.rs` checks the two agree), and a site's row of bytes ([`FlightRow`]). QUIC's
+//! side is in [`super::quic`].
 //!
 //! The window is the sample's ([`TcpWindow`]: the kernel's segment payload read at run time,
 //! or `--link …,iw=N,mss=N`), never a constant here: [`TcpWindow::DEFAULT`] (RFC 6928's
@@ -10,27 +11,14 @@
 //! sender whose whole flight is written at once sends full segments, so a flight fits the
 //! initial window exactly when its bytes are at most `IW × MSS`, however the writes were cut.
 
-use super::quic::QuicClient;
+pub use super::quic::rounds_beyond;
+use super::quic::{self, QuicClient, QuicFit};
 pub use certbench_schema::{TcpWindow, WindowSource};
+use serde::Serialize;
 
 /// The segments a flight of `bytes` takes at `mss` bytes each.
 pub fn segments(bytes: u64, mss: u32) -> u64 {
     bytes.div_ceil(u64::from(mss.max(1)))
-}
-
-/// The round trips a first flight of `bytes` costs beyond its own, in slow start: the first
-/// round sends at most `first` bytes (the window, or less where something else binds: QUIC's
-/// amplification limit), each later round what the window has grown to once everything sent
-/// was acknowledged (`cwnd` plus every byte acknowledged).
-pub fn rounds_beyond(bytes: u64, first: u64, cwnd: u64) -> u32 {
-    let (mut sent, mut send, mut cwnd, mut rounds) = (0u64, first.min(cwnd).max(1), cwnd, 0);
-    while sent + send < bytes {
-        sent += send;
-        cwnd += send;
-        send = cwnd;
-        rounds += 1;
-    }
-    rounds
 }
 
 /// The round trips a first flight of `bytes` costs beyond TCP's initial `window`: after r
@@ -81,6 +69,43 @@ pub fn model_connection_ns(
         first_flight_bytes as f64 * 8.0 / bps as f64 * 1e9
     });
     loopback_ns + f64::from(rounds) * rtt_ns + on_wire
+}
+
+/// One site under one profile: what its chain costs on the wire.
+#[derive(Clone, Debug, Serialize)]
+pub struct FlightRow {
+    /// The site id.
+    pub site: String,
+    /// The profile (`classical` for today's chain).
+    pub profile: String,
+    /// The certificates' DER bytes.
+    pub chain_bytes: Option<u64>,
+    /// Their TLS 1.3 Certificate message.
+    pub cert_message_bytes: Option<u64>,
+    /// The server's first flight (median over the samples that counted it).
+    pub first_flight_bytes: Option<u64>,
+    /// Its TLS handshake messages without records (median): what QUIC would carry.
+    pub handshake_bytes: Option<u64>,
+    /// The TCP window the samples counted it against (the first sample's that recorded one;
+    /// RFC 6928's when none did).
+    pub window: TcpWindow,
+}
+
+impl FlightRow {
+    /// The first flight's segments.
+    pub fn segments(&self) -> Option<u64> {
+        (self.first_flight_bytes).map(|b| segments(b, self.window.mss))
+    }
+
+    /// Round trips the first flight adds beyond TCP's initial window.
+    pub fn extra_round_trips(&self) -> Option<u32> {
+        (self.first_flight_bytes).map(|b| extra_round_trips(b, &self.window))
+    }
+
+    /// The first flight over QUIC against `client`'s Initials.
+    pub fn quic(&self, client: &QuicClient) -> Option<QuicFit> {
+        self.handshake_bytes.map(|h| quic::fit(h, client))
+    }
 }
 
 #[cfg(test)]
