@@ -8,131 +8,46 @@
 //!   bandwidth on the wire;
 //! - **TCP's handshake**: the client's first bytes leave one RTT after the connection was
 //!   accepted (SYN, SYN-ACK: the round trip before a real client may send);
-//! - **congestion window**: a sender has at most `cwnd` segments in flight; `cwnd` starts at
-//!   the initial window (10 segments of 1,460 bytes, RFC 6928) and grows by one per
-//!   acknowledged segment (slow start, RFC 5681; no delayed ACKs, no loss); a segment's
+//! - **congestion window**, counted in bytes (RFC 3465): a sender has at most `cwnd` bytes in
+//!   flight; `cwnd` starts at the initial window (`IW × MSS`: RFC 6928's 10 segments of the
+//!   kernel's payload, or `--link …,iw=N,mss=N`; [`LinkSpec`]) and grows by every byte
+//!   acknowledged (slow start, RFC 5681; no delayed ACKs, no loss); a segment's
 //!   acknowledgement comes back RTT/2 after it arrived. So a first flight larger than the
-//!   initial window waits a round trip for its first acknowledgements: one more RTT.
+//!   initial window waits a round trip for its first acknowledgements: one more RTT. Bytes,
+//!   not segments: a flight written at once fits exactly when its bytes do, however the
+//!   proxy's reads cut it.
+//! - **HTTP/3 mode** (`--link …,h3`): no TCP handshake (the client's first bytes leave at
+//!   once), and the server's first bytes are held to QUIC's amplification limit, 3× the
+//!   client's Initials (Chrome's), until the first acknowledgement (the client's next flight,
+//!   which validates its address) comes back, within QUIC's initial window (RFC 9002 §7.2),
+//!   which then grows as TCP's. The bytes are still TLS over TCP on loopback: record headers
+//!   instead of QUIC packets' (the tables count the QUIC packets themselves,
+//!   `certbench_analysis::pq::quic`).
 //!
-//! A segment is at most one MSS of one read from the sender (writes are not coalesced: the
-//! mirror and the client both write a flight at once, with TCP_NODELAY). A connection through
-//! the link costs 1 RTT (TCP) + 1 (TLS 1.3) + 1 (the HTTP request and its response head), plus
+//! A segment is at most one MSS of one read from the sender (the mirror and the client both
+//! write a flight at once, with TCP_NODELAY). A connection through the link costs 1 RTT (TCP;
+//! none in the HTTP/3 mode) + 1 (TLS 1.3) + 1 (the HTTP request and its response head), plus
 //! one per window the server's first flight overflows, plus the time on the wire, plus what
-//! the same connection costs on loopback: what `certbench_analysis::pq` predicts and
-//! `tests/it/link.rs` checks.
+//! the same connection costs on loopback: what `certbench_analysis::pq::model_connection_ns`
+//! predicts and `tests/it/link.rs` checks.
 //!
 //! Threads, not tasks: each delivery waits for its own instant with `thread::sleep`, whose
 //! error is tens of microseconds; tokio's timer rounds to the millisecond.
 
 use std::collections::VecDeque;
-use std::fmt;
 use std::io::{Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
-use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-pub use certbench_analysis::pq::{INITIAL_WINDOW, MSS};
+mod kernel;
+mod spec;
 
-/// What `--link` asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LinkSpec {
-    /// The round-trip time.
-    pub rtt: Duration,
-    /// Bits per second on the wire, each way; `None`: no limit.
-    pub bandwidth: Option<u64>,
-    /// The initial congestion window, in segments.
-    pub initial_window: u32,
-    /// A segment's payload, in bytes.
-    pub mss: u32,
-}
-
-impl LinkSpec {
-    /// A link of `rtt`, unlimited bandwidth, the standard window and MSS.
-    pub fn rtt(rtt: Duration) -> LinkSpec {
-        LinkSpec {
-            rtt,
-            bandwidth: None,
-            initial_window: INITIAL_WINDOW,
-            mss: MSS,
-        }
-    }
-
-    /// Seconds a segment of `bytes` takes on the wire.
-    fn on_wire(&self, bytes: usize) -> Duration {
-        match self.bandwidth {
-            Some(bps) if bps > 0 => Duration::from_secs_f64(bytes as f64 * 8.0 / bps as f64),
-            _ => Duration::ZERO,
-        }
-    }
-}
-
-/// How the model is stated in samples (`config.link`) and titles:
-/// `RTT 40 ms, 50 Mbit/s, IW 10 × 1460 B`.
-impl fmt::Display for LinkSpec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "RTT {} ms", self.rtt.as_secs_f64() * 1e3)?;
-        if let Some(bps) = self.bandwidth {
-            write!(f, ", {} Mbit/s", bps as f64 / 1e6)?;
-        }
-        write!(f, ", IW {} × {} B", self.initial_window, self.mss)
-    }
-}
-
-/// A `--link` value that is not `RTT[,BANDWIDTH]`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "--link {0}: expected RTT[,BANDWIDTH], e.g. 40ms or 40ms,50mbit (RTT in ms or s, above 0 and at most 10 s; BANDWIDTH in kbit, mbit or gbit per second)"
-)]
-pub struct BadLink(pub String);
-
-impl FromStr for LinkSpec {
-    type Err = BadLink;
-    fn from_str(s: &str) -> Result<LinkSpec, BadLink> {
-        let bad = || BadLink(s.to_owned());
-        let (rtt, bandwidth) = match s.split_once(',') {
-            Some((r, b)) => (r, Some(b)),
-            None => (s, None),
-        };
-        let rtt = rtt.trim().to_ascii_lowercase();
-        let (number, scale) = match (rtt.strip_suffix("ms"), rtt.strip_suffix('s')) {
-            (Some(ms), _) => (ms, 1e-3),
-            (None, Some(secs)) => (secs, 1.0),
-            (None, None) => (rtt.as_str(), 1e-3),
-        };
-        let secs = number.trim().parse::<f64>().map_err(|_| bad())? * scale;
-        if secs.is_nan() || secs <= 0.0 || secs > 10.0 {
-            return Err(bad());
-        }
-        let bandwidth = match bandwidth {
-            None => None,
-            Some(b) => {
-                let b = b.trim().to_ascii_lowercase();
-                let b = b.strip_suffix("/s").unwrap_or(&b);
-                let (n, unit) =
-                    b.split_at(b.find(|c: char| c.is_ascii_alphabetic()).ok_or_else(bad)?);
-                let scale = match unit {
-                    "kbit" => 1e3,
-                    "mbit" => 1e6,
-                    "gbit" => 1e9,
-                    _ => return Err(bad()),
-                };
-                let bps = n.trim().parse::<f64>().map_err(|_| bad())? * scale;
-                if bps.is_nan() || bps < 1e3 {
-                    return Err(bad());
-                }
-                Some(bps as u64)
-            }
-        };
-        Ok(LinkSpec {
-            bandwidth,
-            ..LinkSpec::rtt(Duration::from_secs_f64(secs))
-        })
-    }
-}
+pub use kernel::{ETHERNET_MSS, kernel_window, read_send_mss};
+pub use spec::{BadLink, LinkSpec};
 
 /// A running link: connections to [`Link::addr`] reach `upstream` through the model.
 pub struct Link {
@@ -184,14 +99,15 @@ fn connect(
     for s in [&client, &server] {
         s.set_nodelay(true)?;
     }
-    // Client → server: nothing leaves before TCP's handshake took its round trip.
-    direction(
-        spec,
-        client.try_clone()?,
-        server.try_clone()?,
-        accepted + spec.rtt,
-    )?;
-    direction(spec, server, client, accepted)
+    // Client → server: nothing leaves before TCP's handshake took its round trip (none in
+    // the HTTP/3 mode: QUIC's first packet is the client's Initial).
+    let ready = match spec.h3 {
+        None => accepted + spec.rtt,
+        Some(_) => accepted,
+    };
+    let up = Path::new(spec, ready, false);
+    direction(spec, client.try_clone()?, server.try_clone()?, up)?;
+    direction(spec, server, client, Path::new(spec, accepted, true))
 }
 
 /// One direction: a reader that reads what the sender wrote and schedules its segments, and
@@ -200,13 +116,12 @@ fn direction(
     spec: LinkSpec,
     mut from: TcpStream,
     mut to: TcpStream,
-    ready: Instant,
+    mut path: Path,
 ) -> std::io::Result<()> {
     let (tx, rx) = mpsc::channel::<(Instant, Option<Vec<u8>>)>();
     thread::Builder::new()
         .name("certbench-link-read".into())
         .spawn(move || {
-            let mut path = Path::new(spec, ready);
             let mut buf = vec![0u8; 64 * 1024];
             loop {
                 let n = match from.read(&mut buf) {
@@ -219,7 +134,7 @@ fn direction(
                     let _ = tx.send((path.last_arrival.max(now + spec.rtt / 2), None));
                     return;
                 }
-                for segment in buf[..n].chunks(spec.mss as usize) {
+                for segment in buf[..n].chunks(spec.window.mss as usize) {
                     let at = path.send(now, segment.len());
                     if tx.send((at, Some(segment.to_vec()))).is_err() {
                         return;
@@ -248,29 +163,45 @@ fn direction(
 }
 
 /// One direction's state: the sender's window and the wire.
+///
+/// Invariant: a segment leaves only when the bytes in flight and it fit `cwnd` (and, before
+/// the first acknowledgement, `cap`), or when nothing is in flight.
 pub(crate) struct Path {
     spec: LinkSpec,
     /// Nothing leaves before this (TCP's handshake, for the client's direction).
     ready: Instant,
-    /// The congestion window, in segments.
-    cwnd: u32,
-    /// When each segment in flight is acknowledged, oldest first.
-    in_flight: VecDeque<Instant>,
+    /// The congestion window, bytes.
+    cwnd: u64,
+    /// QUIC's amplification limit (the server's direction in the HTTP/3 mode): bytes that may
+    /// be in flight until the first acknowledgement validates the client's address.
+    cap: Option<u64>,
+    /// Each segment in flight, oldest first: when it is acknowledged, and its bytes.
+    in_flight: VecDeque<(Instant, u64)>,
+    /// Their bytes.
+    in_flight_bytes: u64,
     /// When the wire is free for the next segment.
     wire_free: Instant,
     /// When the last segment left: segments leave in order.
     last_left: Instant,
     /// When the last segment arrives.
-    last_arrival: Instant,
+    pub(crate) last_arrival: Instant,
 }
 
 impl Path {
-    pub(crate) fn new(spec: LinkSpec, ready: Instant) -> Path {
+    /// The path of one direction: the server's (`server`) or the client's, nothing leaving
+    /// before `ready`.
+    pub(crate) fn new(spec: LinkSpec, ready: Instant, server: bool) -> Path {
+        let (cwnd, cap) = match spec.h3 {
+            None => (spec.window.bytes(), None),
+            Some(q) => (q.initial_cwnd(), server.then(|| q.budget())),
+        };
         Path {
             spec,
             ready,
-            cwnd: spec.initial_window,
+            cwnd,
+            cap,
             in_flight: VecDeque::new(),
+            in_flight_bytes: 0,
             wire_free: ready,
             last_left: ready,
             last_arrival: ready,
@@ -279,24 +210,30 @@ impl Path {
 
     /// A segment of `len` bytes the sender wrote at `now`: when it arrives at the far end.
     pub(crate) fn send(&mut self, now: Instant, len: usize) -> Instant {
+        let len = len as u64;
         let mut leaves = now.max(self.ready).max(self.wire_free).max(self.last_left);
-        // Acknowledgements that came back by then open the window (slow start).
-        while self.in_flight.front().is_some_and(|&ack| ack <= leaves) {
-            self.in_flight.pop_front();
-            self.cwnd += 1;
+        loop {
+            // Acknowledgements that came back by then open the window (slow start).
+            while let Some(&(ack, bytes)) = self.in_flight.front()
+                && ack <= leaves
+            {
+                self.in_flight.pop_front();
+                self.in_flight_bytes -= bytes;
+                self.cwnd += bytes;
+                self.cap = None;
+            }
+            let window = self.cap.map_or(self.cwnd, |cap| cap.min(self.cwnd));
+            match self.in_flight.front() {
+                Some(&(ack, _)) if self.in_flight_bytes + len > window => leaves = ack,
+                _ => break,
+            }
         }
-        // A full window: wait for the oldest acknowledgement.
-        if self.in_flight.len() as u32 >= self.cwnd
-            && let Some(ack) = self.in_flight.pop_front()
-        {
-            leaves = leaves.max(ack);
-            self.cwnd += 1;
-        }
-        let on_wire = self.spec.on_wire(len);
+        let on_wire = self.spec.on_wire(len as usize);
         self.last_left = leaves;
         self.wire_free = leaves + on_wire;
         let arrives = leaves + on_wire + self.spec.rtt / 2;
-        self.in_flight.push_back(arrives + self.spec.rtt / 2);
+        self.in_flight.push_back((arrives + self.spec.rtt / 2, len));
+        self.in_flight_bytes += len;
         self.last_arrival = arrives;
         arrives
     }
@@ -306,37 +243,18 @@ impl Path {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_link_reads_rtt_and_bandwidth() {
-        let l: LinkSpec = "40ms".parse().unwrap();
-        assert_eq!(l, LinkSpec::rtt(Duration::from_millis(40)));
-        assert_eq!(l.to_string(), "RTT 40 ms, IW 10 × 1460 B");
-        let l: LinkSpec = "0.1s,50mbit".parse().unwrap();
-        assert_eq!(l.rtt, Duration::from_millis(100));
-        assert_eq!(l.bandwidth, Some(50_000_000));
-        assert_eq!(l.to_string(), "RTT 100 ms, 50 Mbit/s, IW 10 × 1460 B");
-        assert_eq!(
-            "25".parse::<LinkSpec>().unwrap().rtt,
-            Duration::from_millis(25)
-        );
-        for bad in [
-            "",
-            "0ms",
-            "-5ms",
-            "40ms,fast",
-            "40ms,10",
-            "11s",
-            "40ms,1kbit/h",
-        ] {
-            assert!(bad.parse::<LinkSpec>().is_err(), "{bad}");
-        }
+    /// A link of `rtt` with RFC 6928's window, set (not the kernel's).
+    fn link(rtt: Duration) -> LinkSpec {
+        format!("{}ms,iw=10,mss=1460", rtt.as_millis())
+            .parse()
+            .unwrap()
     }
 
     #[test]
     fn a_flight_over_the_initial_window_waits_a_round_trip() {
         let rtt = Duration::from_millis(40);
         let t0 = Instant::now();
-        let mut path = Path::new(LinkSpec::rtt(rtt), t0);
+        let mut path = Path::new(link(rtt), t0, true);
         let arrivals: Vec<Instant> = (0..12).map(|_| path.send(t0, 1460)).collect();
         for a in &arrivals[..10] {
             assert_eq!(*a, t0 + rtt / 2, "the initial window leaves at once");
@@ -347,14 +265,39 @@ mod tests {
     }
 
     #[test]
+    fn the_window_is_bytes_however_the_reads_cut_the_flight() {
+        let rtt = Duration::from_millis(40);
+        let t0 = Instant::now();
+        // 14,600 B in reads of 1,000 B (15 segments): all within the window; a byte more waits.
+        let mut path = Path::new(link(rtt), t0, true);
+        let last = (0..15).map(|i| path.send(t0, if i < 14 { 1000 } else { 600 }));
+        assert_eq!(last.last(), Some(t0 + rtt / 2));
+        assert_eq!(path.send(t0, 1), t0 + rtt + rtt / 2);
+    }
+
+    #[test]
+    fn http3_holds_the_servers_flight_to_three_times_the_clients_initials() {
+        let rtt = Duration::from_millis(40);
+        let t0 = Instant::now();
+        let spec: LinkSpec = "40ms,h3".parse().unwrap();
+        let budget = spec.h3.unwrap().budget() as usize;
+        let mut server = Path::new(spec, t0, true);
+        assert_eq!(server.send(t0, budget), t0 + rtt / 2);
+        assert_eq!(server.send(t0, 1), t0 + rtt + rtt / 2, "over the budget");
+        // The client's direction has no handshake to wait for and no budget.
+        let mut client = Path::new(spec, t0, false);
+        assert_eq!(client.send(t0, budget + 1), t0 + rtt / 2);
+    }
+
+    #[test]
     fn bandwidth_spaces_segments_and_the_handshake_holds_the_first() {
         let rtt = Duration::from_millis(20);
         let t0 = Instant::now();
         let spec = LinkSpec {
             bandwidth: Some(1_168_000), // 1,460 bytes in 10 ms
-            ..LinkSpec::rtt(rtt)
+            ..link(rtt)
         };
-        let mut path = Path::new(spec, t0 + rtt);
+        let mut path = Path::new(spec, t0 + rtt, false);
         let first = path.send(t0, 1460);
         let second = path.send(t0, 1460);
         assert_eq!(first, t0 + rtt + Duration::from_millis(10) + rtt / 2);

@@ -5,8 +5,9 @@
 //!
 //! One role per module: the sample ([`sample`]) and its stages ([`stage`]), its outcome
 //! ([`verdict`]) and facts ([`meta`]); the configuration it was measured under ([`config`]),
-//! with its named values ([`names`]), the twins' scenario ([`scenario`]), trust store ([`trust_store`]) and texts ([`labels`]);
-//! a patched Servo's `meta.servo` ([`servo`]); the run header ([`run_info`]); the files, read
+//! with its named values ([`names`]), the twins' scenario ([`scenario`]), trust store
+//! ([`trust_store`]) and texts ([`labels`]); a patched Servo's `meta.servo` ([`servo`]); the TCP
+//! window a first flight was counted against ([`wire`]); the run header ([`run_info`]); the files, read
 //! back and upgraded ([`io`]). Every type is also at the crate root.
 
 pub mod config;
@@ -21,6 +22,7 @@ pub mod servo;
 pub mod stage;
 pub mod trust_store;
 pub mod verdict;
+pub mod wire;
 
 pub use config::Config;
 pub use labels::{CtLogList, Link, OpensslPolicy, RevocationSource};
@@ -32,3 +34,4 @@ pub use scenario::{ChainShape, Scenario, ScenarioError, Scts};
 pub use stage::Stage;
 pub use trust_store::{Roots, TrustStore};
 pub use verdict::{ErrorKind, Source, Verdict};
+pub use wire::{TcpWindow, WindowSource};

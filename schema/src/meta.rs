@@ -108,6 +108,15 @@ pub struct SampleMeta {
     /// the server's first flight, ServerHello to Finished, record headers included.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_flight_bytes: Option<u64>,
+    /// The TLS handshake messages in that first flight (ServerHello to Finished), without
+    /// record headers, inner content types, AEAD tags or ChangeCipherSpec: what QUIC would
+    /// carry in CRYPTO frames.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_flight_handshake_bytes: Option<u64>,
+    /// The TCP window the first flight is counted against (read from the kernel, or set by
+    /// `--link`), where the first flight was counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcp_window: Option<crate::wire::TcpWindow>,
     /// The browser's EV attempt, for a leaf that asserts an EV policy of its table (`chrome`,
     /// `firefox`); absent when no attempt was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]

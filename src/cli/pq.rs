@@ -7,7 +7,7 @@ use clap::Args;
 use super::net::{Net, NetArgs};
 use super::output;
 use crate::driver::{DrivePlanError, Served};
-use crate::link::LinkSpec;
+use crate::link::{LinkSpec, kernel_window};
 use crate::mirror::{MirrorSet, local, set_dir};
 use crate::pq::Profile;
 use crate::pq::scenario::{self, Axis, TwinSet};
@@ -30,9 +30,15 @@ pub(super) struct PqArgs {
     /// comma-separated, an axis not named stays whole (docs/pq-scenarios.md).
     #[arg(long, value_name = "AXIS", value_delimiter = ',', requires = "pq")]
     scenarios: Vec<Axis>,
-    /// With --mirror: reach it over an emulated link, RTT[,BANDWIDTH] (e.g. 40ms or
-    /// 40ms,50mbit): RTT/2 each way, TCP's initial window of 10 segments (docs/pq.md).
-    #[arg(long, value_name = "RTT[,BANDWIDTH]", requires = "mirror")]
+    /// With --mirror: reach it over an emulated link, RTT[,BANDWIDTH][,iw=N][,mss=N][,h3]
+    /// (e.g. 40ms, 40ms,50mbit, 40ms,iw=10,mss=1448): RTT/2 each way, TCP's initial window
+    /// (10 segments of the kernel's payload unless set); h3: HTTP/3's handshake and QUIC's
+    /// amplification limit instead of TCP's handshake (docs/pq-wire.md).
+    #[arg(
+        long,
+        value_name = "RTT[,BANDWIDTH][,iw=N][,mss=N][,h3]",
+        requires = "mirror"
+    )]
     link: Option<LinkSpec>,
 }
 
@@ -76,6 +82,7 @@ impl Pq {
             profiles,
             resolve: Default::default(),
             link: self.link.map(|l| l.to_string()),
+            window: Some(self.link.map_or_else(kernel_window, |l| l.window)),
         }
     }
 }

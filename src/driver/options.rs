@@ -64,6 +64,9 @@ pub struct Served {
     pub resolve: HashMap<TwinSet, ResolveMap>,
     /// The emulated link between client and mirror (`--link`), as its model describes it.
     pub link: Option<String>,
+    /// The TCP window first flights are counted against (the link's, else the kernel's;
+    /// `crate::link::kernel_window`), recorded in each sample that counted one.
+    pub window: Option<certbench_schema::TcpWindow>,
 }
 
 impl DriverOptions {

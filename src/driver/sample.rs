@@ -172,6 +172,8 @@ pub(super) async fn measure<T: Transport>(
             sample.meta.chain_bytes = info.chain_bytes;
             sample.meta.cert_message_bytes = info.cert_message_bytes;
             sample.meta.first_flight_bytes = info.first_flight_bytes;
+            sample.meta.first_flight_handshake_bytes = info.first_flight_handshake_bytes;
+            sample.meta.tcp_window = info.first_flight_bytes.and(opts.served.window);
             if opts.resumption {
                 sample.meta.resumed = Some(info.resumed);
             }

@@ -9,10 +9,17 @@
 //! alone is not a flight: TLS 1.3's middlebox compatibility mode (RFC 8446 D.4) has the
 //! client send one as soon as it has the ServerHello. The segments it takes and whether it fits TCP's initial
 //! window are computed from it by the analysis (`certbench_analysis::pq`).
+//!
+//! The same flight's TLS handshake messages are counted apart ([`Flights::first_flight_handshake`]),
+//! by reading the record headers as the bytes pass: a handshake record (type 22, the
+//! ServerHello) counts its length; an encrypted record (type 23, TLS 1.3's
+//! EncryptedExtensions to Finished) its length less its inner content type (1 B) and AEAD tag
+//! (16 B: every TLS 1.3 suite rustls offers; none pads); ChangeCipherSpec nothing. That is
+//! what QUIC carries in CRYPTO frames (`certbench_analysis::pq::quic`).
 
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 use rustls_pki_types::CertificateDer;
@@ -25,12 +32,20 @@ pub struct Flights {
     /// first flight; 2: the client wrote again, the first flight is complete.
     state: AtomicU8,
     read: AtomicU64,
+    /// The first flight's records, read as they pass.
+    records: Mutex<Records>,
 }
 
 impl Flights {
     /// The server's first flight in bytes, once the client has written its second flight.
     pub fn first_flight(&self) -> Option<u64> {
         (self.state.load(Ordering::Acquire) == 2).then(|| self.read.load(Ordering::Acquire))
+    }
+
+    /// The TLS handshake messages of that flight, without records, once it is complete.
+    pub fn first_flight_handshake(&self) -> Option<u64> {
+        let records = self.records.lock().unwrap_or_else(|e| e.into_inner());
+        self.first_flight().map(|_| records.handshake)
     }
 
     fn wrote(&self, bytes: &[u8]) {
@@ -44,9 +59,49 @@ impl Flights {
         }
     }
 
-    fn read(&self, n: usize) {
+    fn read(&self, bytes: &[u8]) {
         if self.state.load(Ordering::Acquire) == 1 {
-            self.read.fetch_add(n as u64, Ordering::AcqRel);
+            self.read.fetch_add(bytes.len() as u64, Ordering::AcqRel);
+            (self.records.lock().unwrap_or_else(|e| e.into_inner())).feed(bytes);
+        }
+    }
+}
+
+/// TLS records read as their bytes pass, the handshake messages they carry counted.
+#[derive(Debug, Default)]
+struct Records {
+    /// The header being read and how much of it was.
+    header: [u8; 5],
+    have: usize,
+    /// The current record's bytes still to pass.
+    remaining: usize,
+    /// Handshake message bytes counted.
+    handshake: u64,
+}
+
+impl Records {
+    fn feed(&mut self, mut bytes: &[u8]) {
+        while !bytes.is_empty() {
+            if self.remaining > 0 {
+                let take = self.remaining.min(bytes.len());
+                self.remaining -= take;
+                bytes = &bytes[take..];
+                continue;
+            }
+            let take = (5 - self.have).min(bytes.len());
+            self.header[self.have..self.have + take].copy_from_slice(&bytes[..take]);
+            self.have += take;
+            bytes = &bytes[take..];
+            if self.have == 5 {
+                self.have = 0;
+                self.remaining = usize::from(u16::from_be_bytes([self.header[3], self.header[4]]));
+                let len = self.remaining as u64;
+                self.handshake += match self.header[0] {
+                    22 => len,
+                    23 => len.saturating_sub(1 + 16),
+                    _ => 0,
+                };
+            }
         }
     }
 }
@@ -83,7 +138,7 @@ impl<S: AsyncRead + Unpin> AsyncRead for Counted<S> {
         let before = buf.filled().len();
         let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
         if let Poll::Ready(Ok(())) = polled {
-            self.flights.read(buf.filled().len() - before);
+            self.flights.read(&buf.filled()[before..]);
         }
         polled
     }
@@ -169,6 +224,22 @@ mod tests {
         server.write_all(&[9u8; 100]).await.unwrap();
         client.read_exact(&mut buf[..100]).await.unwrap();
         assert_eq!(flights.first_flight(), Some(3500));
+    }
+
+    #[test]
+    fn the_handshake_messages_are_the_records_without_their_framing() {
+        let mut r = Records::default();
+        // A ServerHello record of 90 B, a ChangeCipherSpec, an encrypted record of 1,017 B
+        // (1,000 B of messages), fed one awkward cut at a time.
+        let mut wire = vec![22, 3, 3, 0, 90];
+        wire.extend([0u8; 90]);
+        wire.extend([20, 3, 3, 0, 1, 1]);
+        wire.extend([23, 3, 3, 0x03, 0xf9]);
+        wire.extend([0u8; 1017]);
+        for chunk in wire.chunks(3) {
+            r.feed(chunk);
+        }
+        assert_eq!((r.handshake, r.remaining, r.have), (1090, 0, 0));
     }
 
     #[test]

@@ -100,6 +100,8 @@ pub struct ConnInfo {
     pub cert_message_bytes: Option<u64>,
     /// The server's first flight, as the client's TCP stream counted it ([`flight::Counted`]).
     pub first_flight_bytes: Option<u64>,
+    /// Its TLS handshake messages without records ([`flight::Flights::first_flight_handshake`]).
+    pub first_flight_handshake_bytes: Option<u64>,
 }
 
 /// What a method checks beyond the chain, inside the handshake: the leaf's SCTs against `ct`

@@ -319,6 +319,7 @@ impl Transport for RustlsTransport {
                     cert_message_bytes: (!chain.is_empty())
                         .then(|| certificate_message_bytes(chain)),
                     first_flight_bytes: c.flights.first_flight(),
+                    first_flight_handshake_bytes: c.flights.first_flight_handshake(),
                 }
             }
             hyper_rustls::MaybeHttpsStream::Http(_) => {

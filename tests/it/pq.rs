@@ -265,6 +265,7 @@ pub fn drive_pq(
                     .collect(),
                 resolve,
                 link: link.map(|l| l.to_string()),
+                window: Some(link.map_or_else(certbench::link::kernel_window, |l| l.window)),
             },
             ct: None,
             revocation: None,

@@ -4,7 +4,7 @@
 //! `export::markdown::pq` words them.
 
 use super::scenarios::ScenarioRange;
-use super::{CLASSICAL, CostRow, FlightRow, PqSummary, split_key};
+use super::{CLASSICAL, CostRow, FlightRow, PqSummary, TcpWindow, quic, split_key};
 use crate::stats::Spread;
 
 /// What the first flight adds on one profile's twins.
@@ -19,6 +19,26 @@ pub struct BytesMore {
     /// Rows whose twin's first flight was counted.
     pub counted: usize,
     /// Rows whose first flight today needs one.
+    pub today_over: usize,
+    /// The TCP window they were counted against.
+    pub window: TcpWindow,
+    /// Over QUIC against Chrome's Initials (`quic::CHROME`): rows whose twin's first flight
+    /// needs an extra round trip, rows counted (their handshake bytes known), and today's.
+    pub quic: Option<QuicOver>,
+}
+
+/// Rows whose first flight over QUIC overflows the amplification budget.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuicOver {
+    /// The browser whose Initials the budget is of.
+    pub browser: &'static str,
+    /// Its budget, bytes.
+    pub budget: u64,
+    /// Twins needing an extra round trip.
+    pub twin_over: usize,
+    /// Twins counted.
+    pub counted: usize,
+    /// Today's chains needing one.
     pub today_over: usize,
 }
 
@@ -203,12 +223,30 @@ impl PqSummary {
         };
         let (twin_over, counted) = over(&twins);
         let (today_over, _) = over(today);
+        let client = &quic::CHROME;
+        let quic_over = |rows: &[&FlightRow]| {
+            let fits: Vec<bool> = (rows.iter())
+                .filter_map(|r| r.quic(client))
+                .map(|f| f.fits())
+                .collect();
+            (fits.iter().filter(|f| !**f).count(), fits.len())
+        };
+        let (quic_twin, quic_counted) = quic_over(&twins);
+        let quic = (quic_counted > 0).then(|| QuicOver {
+            browser: client.name,
+            budget: client.budget(),
+            twin_over: quic_twin,
+            counted: quic_counted,
+            today_over: quic_over(today).0,
+        });
         Some(BytesMore {
             more: Spread::of(&more)?.median,
             n: more.len(),
             twin_over,
             counted,
             today_over,
+            window: self.window,
+            quic,
         })
     }
 

@@ -11,11 +11,16 @@
 
 pub mod answer;
 mod label;
+pub mod quic;
 pub mod scenarios;
 mod wire;
 
 pub use label::{profile_label, set_key, split_key};
-pub use wire::{INITIAL_WINDOW, MSS, extra_round_trips, model_connection_ns, segments};
+pub use quic::{QuicClient, QuicFit};
+pub use wire::{
+    FlightRow, TcpWindow, WindowSource, extra_round_trips, model_connection_ns, rounds_beyond,
+    segments, window_label,
+};
 
 use serde::Serialize;
 
@@ -24,33 +29,6 @@ use certbench_schema::{Sample, Stage, Verdict};
 
 /// The name today's chains have in a `--pq` run.
 pub const CLASSICAL: &str = "classical";
-
-/// One site under one profile: what its chain costs on the wire.
-#[derive(Clone, Debug, Serialize)]
-pub struct FlightRow {
-    /// The site id.
-    pub site: String,
-    /// The profile (`classical` for today's chain).
-    pub profile: String,
-    /// The certificates' DER bytes.
-    pub chain_bytes: Option<u64>,
-    /// Their TLS 1.3 Certificate message.
-    pub cert_message_bytes: Option<u64>,
-    /// The server's first flight (median over the samples that counted it).
-    pub first_flight_bytes: Option<u64>,
-}
-
-impl FlightRow {
-    /// The first flight's segments.
-    pub fn segments(&self) -> Option<u64> {
-        self.first_flight_bytes.map(segments)
-    }
-
-    /// Round trips the first flight adds beyond the initial window.
-    pub fn extra_round_trips(&self) -> Option<u32> {
-        self.segments().map(extra_round_trips)
-    }
-}
 
 /// One method on one post-quantum profile against today's chains.
 #[derive(Clone, Debug, Serialize)]
@@ -83,6 +61,9 @@ pub struct PqSummary {
     pub profiles: Vec<String>,
     /// The emulated link the samples crossed (`config.link`), if any.
     pub link: Option<String>,
+    /// The TCP window the first flights were counted against (the first recorded; RFC 6928's
+    /// when no sample recorded one).
+    pub window: TcpWindow,
     /// Per site and profile.
     pub flights: Vec<FlightRow>,
     /// Per method and post-quantum profile.
@@ -213,6 +194,9 @@ pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
     let link = samples
         .iter()
         .find_map(|s| s.config.link.clone().map(String::from));
+    let window = (samples.iter())
+        .find_map(|s| s.meta.tcp_window)
+        .unwrap_or(TcpWindow::DEFAULT);
     let rows = match samples.iter().any(|s| s.chain.is_some()) {
         true => "chains",
         false => "sites",
@@ -220,6 +204,7 @@ pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
     Some(PqSummary {
         profiles,
         link,
+        window,
         flights,
         costs,
         verdicts,
@@ -238,6 +223,10 @@ fn flight(site: &str, profile: &str, group: &[&Sample]) -> Option<FlightRow> {
         chain_bytes: med(|s| s.meta.chain_bytes),
         cert_message_bytes: med(|s| s.meta.cert_message_bytes),
         first_flight_bytes: med(|s| s.meta.first_flight_bytes),
+        handshake_bytes: med(|s| s.meta.first_flight_handshake_bytes),
+        window: (group.iter())
+            .find_map(|s| s.meta.tcp_window)
+            .unwrap_or(TcpWindow::DEFAULT),
     };
     (row.chain_bytes.is_some() || row.first_flight_bytes.is_some()).then_some(row)
 }
@@ -330,6 +319,12 @@ mod tests {
             },
             meta: SampleMeta {
                 first_flight_bytes: (!unsupported).then_some(flight),
+                first_flight_handshake_bytes: (!unsupported).then_some(flight.saturating_sub(100)),
+                tcp_window: Some(TcpWindow {
+                    mss: 1448,
+                    mss_source: WindowSource::Kernel,
+                    ..TcpWindow::DEFAULT
+                }),
                 chain_bytes: (!unsupported).then_some(flight / 2),
                 ..SampleMeta::default()
             },
@@ -384,7 +379,8 @@ mod tests {
         );
         assert!(
             answer.contains("With ML-DSA-44 chains verification costs ×1.00 of today's (rustlsserial, median over 2 sites, ×0.50–×1.50)")
-                && answer.contains("carries 12.0 KB more (median over 2 sites), 1 of 2 sites needing an extra round trip")
+                && answer.contains("carries 12.0 KB more (median over 2 sites); over TCP 1 of 2 sites need an extra round trip (a first flight over the initial window of 10 × 1448 B)")
+                && answer.contains("over QUIC 2 of 2 sites (a first flight over 3× Chrome's two Initials, 7.5 KB), against 0 today")
                 && answer.contains("against 0 today")
                 && answer.contains("Without ML-DSA (unsupported algorithm, so no figure): openssl.")
                 && answer.contains("Verdicts on the twins equal today's for every method that implements ML-DSA (rustlsserial): 2 of 2 each."),

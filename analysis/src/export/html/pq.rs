@@ -5,7 +5,9 @@
 use std::fmt::Write;
 
 use super::table::esc;
-use crate::pq::{INITIAL_WINDOW, MSS, PqSummary};
+use crate::export::markdown::pq::{quic_budgets, quic_cell};
+use crate::pq::quic::BROWSERS;
+use crate::pq::{PqSummary, window_label};
 use crate::units::human;
 
 /// Appends the section, when the report is of a `--pq` run.
@@ -17,13 +19,19 @@ pub(super) fn section(h: &mut String, pq: Option<&PqSummary>) {
         |b: Option<u64>| b.map_or("—".to_owned(), |b| format!("{:.1} KB", b as f64 / 1000.0));
     let _ = writeln!(
         h,
-        "<h2>Post-quantum twins</h2>\n<h3>Bytes on the wire (first flight in segments of {MSS} B against TCP's initial window of {INITIAL_WINDOW})</h3>"
+        "<h2>Post-quantum twins</h2>\n<h3>Bytes on the wire (first flight against TCP's initial window of {}; over QUIC against 3× the browser's two Initials: {})</h3>",
+        esc(&window_label(&pq.window)),
+        esc(&quic_budgets())
     );
-    h.push_str("<table><tr><th>site</th><th>chains</th><th>certificates</th><th>Certificate message</th><th>first flight</th><th>segments</th><th>extra RTT</th></tr>\n");
+    h.push_str("<table><tr><th>site</th><th>chains</th><th>certificates</th><th>Certificate message</th><th>first flight</th><th>segments</th><th>extra RTT</th><th>QUIC flight</th>");
+    for b in &BROWSERS {
+        let _ = write!(h, "<th>QUIC, {}: fits 3×</th>", b.name);
+    }
+    h.push_str("</tr>\n");
     for f in &pq.flights {
-        let _ = writeln!(
+        let _ = write!(
             h,
-            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>",
             esc(&f.site),
             esc(&f.profile),
             kb(f.chain_bytes),
@@ -31,8 +39,13 @@ pub(super) fn section(h: &mut String, pq: Option<&PqSummary>) {
             kb(f.first_flight_bytes),
             f.segments().map_or("—".into(), |s| s.to_string()),
             f.extra_round_trips()
-                .map_or("—".into(), |r| format!("+{r}"))
+                .map_or("—".into(), |r| format!("+{r}")),
+            kb(f.quic(&BROWSERS[0]).map(|q| q.flight))
         );
+        for b in &BROWSERS {
+            let _ = write!(h, "<td class=\"n\">{}</td>", quic_cell(f.quic(b)));
+        }
+        h.push_str("</tr>\n");
     }
     h.push_str("</table>\n");
     let _ = writeln!(

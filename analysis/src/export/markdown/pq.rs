@@ -3,8 +3,9 @@
 
 use super::table::plain_table;
 use crate::pq::answer::{LinkAnswer, PqAnswer, ProfileAnswer, Verdicts};
+use crate::pq::quic::BROWSERS;
 use crate::pq::scenarios::ScenarioRange;
-use crate::pq::{INITIAL_WINDOW, MSS, PqSummary, profile_label};
+use crate::pq::{PqSummary, profile_label, window_label};
 use crate::units::human;
 
 /// A `--pq` run's tables: the bytes on the wire per site and profile, then each method on
@@ -23,25 +24,33 @@ pub(crate) fn tables(pq: &PqSummary) -> String {
                 f.segments().map_or("—".into(), |s| s.to_string()),
                 f.extra_round_trips()
                     .map_or("—".into(), |r| format!("+{r}")),
+                kb(f.quic(&BROWSERS[0]).map(|q| q.flight)),
             ]
+            .into_iter()
+            .chain(BROWSERS.iter().map(|b| quic_cell(f.quic(b))))
+            .collect()
         })
         .collect();
     let mut out = format!(
-        "\n### post-quantum twins: bytes on the wire (first flight: the server's bytes from ServerHello to Finished, as the client's TCP stream counted them; segments of {MSS} B against TCP's initial window of {INITIAL_WINDOW})\n\n"
+        "\n### post-quantum twins: bytes on the wire (first flight: the server's bytes, ServerHello to Finished, on the client's TCP stream, against TCP's initial window of {}; QUIC flight: its handshake messages in QUIC packets, against 3× the browser's two Initials: {})\n\n",
+        window_label(&pq.window),
+        quic_budgets()
     );
-    out.push_str(&plain_table(
-        &[
-            "site",
-            "chains",
-            "certificates",
-            "Certificate message",
-            "first flight",
-            "segments",
-            "extra RTT",
-        ],
-        rows,
-        2,
-    ));
+    let mut head = vec![
+        "site",
+        "chains",
+        "certificates",
+        "Certificate message",
+        "first flight",
+        "segments",
+        "extra RTT",
+        "QUIC flight",
+    ];
+    let browsers: Vec<String> = (BROWSERS.iter())
+        .map(|b| format!("QUIC, {}: fits 3×", b.name))
+        .collect();
+    head.extend(browsers.iter().map(String::as_str));
+    out.push_str(&plain_table(&head, rows, 2));
     out.push('\n');
     let time = |ns: Option<f64>| ns.map_or("—".to_owned(), human);
     let rows: Vec<Vec<String>> = (pq.costs.iter())
@@ -88,6 +97,31 @@ pub(crate) fn tables(pq: &PqSummary) -> String {
     out
 }
 
+/// A first flight over QUIC: `fits`, or the round trips it costs (`+1 RTT`).
+pub(crate) fn quic_cell(q: Option<crate::pq::QuicFit>) -> String {
+    match q {
+        None => "—".to_owned(),
+        Some(q) if q.fits() => "fits".to_owned(),
+        Some(q) => format!("+{} RTT", q.extra_round_trips),
+    }
+}
+
+/// Each browser's budget: `Chrome 3 × 2 × 1250 B = 7.5 KB, Firefox …`.
+pub(crate) fn quic_budgets() -> String {
+    let each: Vec<String> = (BROWSERS.iter())
+        .map(|b| {
+            format!(
+                "{} 3 × {} × {} B = {:.1} KB",
+                b.name,
+                b.datagrams,
+                b.datagram,
+                b.budget() as f64 / 1000.0
+            )
+        })
+        .collect();
+    each.join(", ")
+}
+
 /// The answer's lines of a `--pq` run.
 pub(crate) fn answer(a: &PqAnswer) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
@@ -129,13 +163,25 @@ fn profile_line(p: &ProfileAnswer, rows: &str) -> String {
     );
     if let Some(b) = &p.bytes {
         line.push_str(&format!(
-            "; the server's first flight carries {:.1} KB more (median over {} {rows}), {} of {} {rows} needing an extra round trip (a first flight over TCP's initial window of {INITIAL_WINDOW} × {MSS} B), against {} today",
+            "; the server's first flight carries {:.1} KB more (median over {} {rows}); over TCP {} of {} {rows} need an extra round trip (a first flight over the initial window of {} × {} B), against {} today",
             b.more / 1000.0,
             b.n,
             b.twin_over,
             b.counted,
+            b.window.initial_window,
+            b.window.mss,
             b.today_over
         ));
+        if let Some(q) = &b.quic {
+            line.push_str(&format!(
+                "; over QUIC {} of {} {rows} (a first flight over 3× {}'s two Initials, {:.1} KB), against {} today",
+                q.twin_over,
+                q.counted,
+                q.browser,
+                q.budget as f64 / 1000.0,
+                q.today_over
+            ));
+        }
     }
     line + "."
 }

@@ -1,0 +1,204 @@
+//! What `--link` asks for ([`LinkSpec`]): `RTT[,BANDWIDTH][,iw=N][,mss=N][,h3]`, the keys
+//! after the RTT in any order, e.g. `40ms`, `40ms,50mbit`, `40ms,iw=10,mss=1448`,
+//! `60ms,h3`.
+//!
+//! Defaults, each named where the link is stated (`config.link`, titles): the initial window
+//! is RFC 6928's 10 segments, the segment payload the kernel's ([`super::kernel`]). `h3`:
+//! the HTTP/3 mode, Chrome's Initials against QUIC's amplification limit
+//! (`certbench_analysis::pq::quic`), modelled over the TCP underneath (there is no QUIC stack
+//! here).
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use certbench_analysis::pq::quic::{CHROME, QuicClient};
+use certbench_analysis::pq::window_label;
+use certbench_schema::{TcpWindow, WindowSource};
+
+use super::kernel::kernel_window;
+
+/// What `--link` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinkSpec {
+    /// The round-trip time.
+    pub rtt: Duration,
+    /// Bits per second on the wire, each way; `None`: no limit.
+    pub bandwidth: Option<u64>,
+    /// TCP's initial window and segment payload, with their sources.
+    pub window: TcpWindow,
+    /// The HTTP/3 mode: whose Initials bound the server's first flight; `None`: TCP.
+    pub h3: Option<QuicClient>,
+}
+
+impl LinkSpec {
+    /// A link of `rtt`, unlimited bandwidth, over TCP with the kernel's window.
+    pub fn rtt(rtt: Duration) -> LinkSpec {
+        LinkSpec {
+            rtt,
+            bandwidth: None,
+            window: kernel_window(),
+            h3: None,
+        }
+    }
+
+    /// Seconds a segment of `bytes` takes on the wire.
+    pub(super) fn on_wire(&self, bytes: usize) -> Duration {
+        match self.bandwidth {
+            Some(bps) if bps > 0 => Duration::from_secs_f64(bytes as f64 * 8.0 / bps as f64),
+            _ => Duration::ZERO,
+        }
+    }
+}
+
+/// How the model is stated in samples (`config.link`) and titles: `RTT 40 ms, 50 Mbit/s,
+/// IW 10 (RFC 6928) × 1448 B (MSS from the kernel: …)`, then `, HTTP/3 (…)` in that mode.
+impl fmt::Display for LinkSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RTT {} ms", self.rtt.as_secs_f64() * 1e3)?;
+        if let Some(bps) = self.bandwidth {
+            write!(f, ", {} Mbit/s", bps as f64 / 1e6)?;
+        }
+        match &self.h3 {
+            None => write!(f, ", {}", window_label(&self.window)),
+            Some(q) => write!(
+                f,
+                ", HTTP/3 (no TCP handshake; {}'s Initials: 3 × {} × {} B before the client's next flight, then QUIC's window of {} B; over TCP on loopback)",
+                q.name,
+                q.datagrams,
+                q.datagram,
+                q.initial_cwnd()
+            ),
+        }
+    }
+}
+
+/// A `--link` value that is not `RTT[,BANDWIDTH][,iw=N][,mss=N][,h3]`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "--link {0}: expected RTT[,BANDWIDTH][,iw=N][,mss=N][,h3], e.g. 40ms, 40ms,50mbit or 40ms,iw=10,mss=1448 (RTT in ms or s, above 0 and at most 10 s; BANDWIDTH in kbit, mbit or gbit per second; iw 1 to 1000 segments; mss 88 to 65495 bytes)"
+)]
+pub struct BadLink(pub String);
+
+impl FromStr for LinkSpec {
+    type Err = BadLink;
+    fn from_str(s: &str) -> Result<LinkSpec, BadLink> {
+        let bad = || BadLink(s.to_owned());
+        let mut parts = s.split(',');
+        let rtt = rtt(parts.next().unwrap_or_default()).ok_or_else(bad)?;
+        let mut spec = LinkSpec::rtt(rtt);
+        let (mut iw, mut mss) = (None, None);
+        for part in parts {
+            let part = part.trim().to_ascii_lowercase();
+            let number = |v: &str, range: std::ops::RangeInclusive<u32>| {
+                v.trim().parse::<u32>().ok().filter(|n| range.contains(n))
+            };
+            match part.split_once('=') {
+                Some(("iw", v)) if iw.is_none() => iw = Some(number(v, 1..=1000).ok_or_else(bad)?),
+                Some(("mss", v)) if mss.is_none() => {
+                    mss = Some(number(v, 88..=65495).ok_or_else(bad)?)
+                }
+                None if part == "h3" && spec.h3.is_none() => spec.h3 = Some(CHROME),
+                None if spec.bandwidth.is_none() => {
+                    spec.bandwidth = Some(bandwidth(&part).ok_or_else(bad)?)
+                }
+                _ => return Err(bad()),
+            }
+        }
+        if let Some(iw) = iw {
+            (spec.window.initial_window, spec.window.iw_source) = (iw, WindowSource::Set);
+        }
+        if let Some(mss) = mss {
+            (spec.window.mss, spec.window.mss_source) = (mss, WindowSource::Set);
+        }
+        Ok(spec)
+    }
+}
+
+/// `40ms`, `0.1s` or `25` (milliseconds): above 0, at most 10 s.
+fn rtt(s: &str) -> Option<Duration> {
+    let rtt = s.trim().to_ascii_lowercase();
+    let (number, scale) = match (rtt.strip_suffix("ms"), rtt.strip_suffix('s')) {
+        (Some(ms), _) => (ms, 1e-3),
+        (None, Some(secs)) => (secs, 1.0),
+        (None, None) => (rtt.as_str(), 1e-3),
+    };
+    let secs = number.trim().parse::<f64>().ok()? * scale;
+    (secs > 0.0 && secs <= 10.0).then(|| Duration::from_secs_f64(secs))
+}
+
+/// `50mbit`, `1gbit/s`, `500kbit`: bits per second, at least 1 kbit/s.
+fn bandwidth(b: &str) -> Option<u64> {
+    let b = b.strip_suffix("/s").unwrap_or(b);
+    let (n, unit) = b.split_at(b.find(|c: char| c.is_ascii_alphabetic())?);
+    let scale = match unit {
+        "kbit" => 1e3,
+        "mbit" => 1e6,
+        "gbit" => 1e9,
+        _ => return None,
+    };
+    let bps = n.trim().parse::<f64>().ok()? * scale;
+    (bps >= 1e3).then_some(bps as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_reads_rtt_and_bandwidth() {
+        let kernel = window_label(&kernel_window());
+        let l: LinkSpec = "40ms".parse().unwrap();
+        assert_eq!(l, LinkSpec::rtt(Duration::from_millis(40)));
+        assert_eq!(l.to_string(), format!("RTT 40 ms, {kernel}"));
+        let l: LinkSpec = "0.1s,50mbit".parse().unwrap();
+        assert_eq!(l.rtt, Duration::from_millis(100));
+        assert_eq!(l.bandwidth, Some(50_000_000));
+        assert_eq!(l.to_string(), format!("RTT 100 ms, 50 Mbit/s, {kernel}"));
+        assert_eq!(
+            "25".parse::<LinkSpec>().unwrap().rtt,
+            Duration::from_millis(25)
+        );
+        for bad in [
+            "",
+            "0ms",
+            "-5ms",
+            "40ms,fast",
+            "40ms,10",
+            "11s",
+            "40ms,1kbit/h",
+            "40ms,iw=0",
+            "40ms,mss=10",
+            "40ms,iw=4,iw=5",
+            "40ms,10mbit,20mbit",
+            "40ms,cwnd=10",
+            "iw=10",
+        ] {
+            assert!(bad.parse::<LinkSpec>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn iw_mss_and_h3_are_read_in_any_order() {
+        let l: LinkSpec = "40ms,iw=10,mss=1448".parse().unwrap();
+        assert_eq!((l.window.initial_window, l.window.mss), (10, 1448));
+        assert_eq!(
+            (l.window.iw_source, l.window.mss_source),
+            (WindowSource::Set, WindowSource::Set)
+        );
+        assert_eq!(l.to_string(), "RTT 40 ms, IW 10 × 1448 B");
+        let m: LinkSpec = "40ms, MSS=1000 ,50mbit,iw=4".parse().unwrap();
+        assert_eq!((m.window.bytes(), m.bandwidth), (4000, Some(50_000_000)));
+        assert_eq!(m.to_string(), "RTT 40 ms, 50 Mbit/s, IW 4 × 1000 B");
+        // Only the window's MSS set: the IW's source is still named.
+        let n: LinkSpec = "40ms,mss=1000".parse().unwrap();
+        assert_eq!(n.to_string(), "RTT 40 ms, IW 10 (RFC 6928) × 1000 B");
+        let h: LinkSpec = "60ms,h3".parse().unwrap();
+        assert_eq!(h.h3, Some(CHROME));
+        assert!(
+            h.to_string().starts_with(
+                "RTT 60 ms, HTTP/3 (no TCP handshake; Chrome's Initials: 3 × 2 × 1250 B"
+            )
+        );
+    }
+}
