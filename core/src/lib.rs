@@ -33,6 +33,7 @@ pub mod clock;
 #[cfg(feature = "corpus")]
 pub mod corpus;
 pub mod ct;
+pub mod decompress;
 pub mod der;
 pub mod error;
 pub mod fail_closed;

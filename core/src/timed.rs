@@ -8,6 +8,11 @@
 //! With revocation data (`--revocation`), a method that checks revocation gets the data and
 //! the OCSP response rustls hands `verify_server_cert` (the server's staple) in its
 //! [`Target`]: its `revocation` stage runs inside the handshake.
+//! The handshake's signature (the server's CertificateVerify, `verify_tls13_signature`; in
+//! TLS 1.2 its ServerKeyExchange, `verify_tls12_signature`) is the wrapped verifier's check,
+//! timed apart as `certificate-verify` and told to the sink
+//! ([`VerificationSink::record_signature`]): it comes after `verify_server_cert`, and is not
+//! part of `total-verification`.
 //! A panic inside the wrapped verifier is a rejection ([`crate::fail_closed`]), never an
 //! unwind into rustls.
 
@@ -223,6 +228,11 @@ pub trait VerificationSink: Send + Sync + fmt::Debug {
         stages: &Recorder,
         verdict: Result<(), Rejection>,
     );
+
+    /// The handshake's signature checked (`certificate-verify`) with the leaf whose chain the
+    /// last [`record`](VerificationSink::record) was: how long, and its verdict. By default
+    /// not kept.
+    fn record_signature(&self, _ns: u64, _verdict: Result<(), Rejection>) {}
 }
 
 /// A sink that keeps the last verification (the driver: one connection per verifier).
@@ -239,6 +249,18 @@ impl LastVerification {
 impl VerificationSink for LastVerification {
     fn record(&self, _: &ServerName<'_>, stages: &Recorder, verdict: Result<(), Rejection>) {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((stages.clone(), verdict));
+    }
+
+    /// Adds `certificate-verify` to the verification kept; a bad signature on an accepted
+    /// chain makes the verification's verdict that rejection (the handshake fails on it).
+    fn record_signature(&self, ns: u64, verdict: Result<(), Rejection>) {
+        let mut last = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((stages, chain)) = last.as_mut() {
+            stages.add(Stage::CertificateVerify, ns);
+            if chain.is_ok() {
+                *chain = verdict;
+            }
+        }
     }
 }
 
@@ -339,6 +361,27 @@ impl TimedVerifier {
     }
 }
 
+impl TimedVerifier {
+    /// The wrapped verifier's signature check `check`, timed as `certificate-verify` into the
+    /// sink; a panic is a rejection.
+    fn timed_signature(
+        &self,
+        check: impl FnOnce(&dyn ServerCertVerifier) -> Result<HandshakeSignatureValid, rustls::Error>,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        let rec = Recorder::new();
+        let span = rec.start();
+        let result = fail_closed::run(|| check(self.inner.verifier()))
+            .unwrap_or_else(|panic| Err(rejected(panic.reason)));
+        let ns = span.elapsed_ns();
+        let verdict = match &result {
+            Ok(_) => Ok(()),
+            Err(e) => Err(Rejection::new(reason(e))),
+        };
+        self.sink.record_signature(ns, verdict);
+        result
+    }
+}
+
 impl ServerCertVerifier for TimedVerifier {
     fn verify_server_cert(
         &self,
@@ -383,9 +426,7 @@ impl ServerCertVerifier for TimedVerifier {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.inner
-            .verifier()
-            .verify_tls12_signature(message, cert, dss)
+        self.timed_signature(|v| v.verify_tls12_signature(message, cert, dss))
     }
 
     fn verify_tls13_signature(
@@ -394,9 +435,7 @@ impl ServerCertVerifier for TimedVerifier {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.inner
-            .verifier()
-            .verify_tls13_signature(message, cert, dss)
+        self.timed_signature(|v| v.verify_tls13_signature(message, cert, dss))
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {

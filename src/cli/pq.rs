@@ -10,6 +10,7 @@ use crate::driver::{DrivePlanError, Served};
 use crate::link::LinkSpec;
 use crate::mirror::{MirrorSet, local, profile_dir};
 use crate::pq::Profile;
+use crate::tls::compression::CertCompression;
 
 #[derive(Args, Debug)]
 pub(super) struct PqArgs {
@@ -27,6 +28,25 @@ pub(super) struct PqArgs {
     /// 40ms,50mbit): RTT/2 each way, TCP's initial window of 10 segments (docs/pq.md).
     #[arg(long, value_name = "RTT[,BANDWIDTH]", requires = "mirror")]
     link: Option<LinkSpec>,
+    #[command(flatten)]
+    compress: CompressArg,
+}
+
+/// `--compress-certs[=ALG]`, the driver's and `certbench mirror`'s.
+#[derive(Args, Debug, Clone)]
+pub(super) struct CompressArg {
+    /// Certificate compression (RFC 8879) with ALG, brotli (the default, Chrome's) or zlib:
+    /// the client offers it (--transport rustls; the cert-decompression stage) and the mirror
+    /// compresses with it, over rustls (docs/pq-compression.md).
+    #[arg(
+        long = "compress-certs",
+        value_name = "ALG",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "brotli",
+        value_parser = crate::tls::compression::parse
+    )]
+    pub(super) compress_certs: Option<CertCompression>,
 }
 
 /// What the flags settle into.
@@ -34,6 +54,8 @@ pub(super) struct Pq {
     /// The twins, one set per profile.
     pub(super) sets: Vec<MirrorSet>,
     pub(super) link: Option<LinkSpec>,
+    /// `--compress-certs`.
+    pub(super) compression: Option<CertCompression>,
 }
 
 impl Pq {
@@ -50,6 +72,7 @@ impl Pq {
             profiles,
             resolve: Default::default(),
             link: self.link.map(|l| l.to_string()),
+            compression: self.compression.clone(),
         }
     }
 }
@@ -76,6 +99,7 @@ impl PqArgs {
         Ok(Pq {
             sets,
             link: self.link,
+            compression: self.compress.compress_certs.clone(),
         })
     }
 }
@@ -85,6 +109,9 @@ pub(super) fn refusal(e: DrivePlanError) -> anyhow::Error {
     match e {
         DrivePlanError::PqNeedsRustls => anyhow::anyhow!(
             "--pq needs --transport rustls: the system's OpenSSL 3.0 cannot check a server's ML-DSA signature"
+        ),
+        DrivePlanError::CompressionNeedsRustls => anyhow::anyhow!(
+            "--compress-certs needs --transport rustls: the system's OpenSSL 3.0 has no certificate compression"
         ),
     }
 }

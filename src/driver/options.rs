@@ -15,6 +15,7 @@ use certbench_schema::Sample;
 use crate::mirror::local::ResolveMap;
 use crate::pq::Profile;
 use crate::tls::Stack;
+use crate::tls::compression::CertCompression;
 use crate::transport::openssl::HookMode;
 use certbench_core::methods::Method;
 
@@ -64,6 +65,10 @@ pub struct Served {
     pub resolve: HashMap<Profile, ResolveMap>,
     /// The emulated link between client and mirror (`--link`), as its model describes it.
     pub link: Option<String>,
+    /// `--compress-certs`: the certificate compression the mirror's rustls servers compress
+    /// with and the rustls client offers (the sample's `config.compression`); `None`: none
+    /// offered.
+    pub compression: Option<CertCompression>,
 }
 
 impl DriverOptions {

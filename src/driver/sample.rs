@@ -171,6 +171,7 @@ pub(super) async fn measure<T: Transport>(
             sample.meta.chain_bytes = info.chain_bytes;
             sample.meta.cert_message_bytes = info.cert_message_bytes;
             sample.meta.first_flight_bytes = info.first_flight_bytes;
+            sample.meta.compressed_cert_message_bytes = info.compressed_cert_message_bytes;
             if opts.resumption {
                 sample.meta.resumed = Some(info.resumed);
             }
@@ -214,6 +215,10 @@ fn config<T: Transport>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
         link: opts.served.link.clone().map(Into::into),
         ct: entry.ct.as_deref().map(|logs| logs.label().into()),
         revocation: (entry.revocation.as_ref()).map(|(data, m)| data.label(*m).into()),
+        // Offered by the rustls client only (`--compress-certs` needs that transport).
+        compression: (t.kind() == crate::tls::Stack::Rustls)
+            .then(|| opts.served.compression.clone())
+            .flatten(),
     }
 }
 

@@ -100,6 +100,9 @@ pub struct ConnInfo {
     pub cert_message_bytes: Option<u64>,
     /// The server's first flight, as the client's TCP stream counted it ([`flight::Counted`]).
     pub first_flight_bytes: Option<u64>,
+    /// The CompressedCertificate message the server sent instead of its Certificate message
+    /// (`--compress-certs`), from what the client decompressed; `None`: sent uncompressed.
+    pub compressed_cert_message_bytes: Option<u64>,
 }
 
 /// What a method checks beyond the chain, inside the handshake: the leaf's SCTs against `ct`
