@@ -11,8 +11,8 @@
 //! - a decompressor is leased to one holder at a time, so its record is that holder's
 //!   connection's; the holder keeps the [`Lease`] as long as any rustls `ClientConfig` that
 //!   holds its decompressor can handshake (beside the config, as the rustls transport does);
-//! - the pool only ever grows to the most leases held at once (per wrapped algorithm): every
-//!   `TimedDecompressor` is leaked once and reused, never one per connection;
+//! - the pool only ever grows to the most leases held at once: every `TimedDecompressor` is
+//!   leaked once and reused, never one per connection;
 //! - the wrapped decompressor's result is returned as it is; a panic inside it is a failed
 //!   decompression (rustls then aborts the handshake), never an unwind into rustls.
 
@@ -69,22 +69,37 @@ impl Decompressions {
 }
 
 /// A decompressor that times another into the [`Decompressions`] of whoever leased it.
+///
+/// Which decompressor it wraps is set at each lease (any free one serves any algorithm: a
+/// decompressor's address cannot tell two apart, rustls' are zero-sized).
 #[derive(Debug)]
-pub struct TimedDecompressor {
+pub struct TimedDecompressor(Mutex<Slot>);
+
+#[derive(Debug)]
+struct Slot {
     inner: &'static dyn CertDecompressor,
-    into: Mutex<Option<Arc<Decompressions>>>,
+    into: Option<Arc<Decompressions>>,
+}
+
+impl TimedDecompressor {
+    fn slot(&self) -> std::sync::MutexGuard<'_, Slot> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 impl CertDecompressor for TimedDecompressor {
     fn decompress(&self, input: &[u8], output: &mut [u8]) -> Result<(), DecompressionFailed> {
+        let (inner, into) = {
+            let slot = self.slot();
+            (slot.inner, slot.into.clone())
+        };
         let start = Instant::now();
-        let result = fail_closed::run(|| self.inner.decompress(input, output))
+        let result = fail_closed::run(|| inner.decompress(input, output))
             .unwrap_or(Err(DecompressionFailed));
         let ns = start.elapsed().as_nanos() as u64;
-        let into = self.into.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(into) = into.as_ref() {
+        if let Some(into) = into {
             into.put(Decompressed {
-                algorithm: self.inner.algorithm(),
+                algorithm: inner.algorithm(),
                 ns,
                 compressed_bytes: input.len() as u64,
                 uncompressed_bytes: output.len() as u64,
@@ -95,7 +110,7 @@ impl CertDecompressor for TimedDecompressor {
     }
 
     fn algorithm(&self) -> CertificateCompressionAlgorithm {
-        self.inner.algorithm()
+        self.slot().inner.algorithm()
     }
 }
 
@@ -116,7 +131,7 @@ impl Lease {
 
 impl Drop for Lease {
     fn drop(&mut self) {
-        *self.0.into.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        self.0.slot().into = None;
         POOL.lock()
             .unwrap_or_else(PoisonError::into_inner)
             .push(self.0);
@@ -125,18 +140,20 @@ impl Drop for Lease {
 
 /// `inner`, timed into `into` for as long as the lease is held.
 pub fn lease(inner: &'static dyn CertDecompressor, into: Arc<Decompressions>) -> Lease {
-    let free = {
-        let mut pool = POOL.lock().unwrap_or_else(PoisonError::into_inner);
-        let at = pool.iter().position(|d| std::ptr::addr_eq(d.inner, inner));
-        at.map(|i| pool.swap_remove(i))
-    };
-    let d = free.unwrap_or_else(|| {
-        Box::leak(Box::new(TimedDecompressor {
+    let free = POOL.lock().unwrap_or_else(PoisonError::into_inner).pop();
+    let d = match free {
+        Some(d) => {
+            *d.slot() = Slot {
+                inner,
+                into: Some(into),
+            };
+            d
+        }
+        None => Box::leak(Box::new(TimedDecompressor(Mutex::new(Slot {
             inner,
-            into: Mutex::new(None),
-        }))
-    });
-    *d.into.lock().unwrap_or_else(PoisonError::into_inner) = Some(into);
+            into: Some(into),
+        })))),
+    };
     Lease(d)
 }
 
@@ -146,9 +163,8 @@ mod tests {
 
     /// Inflates by repeating each input byte `output.len() / input.len()` times; fails on an
     /// empty input; panics on `[0xff]`.
-    /// (Not zero-sized: each test's own static has its own address, so its own pool entries.)
     #[derive(Debug)]
-    struct Repeat(#[allow(dead_code)] u8);
+    struct Repeat(CertificateCompressionAlgorithm);
 
     impl CertDecompressor for Repeat {
         fn decompress(&self, input: &[u8], output: &mut [u8]) -> Result<(), DecompressionFailed> {
@@ -166,12 +182,12 @@ mod tests {
         }
 
         fn algorithm(&self) -> CertificateCompressionAlgorithm {
-            CertificateCompressionAlgorithm::Zstd
+            self.0
         }
     }
 
-    static REPEAT: Repeat = Repeat(1);
-    static PANICKY: Repeat = Repeat(2);
+    static REPEAT: Repeat = Repeat(CertificateCompressionAlgorithm::Zstd);
+    static PANICKY: Repeat = Repeat(CertificateCompressionAlgorithm::Zlib);
 
     #[test]
     fn a_lease_records_for_its_holder_and_is_reused_after() {
@@ -199,16 +215,25 @@ mod tests {
         drop(lease1);
         assert!(d.decompress(&[3], &mut out).is_ok());
         assert_eq!(first.take(), None);
-        let third = Arc::new(Decompressions::default());
-        let lease3 = lease(&REPEAT, third.clone());
-        assert!(std::ptr::addr_eq(lease3.decompressor(), d), "reused");
-        drop((lease2, lease3));
+        assert!(
+            POOL.lock()
+                .unwrap()
+                .iter()
+                .any(|p| std::ptr::addr_eq(*p, d)),
+            "back in the pool"
+        );
+        drop(lease2);
     }
 
     #[test]
     fn a_panic_is_a_failed_decompression() {
         let into = Arc::new(Decompressions::default());
         let held = lease(&PANICKY, into.clone());
+        // Whichever pooled decompressor it is, it wraps (and says) what it was leased for.
+        assert_eq!(
+            held.decompressor().algorithm(),
+            CertificateCompressionAlgorithm::Zlib
+        );
         let mut out = [0u8; 2];
         assert!(held.decompressor().decompress(&[0xff], &mut out).is_err());
         assert_eq!(into.take().map(|d| d.ok), Some(false));

@@ -209,5 +209,7 @@ pub fn spec(opts: &DriverOptions, mirror: bool, roots: &RootsSpec, resolve: &[St
             mechanism: data.rustls,
             origin: data.files().origin.clone(),
         }),
+        // `--compress-certs` changes the bytes on the wire and adds `cert-decompression`.
+        compress_certs: (opts.served.compression.as_ref()).map(|c| c.to_string()),
     }
 }

@@ -261,6 +261,7 @@ pub fn drive_pq(
                 profiles: profiles.to_vec(),
                 resolve,
                 link: link.map(|l| l.to_string()),
+                compression: None,
             },
             ct: None,
             revocation: None,
