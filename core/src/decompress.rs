@@ -171,7 +171,7 @@ mod tests {
             if input == [0xff] {
                 panic!("bad input");
             }
-            if input.is_empty() || output.len() % input.len() != 0 {
+            if input.is_empty() || !output.len().is_multiple_of(input.len()) {
                 return Err(DecompressionFailed);
             }
             let n = output.len() / input.len();

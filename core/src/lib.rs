@@ -49,6 +49,7 @@ pub mod roots;
 pub mod servo;
 pub mod stages;
 pub mod timed;
+pub mod verification_sink;
 pub mod verifier;
 pub mod versions;
 

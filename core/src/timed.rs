@@ -17,7 +17,7 @@
 //! unwind into rustls.
 
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use certbench_schema::Stage;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
@@ -33,6 +33,7 @@ use crate::fail_closed;
 use crate::methods::{AnyRoots, DynVerifier};
 use crate::revocation::RevocationData;
 use crate::stages::Recorder;
+pub use crate::verification_sink::{LastVerification, VerificationSink};
 use crate::verifier::{Eku, PeerName, Rejection, Target};
 
 /// A certbench method as a rustls `ServerCertVerifier`: `verify_server_cert` runs the
@@ -215,52 +216,6 @@ impl ServerCertVerifier for MethodVerifier {
         self.provider
             .signature_verification_algorithms
             .supported_schemes()
-    }
-}
-
-/// Where a [`TimedVerifier`] puts each verification it timed.
-pub trait VerificationSink: Send + Sync + fmt::Debug {
-    /// One `verify_server_cert` call: the name verified, the stages, and the verdict (on
-    /// rejection, the error's text as [`reason`] gives it).
-    fn record(
-        &self,
-        server_name: &ServerName<'_>,
-        stages: &Recorder,
-        verdict: Result<(), Rejection>,
-    );
-
-    /// The handshake's signature checked (`certificate-verify`) with the leaf whose chain the
-    /// last [`record`](VerificationSink::record) was: how long, and its verdict. By default
-    /// not kept.
-    fn record_signature(&self, _ns: u64, _verdict: Result<(), Rejection>) {}
-}
-
-/// A sink that keeps the last verification (the driver: one connection per verifier).
-#[derive(Debug, Default)]
-pub struct LastVerification(Mutex<Option<(Recorder, Result<(), Rejection>)>>);
-
-impl LastVerification {
-    /// Takes the recorded verification, if there was one.
-    pub fn take(&self) -> Option<(Recorder, Result<(), Rejection>)> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
-}
-
-impl VerificationSink for LastVerification {
-    fn record(&self, _: &ServerName<'_>, stages: &Recorder, verdict: Result<(), Rejection>) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((stages.clone(), verdict));
-    }
-
-    /// Adds `certificate-verify` to the verification kept; a bad signature on an accepted
-    /// chain makes the verification's verdict that rejection (the handshake fails on it).
-    fn record_signature(&self, ns: u64, verdict: Result<(), Rejection>) {
-        let mut last = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((stages, chain)) = last.as_mut() {
-            stages.add(Stage::CertificateVerify, ns);
-            if chain.is_ok() {
-                *chain = verdict;
-            }
-        }
     }
 }
 

@@ -231,3 +231,33 @@ fn certificate_verify_is_timed_apart_and_a_bad_signature_is_a_rejection() {
         }
     }
 }
+
+#[test]
+fn the_flag_names_its_algorithms_and_needs_the_rustls_transport() {
+    let dir = tempfile::tempdir().unwrap();
+    let sites = dir.path().join("sites.txt");
+    std::fs::write(&sites, "cnn.com\n").unwrap();
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_certbench"))
+            .args(["--sites", sites.to_str().unwrap(), "--runs", "1"])
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run(&["--compress-certs=zstd"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("unknown certificate compression `zstd` (brotli or zlib)"),
+        "{err}"
+    );
+    let (code, err) = run(&["--compress-certs"]);
+    assert_ne!(code, Some(0), "{err}");
+    assert!(
+        err.contains("--compress-certs needs --transport rustls"),
+        "{err}"
+    );
+}

@@ -481,7 +481,8 @@ mod tests {
                 ("mldsa44", Some("brotli"), Some(11_000)),
             ]
         );
-        let costs: Vec<(Option<&str>, (Option<f64>, Option<f64>), Option<f64>)> = (pq.costs.iter())
+        type Times = (Option<f64>, Option<f64>);
+        let costs: Vec<(Option<&str>, Times, Option<f64>)> = (pq.costs.iter())
             .map(|c| {
                 let decompression = c.decompression_ns.0;
                 (
