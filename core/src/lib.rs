@@ -33,6 +33,7 @@ pub mod clock;
 #[cfg(feature = "corpus")]
 pub mod corpus;
 pub mod ct;
+pub mod decompress;
 pub mod der;
 pub mod error;
 pub mod fail_closed;
@@ -48,6 +49,7 @@ pub mod roots;
 pub mod servo;
 pub mod stages;
 pub mod timed;
+pub mod verification_sink;
 pub mod verifier;
 pub mod versions;
 

@@ -8,11 +8,16 @@
 //! With revocation data (`--revocation`), a method that checks revocation gets the data and
 //! the OCSP response rustls hands `verify_server_cert` (the server's staple) in its
 //! [`Target`]: its `revocation` stage runs inside the handshake.
+//! The handshake's signature (the server's CertificateVerify, `verify_tls13_signature`; in
+//! TLS 1.2 its ServerKeyExchange, `verify_tls12_signature`) is the wrapped verifier's check,
+//! timed apart as `certificate-verify` and told to the sink
+//! ([`VerificationSink::record_signature`]): it comes after `verify_server_cert`, and is not
+//! part of `total-verification`.
 //! A panic inside the wrapped verifier is a rejection ([`crate::fail_closed`]), never an
 //! unwind into rustls.
 
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use certbench_schema::Stage;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
@@ -28,6 +33,7 @@ use crate::fail_closed;
 use crate::methods::{AnyRoots, DynVerifier};
 use crate::revocation::RevocationData;
 use crate::stages::Recorder;
+pub use crate::verification_sink::{LastVerification, VerificationSink};
 use crate::verifier::{Eku, PeerName, Rejection, Target};
 
 /// A certbench method as a rustls `ServerCertVerifier`: `verify_server_cert` runs the
@@ -213,35 +219,6 @@ impl ServerCertVerifier for MethodVerifier {
     }
 }
 
-/// Where a [`TimedVerifier`] puts each verification it timed.
-pub trait VerificationSink: Send + Sync + fmt::Debug {
-    /// One `verify_server_cert` call: the name verified, the stages, and the verdict (on
-    /// rejection, the error's text as [`reason`] gives it).
-    fn record(
-        &self,
-        server_name: &ServerName<'_>,
-        stages: &Recorder,
-        verdict: Result<(), Rejection>,
-    );
-}
-
-/// A sink that keeps the last verification (the driver: one connection per verifier).
-#[derive(Debug, Default)]
-pub struct LastVerification(Mutex<Option<(Recorder, Result<(), Rejection>)>>);
-
-impl LastVerification {
-    /// Takes the recorded verification, if there was one.
-    pub fn take(&self) -> Option<(Recorder, Result<(), Rejection>)> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
-}
-
-impl VerificationSink for LastVerification {
-    fn record(&self, _: &ServerName<'_>, stages: &Recorder, verdict: Result<(), Rejection>) {
-        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some((stages.clone(), verdict));
-    }
-}
-
 #[derive(Debug)]
 enum Inner {
     /// A rustls verifier whose insides cannot be seen: the whole call is `verify`.
@@ -339,6 +316,27 @@ impl TimedVerifier {
     }
 }
 
+impl TimedVerifier {
+    /// The wrapped verifier's signature check `check`, timed as `certificate-verify` into the
+    /// sink; a panic is a rejection.
+    fn timed_signature(
+        &self,
+        check: impl FnOnce(&dyn ServerCertVerifier) -> Result<HandshakeSignatureValid, rustls::Error>,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        let rec = Recorder::new();
+        let span = rec.start();
+        let result = fail_closed::run(|| check(self.inner.verifier()))
+            .unwrap_or_else(|panic| Err(rejected(panic.reason)));
+        let ns = span.elapsed_ns();
+        let verdict = match &result {
+            Ok(_) => Ok(()),
+            Err(e) => Err(Rejection::new(reason(e))),
+        };
+        self.sink.record_signature(ns, verdict);
+        result
+    }
+}
+
 impl ServerCertVerifier for TimedVerifier {
     fn verify_server_cert(
         &self,
@@ -383,9 +381,7 @@ impl ServerCertVerifier for TimedVerifier {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.inner
-            .verifier()
-            .verify_tls12_signature(message, cert, dss)
+        self.timed_signature(|v| v.verify_tls12_signature(message, cert, dss))
     }
 
     fn verify_tls13_signature(
@@ -394,9 +390,7 @@ impl ServerCertVerifier for TimedVerifier {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.inner
-            .verifier()
-            .verify_tls13_signature(message, cert, dss)
+        self.timed_signature(|v| v.verify_tls13_signature(message, cert, dss))
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {

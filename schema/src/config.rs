@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::labels::{CtLogList, Link, OpensslPolicy, RevocationSource};
 use crate::meta::is_zero;
-use crate::names::{Hook, Profile, Transport};
+use crate::names::{CertCompression, Hook, Profile, Transport};
 use crate::scenario::Scenario;
 use crate::trust_store::{Roots, TrustStore};
 
@@ -70,6 +70,11 @@ pub struct Config {
     /// for a method that has none, in a `--revocation` run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revocation: Option<RevocationSource>,
+    /// The certificate compression (RFC 8879) the client and the mirror offered
+    /// (`--compress-certs`: `brotli` or `zlib`); absent: none offered, the certificates sent
+    /// as they are. Whether the server compressed is the sample's `cert-decompression` stage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compression: Option<CertCompression>,
 }
 
 impl Config {
@@ -87,6 +92,9 @@ mod tests {
     /// A driver sample's configuration as certbench has written it, every field set.
     const DRIVER: &str = r#"{"transport":"openssl","hook":"callback","resumption":false,"cache_roots":true,"roots":"mozilla+mirror (152)","openssl_policy":"X509_STRICT, PARTIAL_CHAIN, auth level 2, purpose sslserver, NO_PARTIAL_WILDCARDS","versions":{"OpenSSL":"3.0.13","rustls-webpki":"0.103.4"},"profile":"mldsa44","scenario":"pq-scts, trimmed","link":"RTT 40 ms, 50 Mbit/s, IW 10 × 1460 B","ct":"28 logs of corpus/ct-logs","revocation":"crlite: 6.1 MB of certbench revocation data"}"#;
 
+    /// A driver sample's under `--compress-certs` (rustls).
+    const COMPRESSED: &str = r#"{"transport":"rustls","hook":"timed-verifier","resumption":false,"cache_roots":true,"roots":"mozilla+mirror (152)+pq-mldsa44 (5)","versions":{"rustls":"0.23.46"},"profile":"mldsa44","compression":"brotli"}"#;
+
     /// A `verify` sample's, and a Servo build's.
     const VERIFY: &str = r#"{"resumption":false,"cache_roots":false,"roots":"mozilla+corpus+extra (1621)","extra_intermediates":150,"openssl_policy":"PARTIAL_CHAIN, auth level 2, purpose sslserver, NO_PARTIAL_WILDCARDS","versions":{"OpenSSL":"3.0.13"}}"#;
     const SERVO: &str = r#"{"transport":"rustls","hook":"timed-verifier","resumption":false,"cache_roots":false,"roots":"system (140)","versions":{"rustls":"0.23.31"}}"#;
@@ -97,6 +105,7 @@ mod tests {
             DRIVER,
             VERIFY,
             SERVO,
+            COMPRESSED,
             r#"{"resumption":true,"cache_roots":false}"#,
         ] {
             let c: Config = serde_json::from_str(line).unwrap();
@@ -116,6 +125,15 @@ mod tests {
         );
         assert_eq!(c.revocation.as_ref().map(|r| r.mechanism()), Some("crlite"));
         assert_eq!(c.ct.as_deref(), Some("28 logs of corpus/ct-logs"));
+        assert_eq!(c.compression, None);
+        let compressed: Config = serde_json::from_str(COMPRESSED).unwrap();
+        assert_eq!(compressed.compression, Some(CertCompression::Brotli));
+        let mut uncompressed = compressed.clone();
+        uncompressed.compression = None;
+        assert_ne!(
+            compressed, uncompressed,
+            "compression tells configurations apart"
+        );
         let servo: Config = serde_json::from_str(SERVO).unwrap();
         assert_eq!(servo.hook, Some(Hook::TimedVerifier));
         assert_eq!(servo.trust_store().map(|t| t.roots), Some(140));

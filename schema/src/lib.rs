@@ -27,7 +27,7 @@ pub mod wire;
 pub use config::Config;
 pub use labels::{CtLogList, Link, OpensslPolicy, RevocationSource};
 pub use meta::{CtOutcome, EvOutcome, RevocationOutcome, SampleMeta};
-pub use names::{Hook, Profile, Transport};
+pub use names::{CertCompression, Hook, Profile, Transport};
 pub use run_info::RunInfo;
 pub use sample::{SCHEMA_VERSION, Sample, site_id};
 pub use scenario::{ChainShape, Scenario, ScenarioError, Scts};

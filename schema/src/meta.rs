@@ -104,6 +104,12 @@ pub struct SampleMeta {
     /// handshake header, empty context, each entry's length and empty extensions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cert_message_bytes: Option<u64>,
+    /// With `--compress-certs`, when the server sent its certificates compressed: bytes of the
+    /// CompressedCertificate message that went on the wire instead of the Certificate message
+    /// (RFC 8879 §4: handshake header (4), algorithm (2), uncompressed length (3), the
+    /// compressed bytes with their length (3)), counted from what the client decompressed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compressed_cert_message_bytes: Option<u64>,
     /// Bytes (TCP payload) the server sent between the client's first flight and its second:
     /// the server's first flight, ServerHello to Finished, record headers included.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -150,6 +150,16 @@ named! {
     }
 }
 
+named! {
+    /// The certificate compression (RFC 8879) client and server offered (`--compress-certs`).
+    CertCompression {
+        /// Brotli (RFC 7932): what Chrome offers, and what rustls recommends.
+        Brotli => "brotli",
+        /// zlib (RFC 1950).
+        Zlib => "zlib",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,6 +184,8 @@ mod tests {
             assert!(!matches!(Profile::from(p.to_string()), Profile::Unknown(_)));
         }
         assert!(matches!(Transport::from("rustls"), Transport::Rustls));
+        assert_eq!(CertCompression::from("brotli"), CertCompression::Brotli);
+        assert_eq!(CertCompression::KNOWN.len(), 2);
     }
 
     #[test]

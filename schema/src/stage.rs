@@ -46,6 +46,12 @@ stages! {
     /// in through `set_verify_callback` (the seed's way): what that variant pays on top of
     /// webpki. The time of the nested callback is not included.
     OpenSslVerify => "openssl-verify",
+    /// The server's compressed Certificate message (RFC 8879 CompressedCertificate) inflated
+    /// back into its Certificate message by the client (`--compress-certs`: brotli or zlib, as
+    /// the sample's `config.compression` says), inside the handshake, before verification.
+    /// Present only when the server sent its certificates compressed. Not part of
+    /// `total-verification`.
+    CertDecompression => "cert-decompression",
     /// Converting the chain into the verifier's own form (DER → X509 for OpenSSL; X509 → DER, or
     /// parsing the end-entity DER, for webpki).
     ChainCreation => "chain-creation",
@@ -71,6 +77,12 @@ stages! {
     Revocation => "revocation",
     /// The hostname check, where the method does it apart from `verify`.
     VerifyHostname => "verify-hostname",
+    /// The server's CertificateVerify (TLS 1.3; the ServerKeyExchange signature in TLS 1.2):
+    /// the handshake's signature checked with the leaf's key (RSA, ECDSA, or a twin's ML-DSA),
+    /// through the verifier's `verify_tls13_signature`, after the chain was verified (rustls
+    /// transport). A proof of the key, not a check of the chain: not part of
+    /// `total-verification`.
+    CertificateVerify => "certificate-verify",
     /// TCP connect + TLS handshake + request to the first byte of the response (driver only).
     Connection => "connection",
     /// TCP connect + TLS handshake, as a connector sees it (a patched Servo's connector).

@@ -24,6 +24,8 @@ pub(super) struct MirrorArgs {
     /// over rustls.
     #[arg(long, value_name = "PROFILE")]
     pq: Option<Profile>,
+    #[command(flatten)]
+    compress: super::pq::CompressArg,
 }
 
 /// Serves the mirror on `--listen` until Ctrl-C.
@@ -35,7 +37,8 @@ pub(super) fn run(args: MirrorArgs) -> Result<Outcome> {
     }
     let set = local::load_profile(&args.mirror_cache, profile)?;
     output::note(false, &local::loaded(&set, &dir));
-    let stack = if profile.is_pq() {
+    let compression = args.compress.compress_certs;
+    let stack = if profile.is_pq() || compression.is_some() {
         Stack::Rustls
     } else {
         Stack::Openssl
@@ -44,8 +47,8 @@ pub(super) fn run(args: MirrorArgs) -> Result<Outcome> {
         let listener = tokio::net::TcpListener::bind(args.listen)
             .await
             .with_context(|| format!("listening on {}", args.listen))?;
-        let server =
-            MirrorServer::start_with(&set, listener, stack).context("starting the mirror")?;
+        let server = MirrorServer::start_compressing(&set, listener, stack, compression.as_ref())
+            .context("starting the mirror")?;
         output::print(&format!(
             "certbench mirror listening on {}\ntrust: {}\nhosts: {}\n",
             server.addr,

@@ -11,6 +11,7 @@ use crate::link::{LinkSpec, kernel_window};
 use crate::mirror::{MirrorSet, local, set_dir};
 use crate::pq::Profile;
 use crate::pq::scenario::{self, Axis, TwinSet};
+use crate::tls::compression::CertCompression;
 
 #[derive(Args, Debug)]
 pub(super) struct PqArgs {
@@ -40,6 +41,25 @@ pub(super) struct PqArgs {
         requires = "mirror"
     )]
     link: Option<LinkSpec>,
+    #[command(flatten)]
+    compress: CompressArg,
+}
+
+/// `--compress-certs[=ALG]`, the driver's and `certbench mirror`'s.
+#[derive(Args, Debug, Clone)]
+pub(super) struct CompressArg {
+    /// Certificate compression (RFC 8879) with ALG, brotli (the default, Chrome's) or zlib:
+    /// the client offers it (--transport rustls; the cert-decompression stage) and the mirror
+    /// compresses with it, over rustls (docs/pq-compression.md).
+    #[arg(
+        long = "compress-certs",
+        value_name = "ALG",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "brotli",
+        value_parser = crate::tls::compression::parse
+    )]
+    pub(super) compress_certs: Option<CertCompression>,
 }
 
 /// `verify`'s `--pq` and `--scenarios`.
@@ -66,6 +86,8 @@ pub(super) struct Pq {
     /// The twins, one set per profile and scenario.
     pub(super) sets: Vec<MirrorSet>,
     pub(super) link: Option<LinkSpec>,
+    /// `--compress-certs`.
+    pub(super) compression: Option<CertCompression>,
 }
 
 impl Pq {
@@ -83,6 +105,7 @@ impl Pq {
             resolve: Default::default(),
             link: self.link.map(|l| l.to_string()),
             window: Some(self.link.map_or_else(kernel_window, |l| l.window)),
+            compression: self.compression.clone(),
         }
     }
 }
@@ -107,6 +130,7 @@ impl PqArgs {
         Ok(Pq {
             sets,
             link: self.link,
+            compression: self.compress.compress_certs.clone(),
         })
     }
 }
@@ -116,6 +140,9 @@ pub(super) fn refusal(e: DrivePlanError) -> anyhow::Error {
     match e {
         DrivePlanError::PqNeedsRustls => anyhow::anyhow!(
             "--pq needs --transport rustls: the system's OpenSSL 3.0 cannot check a server's ML-DSA signature"
+        ),
+        DrivePlanError::CompressionNeedsRustls => anyhow::anyhow!(
+            "--compress-certs needs --transport rustls: the system's OpenSSL 3.0 has no certificate compression"
         ),
     }
 }

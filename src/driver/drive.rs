@@ -17,6 +17,7 @@ use super::sample::{self, Ctx, Entry};
 use crate::pq::scenario::TwinSet;
 use crate::run::schedule::{Step, steps};
 use crate::sites::Site;
+use crate::tls::compression;
 use crate::transport::Transport;
 use crate::transport::setup::{TransportSetup, with_transport};
 use certbench_core::methods::DynVerifier;
@@ -42,6 +43,7 @@ pub async fn run_with(
         hook: opts.hook,
         hook_openssl: false,
         hybrid_first: !opts.served.profiles.is_empty(),
+        decompressor: (opts.served.compression.as_ref()).and_then(compression::decompressor),
     };
     with_transport!(setup, |t| {
         schedule(&t, sites, roots, opts, control, sink).await

@@ -15,6 +15,7 @@ use certbench_schema::Sample;
 use crate::mirror::local::ResolveMap;
 use crate::pq::scenario::{TwinSet, key};
 use crate::tls::Stack;
+use crate::tls::compression::CertCompression;
 use crate::transport::openssl::HookMode;
 use certbench_core::methods::Method;
 
@@ -67,6 +68,10 @@ pub struct Served {
     /// The TCP window first flights are counted against (the link's, else the kernel's;
     /// `crate::link::kernel_window`), recorded in each sample that counted one.
     pub window: Option<certbench_schema::TcpWindow>,
+    /// `--compress-certs`: the certificate compression the mirror's rustls servers compress
+    /// with and the rustls client offers (the sample's `config.compression`); `None`: none
+    /// offered.
+    pub compression: Option<CertCompression>,
 }
 
 impl DriverOptions {

@@ -118,6 +118,9 @@ impl DrivePlan {
         if !self.pq.is_empty() && self.opts.transport != Stack::Rustls {
             return Err(DrivePlanError::PqNeedsRustls);
         }
+        if self.opts.served.compression.is_some() && self.opts.transport != Stack::Rustls {
+            return Err(DrivePlanError::CompressionNeedsRustls);
+        }
         Ok(self)
     }
 }
@@ -129,6 +132,10 @@ pub enum DrivePlanError {
     /// ML-DSA signature.
     #[error("post-quantum profiles need the rustls transport")]
     PqNeedsRustls,
+    /// Certificate compression over OpenSSL: the system's OpenSSL 3.0 has none (RFC 8879
+    /// came in 3.2), and the client must offer what the mirror compresses with.
+    #[error("certificate compression needs the rustls transport")]
+    CompressionNeedsRustls,
 }
 
 /// Measures `plan` on the current runtime: the mirror served (if any) on a free loopback
@@ -139,20 +146,27 @@ pub async fn measure(
     sink: impl FnMut(Sample),
 ) -> Result<bool, LocalError> {
     let mut opts = plan.opts.clone();
+    // `--compress-certs`: served over rustls, which compresses (OpenSSL 3.0 cannot).
+    let compression = plan.opts.served.compression.as_ref();
+    let stack = match compression {
+        Some(_) => Stack::Rustls,
+        None => Stack::Openssl,
+    };
     let served = match &plan.mirror {
         // `--pq`: every profile's set over rustls, each on its own port.
         Some(set) if !plan.pq.is_empty() => {
             let sets: Vec<&MirrorSet> = std::iter::once(set).chain(&plan.pq).collect();
+            let tls = (Stack::Rustls, compression);
             let (served, resolve) =
-                local::serve_each(&sets, Stack::Rustls, plan.link, &plan.sites, &opts.resolve)
+                local::serve_each_compressing(&sets, tls, plan.link, &plan.sites, &opts.resolve)
                     .await?;
             opts.served.resolve = resolve;
             served
         }
         Some(set) => {
-            let (served, mut resolve) = local::serve_each(
+            let (served, mut resolve) = local::serve_each_compressing(
                 &[set],
-                Stack::Openssl,
+                (stack, compression),
                 plan.link,
                 &plan.sites,
                 &opts.resolve,
@@ -196,5 +210,7 @@ pub fn spec(opts: &DriverOptions, mirror: bool, roots: &RootsSpec, resolve: &[St
             mechanism: data.rustls,
             origin: data.files().origin.clone(),
         }),
+        // `--compress-certs` changes the bytes on the wire and adds `cert-decompression`.
+        compress_certs: (opts.served.compression.as_ref()).map(|c| c.to_string()),
     }
 }

@@ -174,6 +174,7 @@ pub(super) async fn measure<T: Transport>(
             sample.meta.first_flight_bytes = info.first_flight_bytes;
             sample.meta.first_flight_handshake_bytes = info.first_flight_handshake_bytes;
             sample.meta.tcp_window = info.first_flight_bytes.and(opts.served.window);
+            sample.meta.compressed_cert_message_bytes = info.compressed_cert_message_bytes;
             if opts.resumption {
                 sample.meta.resumed = Some(info.resumed);
             }
@@ -218,6 +219,10 @@ fn config<T: Transport>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
         link: opts.served.link.clone().map(Into::into),
         ct: entry.ct.as_deref().map(|logs| logs.label().into()),
         revocation: (entry.revocation.as_ref()).map(|(data, m)| data.label(*m).into()),
+        // Offered by the rustls client only (`--compress-certs` needs that transport).
+        compression: (t.kind() == crate::tls::Stack::Rustls)
+            .then(|| opts.served.compression.clone())
+            .flatten(),
     }
 }
 

@@ -111,6 +111,7 @@ pub(super) fn rustls_client(
         Resumption::SessionId => rustls::client::Resumption::in_memory_sessions(64)
             .tls12_resumption(rustls::client::Tls12Resumption::SessionIdOnly),
     };
+    crate::tls::compression::none_client(&mut config);
     Ok(Client::Rustls(
         tokio_rustls::TlsConnector::from(Arc::new(config)),
         hooked,

@@ -128,6 +128,7 @@ fn rustls_acceptor(
         Some(ocsp) => builder.with_single_cert_with_ocsp(cert.chain.clone(), key, ocsp.to_vec()),
         None => builder.with_single_cert(cert.chain.clone(), key),
     }?;
+    crate::tls::compression::none_server(&mut config);
     match resumption {
         Resumption::None => {
             config.session_storage = Arc::new(rustls::server::NoServerSessionStorage {});

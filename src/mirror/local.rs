@@ -1,7 +1,7 @@
 //! The mirror as the measuring commands use it: its certificates loaded (or made once) with
 //! their roots added to the run's, and served on a free loopback port with every measured
 //! host resolved to it; with `--pq`, one server per profile, and with `--link` each behind
-//! its emulated link.
+//! its emulated link, and with `--compress-certs` compressing its certificates.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -14,6 +14,7 @@ use crate::pq::Profile;
 use crate::pq::scenario::{Scenario, TwinSet};
 use crate::sites::Site;
 use crate::tls::Stack;
+use crate::tls::compression::CertCompression;
 use certbench_core::corpus::Corpus;
 use certbench_core::roots::{RootSet, RootsSpec};
 
@@ -135,13 +136,26 @@ pub async fn serve_each<'a>(
     sites: impl IntoIterator<Item = &'a Site> + Clone,
     resolve: &ResolveMap,
 ) -> Result<(Vec<Served>, HashMap<TwinSet, ResolveMap>), LocalError> {
+    serve_each_compressing(sets, (stack, None), link, sites, resolve).await
+}
+
+/// [`serve_each`], each server compressing its certificates with `compression` for a client
+/// that offers it (`--compress-certs`; the rustls stack only).
+pub async fn serve_each_compressing<'a>(
+    sets: &[&MirrorSet],
+    (stack, compression): (Stack, Option<&CertCompression>),
+    link: Option<LinkSpec>,
+    sites: impl IntoIterator<Item = &'a Site> + Clone,
+    resolve: &ResolveMap,
+) -> Result<(Vec<Served>, HashMap<TwinSet, ResolveMap>), LocalError> {
     let mut served = Vec::new();
     let mut per_profile = HashMap::new();
     for set in sets {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
             .await
             .map_err(LocalError::Bind)?;
-        let server = MirrorServer::start_with(set, listener, stack).map_err(LocalError::Start)?;
+        let server = MirrorServer::start_compressing(set, listener, stack, compression)
+            .map_err(LocalError::Start)?;
         let link = match link {
             Some(spec) => Some(Link::start(spec, server.addr).map_err(LocalError::Link)?),
             None => None,

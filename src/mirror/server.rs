@@ -39,6 +39,7 @@ use tokio::task::JoinHandle;
 use super::MirrorSet;
 use super::faults::{self, NO_HTTP_HOST, REFUSED_HOST};
 use crate::tls::Stack;
+use crate::tls::compression::{self, CertCompression};
 
 /// Why the mirror could not start.
 #[derive(Debug, thiserror::Error)]
@@ -49,6 +50,9 @@ pub enum StartError {
     /// rustls refused a certificate or key.
     #[error("rustls: {0}")]
     Rustls(#[from] rustls::Error),
+    /// Certificate compression asked of the OpenSSL server.
+    #[error("certificate compression needs the rustls server (the system's OpenSSL has none)")]
+    CompressionNeedsRustls,
 }
 
 /// A running mirror.
@@ -141,8 +145,13 @@ impl ResolvesServerCert for BySni {
     }
 }
 
-/// The rustls acceptor: every host's chain and key, X25519MLKEM768 preferred.
-fn rustls_acceptor(set: &MirrorSet) -> Result<tokio_rustls::TlsAcceptor, rustls::Error> {
+/// The rustls acceptor: every host's chain and key, X25519MLKEM768 preferred, compressing
+/// its certificates with `compression` when given (each host's compressed once, then cached:
+/// rustls' `CompressionCache`, at the algorithm's `Amortized` level).
+fn rustls_acceptor(
+    set: &MirrorSet,
+    compression: Option<&CertCompression>,
+) -> Result<tokio_rustls::TlsAcceptor, rustls::Error> {
     let provider = Arc::new(crate::tls::hybrid_first(
         rustls::crypto::aws_lc_rs::default_provider(),
     ));
@@ -154,10 +163,11 @@ fn rustls_acceptor(set: &MirrorSet) -> Result<tokio_rustls::TlsAcceptor, rustls:
         certified.ocsp = hc.ocsp.clone();
         certs.insert(host.to_ascii_lowercase(), Arc::new(certified));
     }
-    let config = rustls::ServerConfig::builder_with_provider(provider)
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()?
         .with_no_client_auth()
         .with_cert_resolver(Arc::new(BySni(certs)));
+    compression::server(&mut config, compression);
     Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
 }
 
@@ -236,9 +246,22 @@ impl MirrorServer {
         listener: TcpListener,
         stack: Stack,
     ) -> Result<MirrorServer, StartError> {
-        let acceptor = match stack {
-            Stack::Openssl => Acceptor::Openssl(Arc::new(acceptor(set)?)),
-            Stack::Rustls => Acceptor::Rustls(rustls_acceptor(set)?),
+        Self::start_compressing(set, listener, stack, None)
+    }
+
+    /// [`MirrorServer::start_with`], the certificates compressed with `compression` for a
+    /// client that offers it (`--compress-certs`; rustls only: the system's OpenSSL 3.0 has no
+    /// certificate compression, [`StartError::CompressionNeedsRustls`]).
+    pub fn start_compressing(
+        set: &MirrorSet,
+        listener: TcpListener,
+        stack: Stack,
+        compression: Option<&CertCompression>,
+    ) -> Result<MirrorServer, StartError> {
+        let acceptor = match (stack, compression) {
+            (Stack::Openssl, None) => Acceptor::Openssl(Arc::new(acceptor(set)?)),
+            (Stack::Openssl, Some(_)) => return Err(StartError::CompressionNeedsRustls),
+            (Stack::Rustls, c) => Acceptor::Rustls(rustls_acceptor(set, c)?),
         };
         let addr = listener.local_addr().expect("bound listener");
         // A port that was free a moment ago and has no listener now: connecting is refused.

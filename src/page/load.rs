@@ -297,6 +297,7 @@ pub async fn run(
         hook: HookMode::Replace,
         hook_openssl: true,
         hybrid_first: false,
+        decompressor: None,
     };
     with_transport!(setup, |t| {
         run_on(Arc::new(t), pages, roots, opts, sink).await

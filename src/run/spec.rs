@@ -67,6 +67,9 @@ pub struct RunSpec {
     /// The revocation data every method with a mechanism checks against.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revocation: Option<RevocationSpec>,
+    /// The certificate compression offered and served (`--compress-certs`), by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compress_certs: Option<String>,
 }
 
 /// The revocation data a run checks against: the rustls methods' mechanism and where the
@@ -94,11 +97,12 @@ pub enum Field {
     Ct,
     Revocation,
     Hook,
+    CompressCerts,
 }
 
 impl Field {
     /// Every field, in [`RunSpec::fields`]' order.
-    pub const ALL: [Field; 13] = [
+    pub const ALL: [Field; 14] = [
         Field::Transport,
         Field::Mirror,
         Field::TlsResumption,
@@ -112,6 +116,7 @@ impl Field {
         Field::Ct,
         Field::Revocation,
         Field::Hook,
+        Field::CompressCerts,
     ];
 
     /// The name of the option that sets the field, without its leading dashes.
@@ -130,6 +135,7 @@ impl Field {
             Field::Ct => "ct",
             Field::Revocation => "revocation",
             Field::Hook => "hook",
+            Field::CompressCerts => "compress-certs",
         }
     }
 
@@ -192,6 +198,9 @@ impl RunSpec {
         }
         if let Some(hook) = self.hook {
             v.push((Field::Hook, hook.name().to_owned()));
+        }
+        if let Some(alg) = &self.compress_certs {
+            v.push((Field::CompressCerts, alg.clone()));
         }
         v
     }
@@ -354,6 +363,7 @@ impl RunSpec {
             link: None,
             ct: None,
             revocation: None,
+            compress_certs: None,
         }
     }
 }
@@ -401,7 +411,7 @@ mod tests {
             ..rustls.clone()
         })
         .unwrap();
-        for absent in ["hook", "pq", "link", "ct", "revocation"] {
+        for absent in ["hook", "pq", "link", "ct", "revocation", "compress_certs"] {
             assert!(bare.get(absent).is_none(), "{absent} in {bare}");
         }
         assert_eq!(serde_json::from_str::<RunSpec>(&back).unwrap(), rustls);

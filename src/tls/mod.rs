@@ -7,6 +7,7 @@
 //! Invariant: a name printed in tables, JSON and on the command line is the one `name()`
 //! (or `Display`) gives here; no other module spells a version, stack or provider.
 
+pub mod compression;
 pub mod pair;
 
 use std::sync::Arc;

@@ -102,6 +102,9 @@ pub struct ConnInfo {
     pub first_flight_bytes: Option<u64>,
     /// Its TLS handshake messages without records ([`flight::Flights::first_flight_handshake`]).
     pub first_flight_handshake_bytes: Option<u64>,
+    /// The CompressedCertificate message the server sent instead of its Certificate message
+    /// (`--compress-certs`), from what the client decompressed; `None`: sent uncompressed.
+    pub compressed_cert_message_bytes: Option<u64>,
 }
 
 /// What a method checks beyond the chain, inside the handshake: the leaf's SCTs against `ct`

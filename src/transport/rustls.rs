@@ -25,6 +25,12 @@
 //! ([`TimedVerifier::for_method_checking`]): rustls asks every server for a staple
 //! (`status_request`) and hands the response to `verify_server_cert`, which passes it and the
 //! run's data to the method (its `revocation` stage inside the handshake).
+//!
+//! With `--compress-certs`, the client offers the one algorithm asked for, through a timed
+//! decompressor ([`crate::tls::compression::client`]): a server that compresses gives the
+//! sample its `cert-decompression` stage and the CompressedCertificate's bytes. Without it,
+//! the client offers none. The server's CertificateVerify is checked through the
+//! [`TimedVerifier`], timed as `certificate-verify`.
 
 use std::net::SocketAddr;
 use std::pin::Pin;
@@ -39,6 +45,7 @@ use super::flight::{Counted, Flights, certificate_message_bytes, chain_bytes};
 use super::{Checks, ConnInfo, Failure, Transport, Verification, tcp};
 use crate::sites::Site;
 use crate::tls::Stack;
+use crate::tls::compression::{self, Timed};
 use certbench_core::methods::{AnyRoots, DynVerifier, Method};
 use certbench_core::roots::RootSet;
 pub use certbench_core::timed::{
@@ -108,6 +115,7 @@ pub fn client_config_with(
         Some(store) => rustls::client::Resumption::store(store),
         None => rustls::client::Resumption::disabled(),
     };
+    compression::none_client(&mut config);
     Ok(config)
 }
 
@@ -163,13 +171,19 @@ pub struct RustlsTransport {
     pub resumption: bool,
     /// Offer X25519MLKEM768 first ([`crate::tls::hybrid_first`]): `--pq` runs.
     pub hybrid_first: bool,
+    /// Offer certificate compression, decompressing with this (timed): `--compress-certs`.
+    pub decompressor: Option<&'static dyn rustls::compress::CertDecompressor>,
 }
+
+/// A client configuration, the sink of its verifier and its timed decompressor, if any: kept
+/// together (the decompressor's lease as long as the configuration).
+type Configured = (rustls::ClientConfig, Arc<LastVerification>, Option<Timed>);
 
 /// What one (site, method) keeps with `--tls-resumption`: the session store, and the client
 /// configuration with the sink of its verifier.
 pub struct RustlsReuse {
     sessions: Arc<dyn rustls::client::ClientSessionStore>,
-    config: Option<(rustls::ClientConfig, Arc<LastVerification>)>,
+    config: Option<Configured>,
 }
 
 impl Default for RustlsReuse {
@@ -187,6 +201,8 @@ pub struct RustlsConnector {
     https: Connector,
     flights: Arc<Flights>,
     last: Arc<LastVerification>,
+    /// The timed decompressor (`--compress-certs`).
+    decompression: Option<Timed>,
     /// The method verifying, told as the handshake starts ([`DynVerifier::handshake_started`]).
     verifier: Arc<dyn DynVerifier>,
 }
@@ -244,8 +260,8 @@ impl Transport for RustlsTransport {
         } else {
             None
         };
-        let (config, last) = match (reused, stores) {
-            (Some(pair), _) => pair,
+        let (config, last, decompression) = match (reused, stores) {
+            (Some(kept), _) => kept,
             (None, Some(store)) => {
                 let last = Arc::new(LastVerification::default());
                 let timed = timed_checking(verifier, store, checks, last.clone());
@@ -256,12 +272,14 @@ impl Transport for RustlsTransport {
                     )),
                     false => certbench_core::methods::webpki_server::provider(),
                 };
-                let config = client_config_with(timed, sessions, provider)
+                let mut config = client_config_with(timed, sessions, provider)
                     .map_err(|e| Failure::Input(format!("building the connector: {e}")))?;
+                let decompression = compression::client(&mut config, self.decompressor);
+                let kept = (config, last, decompression);
                 if self.resumption {
-                    reuse.config = Some((config.clone(), last.clone()));
+                    reuse.config = Some(kept.clone());
                 }
-                (config, last)
+                kept
             }
             (None, None) => return Err(Failure::Input(format!("no {method} trust store"))),
         };
@@ -274,6 +292,7 @@ impl Transport for RustlsTransport {
             https: connector(config, tcp),
             flights,
             last,
+            decompression,
             verifier: verifier.clone(),
         })
     }
@@ -320,6 +339,10 @@ impl Transport for RustlsTransport {
                         .then(|| certificate_message_bytes(chain)),
                     first_flight_bytes: c.flights.first_flight(),
                     first_flight_handshake_bytes: c.flights.first_flight_handshake(),
+                    compressed_cert_message_bytes: (c.decompression.as_ref())
+                        .and_then(|d| d.record.last())
+                        .filter(|d| d.ok)
+                        .map(|d| d.message_bytes()),
                 }
             }
             hyper_rustls::MaybeHttpsStream::Http(_) => {
@@ -332,12 +355,18 @@ impl Transport for RustlsTransport {
     }
 
     fn verification(&self, c: &RustlsConnector) -> Verification {
-        match c.last.take() {
+        let mut v = match c.last.take() {
             Some((stages, verdict)) => Verification {
                 stages,
                 rejection: verdict.err().map(|r| r.reason),
             },
             None => Verification::default(),
+        };
+        // Inflating the server's CompressedCertificate came before the verifier's call.
+        if let Some(d) = c.decompression.as_ref().and_then(|d| d.record.take()) {
+            v.stages
+                .add(certbench_schema::Stage::CertDecompression, d.ns);
         }
+        v
     }
 }

@@ -22,6 +22,9 @@ pub struct TransportSetup {
     pub hook_openssl: bool,
     /// rustls: offer X25519MLKEM768 first (`--pq`).
     pub hybrid_first: bool,
+    /// rustls: offer certificate compression with this decompressor, timed
+    /// (`--compress-certs`, [`crate::tls::compression::decompressor`]); `None`: offer none.
+    pub decompressor: Option<&'static dyn rustls::compress::CertDecompressor>,
 }
 
 impl TransportSetup {
@@ -39,6 +42,7 @@ impl TransportSetup {
         RustlsTransport {
             resumption: self.resumption,
             hybrid_first: self.hybrid_first,
+            decompressor: self.decompressor,
         }
     }
 }

@@ -10,6 +10,7 @@ mod browsers;
 mod bulk;
 mod capture;
 mod cli;
+mod compression;
 mod ct;
 mod ct_verdicts;
 mod docs;

@@ -266,6 +266,7 @@ pub fn drive_pq(
                 resolve,
                 link: link.map(|l| l.to_string()),
                 window: Some(link.map_or_else(certbench::link::kernel_window, |l| l.window)),
+                compression: None,
             },
             ct: None,
             revocation: None,

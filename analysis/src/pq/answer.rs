@@ -94,6 +94,9 @@ pub struct PqAnswer {
     pub verdicts: Option<Verdicts>,
     /// On an emulated link.
     pub link: Option<LinkAnswer>,
+    /// The certificate compression the figures were measured under (`--compress-certs`):
+    /// the summary's first ([`PqSummary::compressions`]); `None`: none.
+    pub compression: Option<String>,
 }
 
 impl PqSummary {
@@ -110,6 +113,10 @@ impl PqSummary {
     /// methods that do not implement ML-DSA; on an emulated link, the connection and
     /// verification's share of it.
     pub fn answer(&self, reference: Option<&str>) -> PqAnswer {
+        if self.compressions.len() > 1 {
+            // One configuration's figures: never two compressions' rows together.
+            return self.only(self.compressions[0].clone()).answer(reference);
+        }
         let reference = self.reference(reference);
         let reference = reference.as_deref();
         let today = self.flights_of(CLASSICAL);
@@ -154,7 +161,17 @@ impl PqSummary {
             unsupported,
             verdicts: self.verdicts(),
             link: self.link_answer(reference),
+            compression: self.compressions.first().cloned().flatten(),
         }
+    }
+
+    /// The summary of `compression`'s rows alone.
+    fn only(&self, compression: Option<String>) -> PqSummary {
+        let mut one = self.clone();
+        one.flights.retain(|f| f.compression == compression);
+        one.costs.retain(|c| c.compression == compression);
+        one.compressions = vec![compression];
+        one
     }
 
     /// Whether every method that verified twins accepted exactly what it accepted of today's

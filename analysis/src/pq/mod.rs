@@ -8,6 +8,9 @@
 //! profiles' samples are never pooled, nor two scenarios' (`config.scenario`): a row's
 //! `profile` is the set's key, `mldsa44 (pq-scts, trimmed)` ([`set_key`]), the profile alone
 //! for today's chains and samples without a scenario.
+//! Nor are samples with and without certificate
+//! compression (`config.compression`, `--compress-certs`): every row names its compression,
+//! and a table holds a row per compression the samples were measured under.
 
 pub mod answer;
 mod label;
@@ -37,6 +40,8 @@ pub struct CostRow {
     pub method: String,
     /// The profile.
     pub profile: String,
+    /// The certificate compression offered (`brotli`, `zlib`); `None`: none.
+    pub compression: Option<String>,
     /// Median over sites of the per-site ratio of own-cost medians (twin ÷ today's); `None`
     /// when the method measured no site on both.
     pub ratio: Option<f64>,
@@ -50,6 +55,12 @@ pub struct CostRow {
     pub classical_own_ns: Option<f64>,
     /// Median over sites of the connection on the twins, and on today's chains, nanoseconds.
     pub connection_ns: (Option<f64>, Option<f64>),
+    /// Median over sites of the server's CertificateVerify checked (`certificate-verify`,
+    /// apart from the chain's own cost) on the twins, and on today's chains, nanoseconds.
+    pub certificate_verify_ns: (Option<f64>, Option<f64>),
+    /// Median over sites of the certificates' decompression (`cert-decompression`) on the
+    /// twins, and on today's chains, nanoseconds; `None` where nothing was compressed.
+    pub decompression_ns: (Option<f64>, Option<f64>),
     /// Why the method measured nothing on the twins (`unsupported algorithm: ML-DSA-44`).
     pub unsupported: Option<String>,
 }
@@ -59,6 +70,9 @@ pub struct CostRow {
 pub struct PqSummary {
     /// The profiles, today's first, in order of first appearance.
     pub profiles: Vec<String>,
+    /// The certificate compressions the samples were measured under, none first (`[None]`
+    /// without `--compress-certs`); the answer is of the first.
+    pub compressions: Vec<Option<String>>,
     /// The emulated link the samples crossed (`config.link`), if any.
     pub link: Option<String>,
     /// The TCP window the first flights were counted against (the first recorded; RFC 6928's
@@ -129,6 +143,10 @@ fn profile(s: &Sample) -> Option<String> {
     Some(set_key(p.as_str(), s.config.scenario.as_ref()))
 }
 
+fn compression(s: &Sample) -> Option<&str> {
+    s.config.compression.as_ref().map(|c| c.as_str())
+}
+
 /// What a row is: the stored chain (`verify`), else the site (the driver).
 fn row_key(s: &Sample) -> String {
     s.chain.clone().unwrap_or_else(|| s.site_id())
@@ -139,11 +157,16 @@ fn row_key(s: &Sample) -> String {
 pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
     let samples: Vec<&Sample> = samples.iter().filter(|s| !s.warmup).collect();
     let mut profiles: Vec<String> = Vec::new();
+    let mut compressions: Vec<Option<String>> = Vec::new();
     let (mut sites, mut methods): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
     for s in &samples {
         let Some(p) = profile(s) else { continue };
         if !profiles.contains(&p) {
             profiles.push(p);
+        }
+        let c = compression(s).map(str::to_owned);
+        if !compressions.contains(&c) {
+            compressions.push(c);
         }
         if !sites.contains(&row_key(s)) {
             sites.push(row_key(s));
@@ -166,16 +189,7 @@ pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
             scenario,
         )
     });
-    let of = |site: &str, method: Option<&str>, p: &str| -> Vec<&Sample> {
-        (samples.iter().copied())
-            .filter(|s| row_key(s) == site && profile(s).as_deref() == Some(p))
-            .filter(|s| method.is_none_or(|m| s.method == m))
-            .collect()
-    };
-    let flights = (sites.iter())
-        .flat_map(|site| profiles.iter().map(move |p| (p, site)))
-        .filter_map(|(p, site)| flight(site, p, &of(site, None, p)))
-        .collect();
+    compressions.sort();
     // Each method on each post-quantum profile.
     let pairs: Vec<(&String, &String)> = (methods.iter())
         .flat_map(|m| {
@@ -185,12 +199,31 @@ pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
                 .map(move |p| (m, p))
         })
         .collect();
-    let costs = (pairs.iter())
-        .map(|(m, p)| cost(m, p, &sites, &of))
-        .collect();
-    let verdicts = (pairs.iter())
-        .filter_map(|(m, p)| verdicts(m, p, &sites, &of))
-        .collect();
+    let (mut flights, mut costs, mut verdict_checks) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, c) in compressions.iter().enumerate() {
+        // One compression's samples at a time: never pooled with another's.
+        let of = |site: &str, method: Option<&str>, p: &str| -> Vec<&Sample> {
+            (samples.iter().copied())
+                .filter(|s| row_key(s) == site && profile(s).as_deref() == Some(p))
+                .filter(|s| compression(s) == c.as_deref())
+                .filter(|s| method.is_none_or(|m| s.method == m))
+                .collect()
+        };
+        for (j, site) in sites.iter().enumerate() {
+            for (k, p) in profiles.iter().enumerate() {
+                flights.extend(flight(site, p, &of(site, None, p)).map(|f| ((j, k, i), f)));
+            }
+        }
+        costs.extend((pairs.iter()).map(|(m, p)| cost(m, p, &sites, &of)));
+        // Verdicts: of the first compression (the others' handshakes verify the same chains).
+        if i == 0 {
+            verdict_checks.extend((pairs.iter()).filter_map(|(m, p)| verdicts(m, p, &sites, &of)));
+        }
+    }
+    // Per site, per profile, each compression's row beside the other's.
+    flights.sort_by_key(|(key, _)| *key);
+    let flights = flights.into_iter().map(|(_, f)| f).collect();
+    let verdicts = verdict_checks;
     let link = samples
         .iter()
         .find_map(|s| s.config.link.clone().map(String::from));
@@ -203,6 +236,7 @@ pub fn summarize(samples: &[Sample]) -> Option<PqSummary> {
     };
     Some(PqSummary {
         profiles,
+        compressions,
         link,
         window,
         flights,
@@ -220,6 +254,10 @@ fn flight(site: &str, profile: &str, group: &[&Sample]) -> Option<FlightRow> {
     let row = FlightRow {
         site: site.to_owned(),
         profile: profile.to_owned(),
+        compression: group
+            .first()
+            .and_then(|s| compression(s))
+            .map(str::to_owned),
         chain_bytes: med(|s| s.meta.chain_bytes),
         cert_message_bytes: med(|s| s.meta.cert_message_bytes),
         first_flight_bytes: med(|s| s.meta.first_flight_bytes),
@@ -227,6 +265,7 @@ fn flight(site: &str, profile: &str, group: &[&Sample]) -> Option<FlightRow> {
         window: (group.iter())
             .find_map(|s| s.meta.tcp_window)
             .unwrap_or(TcpWindow::DEFAULT),
+        compressed_cert_message_bytes: med(|s| s.meta.compressed_cert_message_bytes),
     };
     (row.chain_bytes.is_some() || row.first_flight_bytes.is_some()).then_some(row)
 }
@@ -252,10 +291,16 @@ fn cost<'a>(
 ) -> CostRow {
     let (mut ratios, mut own, mut classical) = (Vec::new(), Vec::new(), Vec::new());
     let (mut conn, mut classical_conn) = (Vec::new(), Vec::new());
+    let (mut cv, mut classical_cv) = (Vec::new(), Vec::new());
+    let (mut dec, mut classical_dec) = (Vec::new(), Vec::new());
     let mut unsupported = None;
+    let mut compressed = None;
     for site in sites {
         let twin = of(site, Some(method), profile);
         let today = of(site, Some(method), CLASSICAL);
+        if let Some(c) = twin.iter().chain(&today).find_map(|s| compression(s)) {
+            compressed.get_or_insert_with(|| c.to_owned());
+        }
         if let Some(Verdict::Unsupported(why)) = twin.first().map(|s| &s.verdict) {
             unsupported.get_or_insert_with(|| why.clone());
         }
@@ -267,6 +312,10 @@ fn cost<'a>(
         }
         conn.extend(stage_median(&twin, Some(Stage::Connection)));
         classical_conn.extend(stage_median(&today, Some(Stage::Connection)));
+        cv.extend(stage_median(&twin, Some(Stage::CertificateVerify)));
+        classical_cv.extend(stage_median(&today, Some(Stage::CertificateVerify)));
+        dec.extend(stage_median(&twin, Some(Stage::CertDecompression)));
+        classical_dec.extend(stage_median(&today, Some(Stage::CertDecompression)));
     }
     let spread = Spread::of(&ratios);
     CostRow {
@@ -279,6 +328,9 @@ fn cost<'a>(
         own_ns: Spread::median_of(own),
         classical_own_ns: Spread::median_of(classical),
         connection_ns: (Spread::median_of(conn), Spread::median_of(classical_conn)),
+        certificate_verify_ns: (Spread::median_of(cv), Spread::median_of(classical_cv)),
+        decompression_ns: (Spread::median_of(dec), Spread::median_of(classical_dec)),
+        compression: compressed,
         unsupported,
     }
 }
@@ -390,5 +442,79 @@ mod tests {
         let mut plain = sample("rustlsserial", "a", CLASSICAL, 1, 1);
         plain.config.profile = None;
         assert!(summarize(&[plain]).is_none(), "no profile: no summary");
+    }
+
+    #[test]
+    fn compressed_and_uncompressed_samples_are_rows_of_their_own() {
+        let mut samples = Vec::new();
+        for (compression, flight, cv_us) in [(None, 12_000, 30), (Some("brotli"), 11_000, 31)] {
+            for (profile, today) in [(CLASSICAL, 100), ("mldsa44", 50)] {
+                let mut s = sample("rustlsserial", "a.example", profile, today, flight);
+                s.config.compression = compression.map(Into::into);
+                s.stages.insert(Stage::CertificateVerify, cv_us * 1000);
+                if compression.is_some() {
+                    s.stages.insert(Stage::CertDecompression, 20_000);
+                    s.meta.compressed_cert_message_bytes = Some(flight / 3);
+                }
+                samples.push(s);
+            }
+        }
+        let pq = summarize(&samples).unwrap();
+        assert_eq!(pq.compressions, [None, Some("brotli".to_owned())]);
+        // Per site and profile, the uncompressed row then the compressed one: never pooled.
+        let rows: Vec<(&str, Option<&str>, Option<u64>)> = (pq.flights.iter())
+            .map(|f| {
+                (
+                    f.profile.as_str(),
+                    f.compression.as_deref(),
+                    f.first_flight_bytes,
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (CLASSICAL, None, Some(12_000)),
+                (CLASSICAL, Some("brotli"), Some(11_000)),
+                ("mldsa44", None, Some(12_000)),
+                ("mldsa44", Some("brotli"), Some(11_000)),
+            ]
+        );
+        type Times = (Option<f64>, Option<f64>);
+        let costs: Vec<(Option<&str>, Times, Option<f64>)> = (pq.costs.iter())
+            .map(|c| {
+                let decompression = c.decompression_ns.0;
+                (
+                    c.compression.as_deref(),
+                    c.certificate_verify_ns,
+                    decompression,
+                )
+            })
+            .collect();
+        assert_eq!(
+            costs,
+            [
+                (None, (Some(30_000.0), Some(30_000.0)), None),
+                (
+                    Some("brotli"),
+                    (Some(31_000.0), Some(31_000.0)),
+                    Some(20_000.0)
+                ),
+            ]
+        );
+        // The answer is of one configuration: the first (none).
+        let answer = pq.answer(Some("rustlsserial"));
+        assert_eq!(answer.compression, None);
+        assert_eq!(answer.profiles[0].main.compression, None);
+        let text = crate::export::markdown::pq::tables(&pq);
+        assert!(
+            text.contains("| compression |") && text.contains(" brotli |"),
+            "{text}"
+        );
+        let lines = crate::export::markdown::pq::answer(&answer).join("\n");
+        assert!(
+            lines.contains("CertificateVerify, checked apart, 30.0 µs against 30.0 µs today"),
+            "{lines}"
+        );
     }
 }

@@ -78,6 +78,8 @@ pub struct FlightRow {
     pub site: String,
     /// The profile (`classical` for today's chain).
     pub profile: String,
+    /// The certificate compression offered (`brotli`, `zlib`); `None`: none.
+    pub compression: Option<String>,
     /// The certificates' DER bytes.
     pub chain_bytes: Option<u64>,
     /// Their TLS 1.3 Certificate message.
@@ -89,6 +91,9 @@ pub struct FlightRow {
     /// The TCP window the samples counted it against (the first sample's that recorded one;
     /// RFC 6928's when none did).
     pub window: TcpWindow,
+    /// The CompressedCertificate message sent instead of the Certificate message, when the
+    /// server compressed (median).
+    pub compressed_cert_message_bytes: Option<u64>,
 }
 
 impl FlightRow {

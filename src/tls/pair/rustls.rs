@@ -56,6 +56,7 @@ pub(super) fn configs(
     if !resumption {
         client.resumption = rustls::client::Resumption::disabled();
     }
+    super::super::compression::none_client(&mut client);
     let mut server = rustls::ServerConfig::builder_with_provider(crypto)
         .with_protocol_versions(versions)?
         .with_no_client_auth()
@@ -63,6 +64,7 @@ pub(super) fn configs(
             cert.chain.clone(),
             PrivateKeyDer::Pkcs8(cert.key.clone().into()),
         )?;
+    super::super::compression::none_server(&mut server);
     if !resumption {
         // Nothing to resume: the server issues no tickets and stores no sessions (whose
         // hash-map inserts would also vary from process to process in instruction counts).

@@ -13,86 +13,98 @@ use crate::units::human;
 pub(crate) fn tables(pq: &PqSummary) -> String {
     let kb =
         |b: Option<u64>| b.map_or("—".to_owned(), |b| format!("{:.1} KB", b as f64 / 1000.0));
+    // With `--compress-certs`: a column naming each row's compression, and the compressed
+    // message's bytes.
+    let compressed = pq.compressions.iter().any(Option::is_some);
     let rows: Vec<Vec<String>> = (pq.flights.iter())
         .map(|f| {
-            vec![
-                f.site.clone(),
-                f.profile.clone(),
-                kb(f.chain_bytes),
-                kb(f.cert_message_bytes),
+            let mut row = vec![f.site.clone(), f.profile.clone()];
+            if compressed {
+                row.push(f.compression.clone().unwrap_or_else(|| "none".into()));
+            }
+            row.extend([kb(f.chain_bytes), kb(f.cert_message_bytes)]);
+            if compressed {
+                row.push(kb(f.compressed_cert_message_bytes));
+            }
+            row.extend([
                 kb(f.first_flight_bytes),
                 f.segments().map_or("—".into(), |s| s.to_string()),
                 f.extra_round_trips()
                     .map_or("—".into(), |r| format!("+{r}")),
                 kb(f.quic(&BROWSERS[0]).map(|q| q.flight)),
-            ]
-            .into_iter()
-            .chain(BROWSERS.iter().map(|b| quic_cell(f.quic(b))))
-            .collect()
+            ]);
+            row.extend(BROWSERS.iter().map(|b| quic_cell(f.quic(b))));
+            row
         })
         .collect();
+    let mut header = vec!["site", "chains"];
+    if compressed {
+        header.push("compression");
+    }
+    header.extend(["certificates", "Certificate message"]);
+    if compressed {
+        header.push("compressed");
+    }
+    header.extend(["first flight", "segments", "extra RTT", "QUIC flight"]);
+    let browsers: Vec<String> = (BROWSERS.iter())
+        .map(|b| format!("QUIC, {}: fits 3×", b.name))
+        .collect();
+    header.extend(browsers.iter().map(String::as_str));
     let mut out = format!(
         "\n### post-quantum twins: bytes on the wire (first flight: the server's bytes, ServerHello to Finished, on the client's TCP stream, against TCP's initial window of {}; QUIC flight: its handshake messages in QUIC packets, against 3× the browser's two Initials: {})\n\n",
         window_label(&pq.window),
         quic_budgets()
     );
-    let mut head = vec![
-        "site",
-        "chains",
-        "certificates",
-        "Certificate message",
-        "first flight",
-        "segments",
-        "extra RTT",
-        "QUIC flight",
-    ];
-    let browsers: Vec<String> = (BROWSERS.iter())
-        .map(|b| format!("QUIC, {}: fits 3×", b.name))
-        .collect();
-    head.extend(browsers.iter().map(String::as_str));
-    out.push_str(&plain_table(&head, rows, 2));
+    out.push_str(&plain_table(&header, rows, 2));
     out.push('\n');
     let time = |ns: Option<f64>| ns.map_or("—".to_owned(), human);
     let rows: Vec<Vec<String>> = (pq.costs.iter())
-        .map(|c| match (&c.unsupported, c.ratio) {
-            (Some(why), None) => {
-                let mut r = vec![c.method.clone(), c.profile.clone(), why.clone()];
-                r.extend(std::iter::repeat_n("—".to_owned(), 4));
-                r
+        .map(|c| {
+            let mut r = vec![c.method.clone(), c.profile.clone()];
+            if compressed {
+                r.push(c.compression.clone().unwrap_or_else(|| "none".into()));
             }
-            _ => vec![
-                c.method.clone(),
-                c.profile.clone(),
-                c.ratio.map_or("—".into(), |r| {
-                    format!(
-                        "×{r:.2} (×{:.2}–×{:.2}, {} sites)",
-                        c.range.0, c.range.1, c.sites
-                    )
-                }),
-                time(c.classical_own_ns),
-                time(c.own_ns),
-                time(c.connection_ns.1),
-                time(c.connection_ns.0),
-            ],
+            match (&c.unsupported, c.ratio) {
+                (Some(why), None) => {
+                    r.push(why.clone());
+                    r.extend(std::iter::repeat_n("—".to_owned(), 6));
+                }
+                _ => r.extend([
+                    c.ratio.map_or("—".into(), |r| {
+                        format!(
+                            "×{r:.2} (×{:.2}–×{:.2}, {} sites)",
+                            c.range.0, c.range.1, c.sites
+                        )
+                    }),
+                    time(c.classical_own_ns),
+                    time(c.own_ns),
+                    time(c.certificate_verify_ns.1),
+                    time(c.certificate_verify_ns.0),
+                    time(c.connection_ns.1),
+                    time(c.connection_ns.0),
+                ]),
+            }
+            r
         })
         .collect();
+    let mut header = vec!["method", "chains"];
+    if compressed {
+        header.push("compression");
+    }
+    header.extend([
+        "own cost ÷ today's",
+        "own cost today",
+        "own cost",
+        "CertificateVerify today",
+        "CertificateVerify",
+        "connection today",
+        "connection",
+    ]);
     out.push_str(&format!(
-        "\n### post-quantum twins against today's chains: own cost ratio (median over sites of the per-site ratio of medians, with its range), own cost and connection (medians over sites){}\n\n",
+        "\n### post-quantum twins against today's chains: own cost ratio (median over sites of the per-site ratio of medians, with its range), own cost, the server's CertificateVerify checked (certificate-verify, apart from the own cost) and connection (medians over sites){}\n\n",
         pq.link.as_ref().map_or(String::new(), |l| format!(", link {l}"))
     ));
-    out.push_str(&plain_table(
-        &[
-            "method",
-            "chains",
-            "own cost ÷ today's",
-            "own cost today",
-            "own cost",
-            "connection today",
-            "connection",
-        ],
-        rows,
-        2,
-    ));
+    out.push_str(&plain_table(&header, rows, 2));
     out.push('\n');
     out
 }
@@ -139,6 +151,11 @@ pub(crate) fn answer(a: &PqAnswer) -> Vec<String> {
     }
     lines.extend(a.verdicts.as_ref().map(verdict_line));
     lines.extend(a.link.as_ref().map(link_line));
+    if let Some(c) = &a.compression {
+        lines.push(format!(
+            "Certificates compressed with {c} (RFC 8879, `--compress-certs`) in these figures, today's and the twins' alike."
+        ));
+    }
     lines
 }
 
@@ -161,6 +178,13 @@ fn profile_line(p: &ProfileAnswer, rows: &str) -> String {
             format!("; {}", others.join(", "))
         }
     );
+    if let (Some(twin), Some(today)) = main.certificate_verify_ns {
+        line.push_str(&format!(
+            "; the server's CertificateVerify, checked apart, {} against {} today",
+            human(twin),
+            human(today)
+        ));
+    }
     if let Some(b) = &p.bytes {
         line.push_str(&format!(
             "; the server's first flight carries {:.1} KB more (median over {} {rows}); over TCP {} of {} {rows} need an extra round trip (a first flight over the initial window of {} × {} B), against {} today",
