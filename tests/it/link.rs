@@ -12,7 +12,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use certbench::link::{Link, LinkSpec};
+use certbench::link::{Link, LinkSpec, kernel_window};
 use certbench::pq::Profile;
 use certbench_analysis::pq::{extra_round_trips, model_connection_ns, rounds_beyond};
 use certbench_core::methods::Method;
@@ -72,6 +72,21 @@ fn against_the_model(
     let loopback = drive_pq(&methods, site, profiles, runs, None);
     let samples = drive_pq(&methods, site, profiles, runs, Some(link));
     let rtt_ns = link.rtt.as_nanos() as f64;
+    for s in &loopback {
+        assert_eq!(
+            s.meta.tcp_window,
+            Some(kernel_window()),
+            "loopback: the kernel's"
+        );
+        // The handshake messages QUIC would carry: more than the Certificate message, less
+        // than the records that carried them.
+        let (m, h, f) = (
+            s.meta.cert_message_bytes.unwrap(),
+            s.meta.first_flight_handshake_bytes.unwrap(),
+            s.meta.first_flight_bytes.unwrap(),
+        );
+        assert!(m < h && h < f, "{m} {h} {f}");
+    }
     for s in &samples {
         assert_eq!(s.config.link.as_deref(), Some(link.to_string().as_str()));
         assert_eq!(
