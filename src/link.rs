@@ -1,6 +1,6 @@
-//! An emulated link between client and mirror (`--link RTT[,BANDWIDTH]`), in user space (this
-//! kernel has no `netem`): a loopback proxy in front of a server that holds every byte for the
-//! time a real path would take.
+//! An emulated link between client and mirror (`--link RTT[,BANDWIDTH][,iw=N][,mss=N][,h3]`,
+//! [`LinkSpec`]), in user space (this kernel has no `netem`): a loopback proxy in front of a
+//! server that holds every byte for the time a real path would take.
 //!
 //! The model, per connection and per direction:
 //! - **propagation**: a byte arrives RTT/2 after it leaves;

@@ -8,16 +8,24 @@
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::sync::{Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use certbench::link::{Link, LinkSpec};
+use certbench::link::{Link, LinkSpec, kernel_window};
 use certbench::pq::Profile;
 use certbench_analysis::pq::{extra_round_trips, model_connection_ns, rounds_beyond};
 use certbench_core::methods::Method;
 use certbench_schema::{Sample, Stage};
 
 use crate::pq::drive_pq;
+
+/// One timed test at a time: the link's threads sleep to their instants, and three tests'
+/// threads waking at once on a small machine are late by more than the margins allow.
+fn alone() -> MutexGuard<'static, ()> {
+    static ONE: Mutex<()> = Mutex::new(());
+    ONE.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// The median `connection` and first flight of the samples of `profile`. A flight varies
 /// by a few bytes from one connection to the next (an ECDSA signature's DER is 70 to 72 B):
@@ -64,6 +72,21 @@ fn against_the_model(
     let loopback = drive_pq(&methods, site, profiles, runs, None);
     let samples = drive_pq(&methods, site, profiles, runs, Some(link));
     let rtt_ns = link.rtt.as_nanos() as f64;
+    for s in &loopback {
+        assert_eq!(
+            s.meta.tcp_window,
+            Some(kernel_window()),
+            "loopback: the kernel's"
+        );
+        // The handshake messages QUIC would carry: more than the Certificate message, less
+        // than the records that carried them.
+        let (m, h, f) = (
+            s.meta.cert_message_bytes.unwrap(),
+            s.meta.first_flight_handshake_bytes.unwrap(),
+            s.meta.first_flight_bytes.unwrap(),
+        );
+        assert!(m < h && h < f, "{m} {h} {f}");
+    }
     for s in &samples {
         assert_eq!(s.config.link.as_deref(), Some(link.to_string().as_str()));
         assert_eq!(
@@ -102,6 +125,7 @@ fn against_the_model(
 
 #[test]
 fn connection_over_the_link_matches_the_model_at_two_rtts() {
+    let _alone = alone();
     // cnn.com's ML-DSA-44 twin sends a first flight within the initial window, its ML-DSA-87
     // twin one over it.
     let (under, over) = (Profile::MlDsa44, Profile::MlDsa87);
@@ -146,6 +170,7 @@ fn connection_over_the_link_matches_the_model_at_two_rtts() {
 
 #[test]
 fn a_real_chain_with_scts_matches_the_model_over_tcp_and_http3() {
+    let _alone = alone();
     // github.com's leaf embeds SCTs, and so does the mirror's clone (and its twin's: the
     // mirror's own logs sign them): the chain as a browser receives it.
     let site = "github.com\n";
@@ -215,6 +240,7 @@ fn takes(link: &str, bytes: usize, rounds: u32) {
 
 #[test]
 fn a_flight_of_exactly_the_window_fits_and_one_byte_more_waits_a_round_trip() {
+    let _alone = alone();
     // TCP: the handshake's round trip, the request's, and one more past the window.
     let kernel = LinkSpec::rtt(Duration::from_millis(60));
     let window = kernel.window.bytes() as usize;
