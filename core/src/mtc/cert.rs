@@ -245,6 +245,19 @@ impl<'a> Reader<'a> {
 }
 
 impl<'a> MtcProof<'a> {
+    /// A proof of nothing (no extensions, subtree `[0, 0)`, no hashes, no signatures): what an
+    /// issuer encodes before the entry's place is known (the entry's hash does not depend on
+    /// the proof beyond its extensions).
+    pub fn empty() -> MtcProof<'static> {
+        MtcProof {
+            extensions: &[],
+            start: 0,
+            end: 0,
+            inclusion: Vec::new(),
+            signatures: Vec::new(),
+        }
+    }
+
     /// Reads an `MTCProof` (TLS presentation language; -07's 24-bit signatures vector), with
     /// nothing after it and cosigner IDs strictly in §6.1's order.
     pub fn parse(bytes: &'a [u8]) -> Result<MtcProof<'a>, MtcError> {
