@@ -6,6 +6,11 @@
 //! Hosts: every host of the corpus, its first chain in manifest order (a chain without a root
 //! is skipped); the clones' roots once each, then the synthetic root. The mirror
 //! (`crate::mirror`) caches the result and serves it.
+//!
+//! Under `mtc` ([`make_mtc`]), each host's leaf is the ML-DSA-44 twin's leaf issued again by
+//! certbench's Merkle Tree CA ([`super::mtc`]), all in one batch: the landmark-relative
+//! certificate, served alone (no intermediate); the hosts whose fault is their issuer
+//! (self-signed, untrusted, out of order) keep their ML-DSA-44 chains.
 
 use std::collections::BTreeMap;
 
@@ -35,6 +40,9 @@ pub struct Made {
 /// Every host's certificates with `profile`'s keys, made at `now` (Unix seconds; slow: fresh
 /// keys).
 pub fn make(corpus: &Corpus, profile: Profile, now: i64) -> Result<Made, MakeError> {
+    if profile == Profile::Mtc {
+        return make_mtc(corpus, now);
+    }
     let ct_logs = CtLogs::for_corpus(corpus).map_err(MakeError::Ct)?;
     let mut cloner = Cloner::with_logs(profile, ct_logs);
     let mut hosts = BTreeMap::new();
@@ -102,4 +110,35 @@ pub fn make(corpus: &Corpus, profile: Profile, now: i64) -> Result<Made, MakeErr
         crls,
         ct_logs,
     })
+}
+
+/// Hosts whose fault is their issuer: no MTC of certbench's CA could show it.
+const ISSUER_FAULTS: [&str; 3] = [
+    super::synthetic::SELF_SIGNED_HOST,
+    super::synthetic::UNTRUSTED_HOST,
+    super::synthetic::OUT_OF_ORDER_HOST,
+];
+
+/// The `mtc` set: the ML-DSA-44 twins' leaves (their names and validity, shifted to now)
+/// issued again as Merkle Tree Certificates in one batch, each served alone; the roots are
+/// the twins' (for the hosts left as chains) and the MTC CA's certificate with its landmark.
+pub fn make_mtc(corpus: &Corpus, now: i64) -> Result<Made, MakeError> {
+    let mut made = make(corpus, Profile::MlDsa44, now)?;
+    let hosts: Vec<String> = (made.hosts.keys())
+        .filter(|h| !ISSUER_FAULTS.contains(&h.as_str()))
+        .cloned()
+        .collect();
+    let templates: Vec<&[u8]> = hosts
+        .iter()
+        .map(|h| made.hosts[h].chain[0].as_ref())
+        .collect();
+    let batch = super::mtc::issue::issue(&templates).map_err(|e| MakeError::Mtc(e.to_string()))?;
+    for (host, issued) in hosts.iter().zip(batch.leaves) {
+        let served = made.hosts.get_mut(host).expect("a host of the set");
+        served.chain = vec![issued.landmark_relative];
+        served.key = issued.key_pkcs8;
+        served.ocsp = None;
+    }
+    made.roots.push(batch.ca_certificate);
+    Ok(made)
 }

@@ -1,6 +1,11 @@
 //! Twins of stored chains, for `certbench verify --pq`: each corpus chain re-issued under a
 //! [`Profile`] with its validity unshifted, so that it is verified at the chain's own
 //! validation time for the same host, beside the chain itself.
+//!
+//! Under `mtc` a chain's twin is its leaf issued by certbench's Merkle Tree CA
+//! ([`super::mtc`]): one batch for the whole corpus, each twin the landmark-relative
+//! certificate alone, its validity the real leaf's; the "root" to trust is the MTC CA's
+//! certificate with the landmark's subtrees.
 
 use std::time::{Duration, Instant};
 
@@ -20,6 +25,9 @@ pub enum TwinError {
     /// Re-issuing failed.
     #[error(transparent)]
     Clone(#[from] CloneError),
+    /// Issuing the MTC batch (every chain's twin at once) failed.
+    #[error("MTC batch: {0}")]
+    Batch(String),
 }
 
 /// Every chain of a corpus under one profile.
@@ -41,6 +49,9 @@ pub struct Twins {
 /// certificate several chains send has one twin, as it has one original.
 pub fn twins(corpus: &Corpus, profile: Profile) -> Twins {
     let started = Instant::now();
+    if profile == Profile::Mtc {
+        return mtc_twins(corpus, started);
+    }
     let mut cloner = Cloner::with_profile(profile);
     let (mut chains, mut failures, mut roots) = (Vec::new(), Vec::new(), Vec::new());
     for c in &corpus.chains {
@@ -73,6 +84,48 @@ pub fn twins(corpus: &Corpus, profile: Profile) -> Twins {
     }
     Twins {
         profile,
+        chains,
+        failures,
+        roots,
+        made_in: started.elapsed(),
+    }
+}
+
+/// Every chain's leaf issued by the MTC CA in one batch: each twin its landmark-relative
+/// certificate alone, trusted through the CA certificate with the landmark's subtrees.
+fn mtc_twins(corpus: &Corpus, started: Instant) -> Twins {
+    let templates: Vec<&[u8]> = corpus
+        .chains
+        .iter()
+        .map(|c| c.chain.leaf.as_ref())
+        .collect();
+    let (mut chains, mut failures, mut roots) = (Vec::new(), Vec::new(), Vec::new());
+    match super::mtc::issue::issue(&templates) {
+        Ok(batch) => {
+            roots.push(batch.ca_certificate.clone());
+            for (c, issued) in corpus.chains.iter().zip(batch.leaves) {
+                let chain = Chain {
+                    leaf: issued.landmark_relative,
+                    intermediates: vec![],
+                };
+                chains.push(CorpusChain {
+                    key_types: chain.key_types(),
+                    chain,
+                    roots: vec![batch.ca_certificate.clone()],
+                    stapled_ocsp: None,
+                    ..c.clone()
+                });
+            }
+        }
+        Err(e) => {
+            let why = e.to_string();
+            for c in &corpus.chains {
+                failures.push((c.id.clone(), TwinError::Batch(why.clone())));
+            }
+        }
+    }
+    Twins {
+        profile: Profile::Mtc,
         chains,
         failures,
         roots,

@@ -15,7 +15,8 @@ use crate::pq::Profile;
 pub(super) struct PqArgs {
     /// With --mirror: also serve each site's post-quantum twin (its chain re-issued with
     /// ML-DSA keys: mldsa44, mldsa65, mldsa87, or mixed, an ML-DSA-44 leaf under ML-DSA-65
-    /// CAs; comma-separated) over rustls, and measure it beside today's chain (docs/pq.md).
+    /// CAs; or mtc, a Merkle Tree Certificate alone; comma-separated) over rustls, and measure
+    /// it beside today's chain (docs/pq.md).
     #[arg(
         long,
         value_name = "PROFILE",

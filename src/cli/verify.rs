@@ -49,7 +49,7 @@ pub(super) struct VerifyArgs {
     #[arg(long, value_name = "M")]
     extra_intermediates: Option<usize>,
     /// Measure every chain beside its post-quantum twins (re-issued with ML-DSA keys:
-    /// mldsa44, mldsa65, mldsa87 or mixed; comma-separated).
+    /// mldsa44, mldsa65, mldsa87 or mixed; or mtc, Merkle Tree Certificates; comma-separated).
     #[arg(long, value_name = "PROFILE", value_delimiter = ',')]
     pq: Vec<Profile>,
     #[command(flatten)]

@@ -110,7 +110,15 @@ pub struct VerdictCheck {
     pub equal: usize,
     /// The others: `row: today's verdict → the twin's`.
     pub differ: Vec<String>,
+    /// The method whose verdicts on today's chains the twins' are compared with, when not the
+    /// method itself: a method that verifies no X.509 chain (`mtc`) is compared with
+    /// [`REFERENCE`]'s.
+    pub reference: Option<String>,
 }
+
+/// The method whose verdicts on today's chains stand for those of a method that cannot verify
+/// them (the `mtc` method on the `mtc` profile's twins).
+pub const REFERENCE: &str = "rustlsserial";
 
 /// The verdict of a row's first measured sample.
 fn first_verdict<'a>(group: &[&'a Sample]) -> Option<&'a Verdict> {
@@ -129,10 +137,17 @@ fn verdicts<'a>(
         of: 0,
         equal: 0,
         differ: Vec::new(),
+        reference: None,
     };
     for row in rows {
         let twin = first_verdict(&of(row, Some(method), profile));
-        let today = first_verdict(&of(row, Some(method), CLASSICAL));
+        let mut today = first_verdict(&of(row, Some(method), CLASSICAL));
+        if today.is_none() && twin.is_some() && method != REFERENCE {
+            today = first_verdict(&of(row, Some(REFERENCE), CLASSICAL));
+            if today.is_some() {
+                check.reference = Some(REFERENCE.to_owned());
+            }
+        }
         if let (Some(t), Some(c)) = (twin, today) {
             check.of += 1;
             if t.is_ok() == c.is_ok() {
