@@ -111,14 +111,16 @@ pub struct VerdictCheck {
     /// The others: `row: today's verdict → the twin's`.
     pub differ: Vec<String>,
     /// The method whose verdicts on today's chains the twins' are compared with, when not the
-    /// method itself: a method that verifies no X.509 chain (`mtc`) is compared with
-    /// [`REFERENCE`]'s.
+    /// method itself: a method that verifies no X.509 chain (`mtc`) is compared with the first
+    /// of [`REFERENCES`] the run measured.
     pub reference: Option<String>,
 }
 
-/// The method whose verdicts on today's chains stand for those of a method that cannot verify
-/// them (the `mtc` method on the `mtc` profile's twins).
-pub const REFERENCE: &str = "rustlsserial";
+/// The methods whose verdicts on today's chains stand, in this order, for those of a method
+/// that cannot verify them (the `mtc` method on the `mtc` profile's twins): the browsers'
+/// first (an MTC has no intermediate, so no CA name constraints: rustls-webpki's refusal of
+/// DirectoryName constraints, udctest.ads.vt.edu's chain, is no verdict an MTC can repeat).
+pub const REFERENCES: &[&str] = &["chrome", "firefox", "rustlsserial"];
 
 /// The verdict of a row's first measured sample.
 fn first_verdict<'a>(group: &[&'a Sample]) -> Option<&'a Verdict> {
@@ -142,10 +144,13 @@ fn verdicts<'a>(
     for row in rows {
         let twin = first_verdict(&of(row, Some(method), profile));
         let mut today = first_verdict(&of(row, Some(method), CLASSICAL));
-        if today.is_none() && twin.is_some() && method != REFERENCE {
-            today = first_verdict(&of(row, Some(REFERENCE), CLASSICAL));
-            if today.is_some() {
-                check.reference = Some(REFERENCE.to_owned());
+        if today.is_none() && twin.is_some() && !REFERENCES.contains(&method) {
+            for r in REFERENCES {
+                today = first_verdict(&of(row, Some(r), CLASSICAL));
+                if today.is_some() {
+                    check.reference = Some((*r).to_owned());
+                    break;
+                }
             }
         }
         if let (Some(t), Some(c)) = (twin, today) {

@@ -8,19 +8,20 @@
 //! Invariant: it is read back by `certbench_core::mtc::trust::CaTrust::from_ca_certificate`
 //! (tested through every verdict test), and it is among the roots only of runs with `mtc`.
 
-use der::asn1::{BitString, ObjectIdentifier, OctetString};
+use der::asn1::{ObjectIdentifier, OctetString};
 use der::{Decode, Encode};
 use rustls_pki_types::CertificateDer;
-use x509_cert::certificate::{Certificate, TbsCertificate, Version};
 use x509_cert::ext::Extension;
-use x509_cert::name::Name;
-use x509_cert::serial_number::SerialNumber;
 use x509_cert::spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoOwned};
 use x509_cert::time::{Time, Validity};
 
-use super::issue::{CA_ID, MtcIssueError};
+use super::encode::{V3, extensions_der, signed, tbs_der};
 use certbench_core::mtc::cert::ca_id_name;
 use certbench_core::mtc::trust::{TrustedSubtree, encode_trusted_subtrees, uint_contents};
+
+/// The CA ID: 32473.1 (RFC 5612's documentation enterprise number, the draft's own example),
+/// binary.
+pub const CA_ID: &[u8] = &[0x81, 0xfd, 0x59, 0x01];
 
 /// `SEQUENCE { id-ml-dsa-44 }`, then the serials of log 1: `[1 << 48, (2 << 48) - 1]`.
 fn mtc_ca_extension() -> Vec<u8> {
@@ -49,8 +50,8 @@ fn ext(oid: &str, critical: bool, value: Vec<u8>) -> Result<Extension, der::Erro
 pub fn ca_certificate(
     cosigner_spki: &[u8],
     subtrees: &[TrustedSubtree],
-) -> Result<CertificateDer<'static>, MtcIssueError> {
-    let name = Name::from_der(&ca_id_name(CA_ID))?;
+) -> Result<CertificateDer<'static>, der::Error> {
+    let name = ca_id_name(CA_ID);
     let mut extensions = vec![
         // basicConstraints critical cA TRUE; keyUsage critical keyCertSign.
         ext("2.5.29.19", true, vec![0x30, 0x03, 0x01, 0x01, 0xff])?,
@@ -67,30 +68,25 @@ pub fn ca_certificate(
     let unsigned = AlgorithmIdentifierOwned {
         oid: ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.6.36"),
         parameters: None,
+    }
+    .to_der()?;
+    let validity = Validity {
+        not_before: Time::GeneralTime(der::asn1::GeneralizedTime::from_unix_duration(
+            std::time::Duration::from_secs(946_684_800), // 2000-01-01
+        )?),
+        not_after: Time::GeneralTime(der::asn1::GeneralizedTime::from_unix_duration(
+            std::time::Duration::from_secs(4_102_444_800), // 2100-01-01
+        )?),
     };
-    let tbs = TbsCertificate {
-        version: Version::V3,
-        serial_number: SerialNumber::new(&[1])?,
-        signature: unsigned.clone(),
-        issuer: name.clone(),
-        validity: Validity {
-            not_before: Time::GeneralTime(der::asn1::GeneralizedTime::from_unix_duration(
-                std::time::Duration::from_secs(946_684_800), // 2000-01-01
-            )?),
-            not_after: Time::GeneralTime(der::asn1::GeneralizedTime::from_unix_duration(
-                std::time::Duration::from_secs(4_102_444_800), // 2100-01-01
-            )?),
-        },
-        subject: name,
-        subject_public_key_info: SubjectPublicKeyInfoOwned::from_der(cosigner_spki)?,
-        issuer_unique_id: None,
-        subject_unique_id: None,
-        extensions: Some(extensions),
-    };
-    let cert = Certificate {
-        tbs_certificate: tbs,
-        signature_algorithm: unsigned,
-        signature: BitString::from_bytes(&[])?,
-    };
-    Ok(CertificateDer::from(cert.to_der()?))
+    let tbs = tbs_der(&[
+        V3,
+        &[0x02, 0x01, 0x01],
+        &unsigned,
+        &name,
+        &validity.to_der()?,
+        &name,
+        &SubjectPublicKeyInfoOwned::from_der(cosigner_spki)?.to_der()?,
+        &extensions_der(&extensions)?,
+    ]);
+    Ok(CertificateDer::from(signed(&tbs, &unsigned, &[])))
 }

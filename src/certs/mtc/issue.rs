@@ -17,24 +17,22 @@
 //! Invariants: the CA ID is RFC 5612's example arc 32473.1 (the draft's own example), never a
 //! real CA's; what cannot be made is an [`MtcIssueError`], not a panic.
 
-use der::asn1::{BitString, ObjectIdentifier, OctetString};
+use der::asn1::{ObjectIdentifier, OctetString};
 use der::{Decode, Encode};
 use rcgen::{KeyPair, PublicKeyData, SigningKey};
 use rustls_pki_types::CertificateDer;
-use x509_cert::certificate::{Certificate, TbsCertificate, Version};
+use x509_cert::certificate::Certificate;
 use x509_cert::ext::Extension;
-use x509_cert::name::Name;
-use x509_cert::serial_number::SerialNumber;
 use x509_cert::spki::{AlgorithmIdentifierOwned, SubjectPublicKeyInfoOwned};
 
+use super::encode::{V3, extensions_der, signed, tbs_der};
 use super::log::{ENTRIES_PER_LANDMARK, IssuanceLog};
 use certbench_core::mtc::cert::{
     MtcCert, MtcProof, SubtreeSignature, ca_id_name, cosigned_message,
 };
 use certbench_core::mtc::trust::TrustedSubtree;
 
-/// The CA ID: 32473.1 (RFC 5612's documentation enterprise number), binary.
-pub const CA_ID: &[u8] = &[0x81, 0xfd, 0x59, 0x01];
+pub use super::ca_cert::CA_ID;
 
 /// Landmarks allocated before the batch's: its interval starts at this many times
 /// [`ENTRIES_PER_LANDMARK`], as in a log some days old.
@@ -103,11 +101,12 @@ pub struct MtcBatch {
 /// Issues one certificate per template into a new log of the CA, then a landmark.
 pub fn issue(templates: &[&[u8]]) -> Result<MtcBatch, MtcIssueError> {
     let n = templates.len() as u64;
-    if n > ENTRIES_PER_LANDMARK {
+    if n > ENTRIES_PER_LANDMARK / 2 {
         return Err(MtcIssueError::TooLarge(templates.len()));
     }
+    // The batch in the middle of the landmark's interval, among the CA's other issuance.
     let last_landmark = LANDMARKS_BEFORE * ENTRIES_PER_LANDMARK;
-    let mut log = IssuanceLog::new(1, last_landmark, last_landmark + ENTRIES_PER_LANDMARK - n);
+    let mut log = IssuanceLog::new(1, last_landmark, last_landmark + ENTRIES_PER_LANDMARK / 2);
     let cosigner = KeyPair::generate_for(&rcgen::PKCS_ML_DSA_44)?;
     let mut pending = Vec::new();
     for (i, template) in templates.iter().enumerate() {
@@ -117,9 +116,12 @@ pub fn issue(templates: &[&[u8]]) -> Result<MtcBatch, MtcIssueError> {
             .map_err(|message| MtcIssueError::Template { index: i, message })?;
         let unproven = encode(&tbs, &MtcProof::empty())?;
         let entry_hash = MtcCert::parse(&unproven)?.entry_hash;
-        let index = log.append(entry_hash);
+        let index = log
+            .append(entry_hash)
+            .expect("no padding after the batch yet");
         pending.push((tbs, key, index));
     }
+    log.pad_to(last_landmark + ENTRIES_PER_LANDMARK);
     let covering = log.allocate_landmark();
     let subtrees: Vec<TrustedSubtree> = covering
         .iter()
@@ -193,11 +195,10 @@ const DROPPED: &[&str] = &[
     "1.3.6.1.4.1.11129.2.4.2",
 ];
 
-fn tbs_from_template(der: &[u8], serial: u64, key: &KeyPair) -> Result<TbsCertificate, String> {
+fn tbs_from_template(der: &[u8], serial: u64, key: &KeyPair) -> Result<Vec<u8>, String> {
     let t = Certificate::from_der(der)
         .map_err(|e| e.to_string())?
         .tbs_certificate;
-    let issuer = Name::from_der(&ca_id_name(CA_ID)).map_err(|e| e.to_string())?;
     let spki = SubjectPublicKeyInfoOwned::from_der(&key.subject_public_key_info())
         .map_err(|e| e.to_string())?;
     let mut extensions = Vec::new();
@@ -216,26 +217,23 @@ fn tbs_from_template(der: &[u8], serial: u64, key: &KeyPair) -> Result<TbsCertif
             extensions.push(ext);
         }
     }
-    Ok(TbsCertificate {
-        version: Version::V3,
-        serial_number: SerialNumber::new(&certbench_core::mtc::trust::uint_contents(serial))
-            .map_err(|e| e.to_string())?,
-        signature: mtc_proof_alg(),
-        issuer,
-        validity: t.validity,
-        subject: t.subject,
-        subject_public_key_info: spki,
-        issuer_unique_id: None,
-        subject_unique_id: None,
-        extensions: (!extensions.is_empty()).then_some(extensions),
-    })
+    let mut serial_der = Vec::new();
+    let contents = certbench_core::mtc::trust::uint_contents(serial);
+    certbench_core::der::push_tlv(&mut serial_der, 0x02, &contents);
+    let e = |r: Result<Vec<u8>, der::Error>| r.map_err(|e| e.to_string());
+    Ok(tbs_der(&[
+        V3,
+        &serial_der,
+        &e(mtc_proof_alg().to_der())?,
+        &ca_id_name(CA_ID),
+        &e(t.validity.to_der())?,
+        &e(t.subject.to_der())?,
+        &e(spki.to_der())?,
+        &e(extensions_der(&extensions))?,
+    ]))
 }
 
-fn encode(tbs: &TbsCertificate, proof: &MtcProof<'_>) -> Result<Vec<u8>, MtcIssueError> {
-    let cert = Certificate {
-        tbs_certificate: tbs.clone(),
-        signature_algorithm: mtc_proof_alg(),
-        signature: BitString::from_bytes(&proof.encode())?,
-    };
-    Ok(cert.to_der()?)
+/// The certificate: `tbs`, `id-alg-mtcProof`, the proof as its signature value.
+fn encode(tbs: &[u8], proof: &MtcProof<'_>) -> Result<Vec<u8>, MtcIssueError> {
+    Ok(signed(tbs, &mtc_proof_alg().to_der()?, &proof.encode()))
 }

@@ -3,10 +3,10 @@
 //! whose last are the certificates issued, with its landmarks (§6.3) and the two subtrees
 //! covering each landmark's interval (§4.5).
 //!
-//! The padding stands for the rest of a real CA's issuance: the draft sizes a landmark-relative
-//! certificate's subtree by a CA issuing ~4,400,000 certificates an hour with hourly landmarks
-//! (§6.4), so a certificate's inclusion proof is as long as it would be there, not as long as
-//! a log of 13 entries would make it. Null entries are never stored: a perfect subtree of them
+//! The padding, before and after the certificates, stands for the rest of a real CA's
+//! issuance: the draft sizes a landmark-relative certificate's subtree by a CA issuing
+//! ~4,400,000 certificates an hour with hourly landmarks (§6.4), so a certificate's inclusion
+//! proof is as long as it would be there, not as long as a log of 13 entries would make it. Null entries are never stored: a perfect subtree of them
 //! has one hash per height, computed once.
 //!
 //! Invariants: `subtree_hash(s, e)` is RFC 9162's `MTH(D[s:e])` of the log's entries, and
@@ -21,12 +21,14 @@ pub const NULL_ENTRY: [u8; 4] = [0, 0, 0, 0];
 /// Entries per landmark interval: the draft's estimate of one CA's hourly issuance (§6.4).
 pub const ENTRIES_PER_LANDMARK: u64 = 4_400_000;
 
-/// An issuance log: `padding` null entries, then `entries` (their leaf hashes).
+/// An issuance log: `padding` null entries, then `entries` (their leaf hashes), then
+/// `trailing` null entries.
 pub struct IssuanceLog {
     /// The log number (1: the CA's first and current log).
     pub log_number: u16,
     padding: u64,
     entries: Vec<Hash>,
+    trailing: u64,
     /// `null_heights[k]`: the hash of a perfect subtree of `2^k` null entries.
     null_heights: Vec<Hash>,
     /// Landmark tree sizes, landmark 0 (size 0) first (§6.3).
@@ -47,6 +49,7 @@ impl IssuanceLog {
             log_number,
             padding,
             entries: Vec::new(),
+            trailing: 0,
             null_heights,
             landmarks: vec![0, last_landmark.min(padding)],
         }
@@ -54,13 +57,20 @@ impl IssuanceLog {
 
     /// The tree size.
     pub fn size(&self) -> u64 {
-        self.padding + self.entries.len() as u64
+        self.padding + self.entries.len() as u64 + self.trailing
     }
 
-    /// Appends an entry by its leaf hash; its index.
-    pub fn append(&mut self, entry_hash: Hash) -> u64 {
-        self.entries.push(entry_hash);
-        self.size() - 1
+    /// Appends an entry by its leaf hash; its index (none after [`IssuanceLog::pad_to`]).
+    pub fn append(&mut self, entry_hash: Hash) -> Option<u64> {
+        (self.trailing == 0).then(|| {
+            self.entries.push(entry_hash);
+            self.size() - 1
+        })
+    }
+
+    /// Appends null entries up to tree size `size` (the rest of the CA's issuance).
+    pub fn pad_to(&mut self, size: u64) {
+        self.trailing += size.saturating_sub(self.size());
     }
 
     /// Allocates a landmark at the current tree size; the two subtrees covering its interval
@@ -74,9 +84,14 @@ impl IssuanceLog {
 
     fn leaf(&self, i: u64) -> Hash {
         match i.checked_sub(self.padding) {
-            None => self.null_heights[0],
-            Some(j) => self.entries[j as usize],
+            Some(j) if j < self.entries.len() as u64 => self.entries[j as usize],
+            _ => self.null_heights[0],
         }
+    }
+
+    /// Whether `[start, end)` holds null entries only.
+    fn all_null(&self, start: u64, end: u64) -> bool {
+        end <= self.padding || start >= self.padding + self.entries.len() as u64
     }
 
     /// `MTH(D[start:end])`, or `None` outside the log.
@@ -92,7 +107,7 @@ impl IssuanceLog {
         if n == 1 {
             return self.leaf(start);
         }
-        if end <= self.padding && n.is_power_of_two() {
+        if self.all_null(start, end) && n.is_power_of_two() {
             return self.null_heights[n.trailing_zeros() as usize];
         }
         let k = largest_power_below(n);
@@ -156,9 +171,16 @@ mod tests {
         for i in 0..11u8 {
             log.append(leaf_hash(&[i]));
         }
+        log.pad_to(70);
+        assert_eq!(
+            log.append(leaf_hash(&[0])),
+            None,
+            "nothing after the padding"
+        );
         let mut plain = vec![leaf_hash(&NULL_ENTRY); 37];
         plain.extend((0..11u8).map(|i| leaf_hash(&[i])));
-        for end in 0..=48u64 {
+        plain.extend([leaf_hash(&NULL_ENTRY); 22]);
+        for end in 0..=70u64 {
             for start in 0..=end {
                 let want = subtree_hash(&plain[start as usize..end as usize]);
                 assert_eq!(log.subtree_hash(start, end), Some(want));
@@ -172,7 +194,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(log.subtree_hash(0, 49), None);
+        assert_eq!(log.subtree_hash(0, 71), None);
     }
 
     #[test]
