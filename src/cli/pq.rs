@@ -23,7 +23,7 @@ pub(super) struct PqArgs {
         value_delimiter = ',',
         requires = "mirror"
     )]
-    pq: Vec<Profile>,
+    pub(super) pq: Vec<Profile>,
     /// With --mirror: reach it over an emulated link, RTT[,BANDWIDTH] (e.g. 40ms or
     /// 40ms,50mbit): RTT/2 each way, TCP's initial window of 10 segments (docs/pq.md).
     #[arg(long, value_name = "RTT[,BANDWIDTH]", requires = "mirror")]
