@@ -142,6 +142,6 @@ pub fn or_rustls_own(args: &[MethodArg]) -> Vec<Option<Method>> {
     if args.is_empty() {
         vec![None]
     } else {
-        methods(args).into_iter().map(Some).collect()
+        methods(args, &[]).into_iter().map(Some).collect()
     }
 }
