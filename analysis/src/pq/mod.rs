@@ -78,6 +78,9 @@ pub struct CostRow {
     pub connection_ns: (Option<f64>, Option<f64>),
     /// Why the method measured nothing on the twins (`unsupported algorithm: ML-DSA-44`).
     pub unsupported: Option<String>,
+    /// The method whose cost on today's chains the ratio divides by, when not the method
+    /// itself (one that verifies no X.509 chain, `mtc`: the first of [`REFERENCES`] measured).
+    pub reference: Option<String>,
 }
 
 /// A `--pq` run's figures.
@@ -276,14 +279,24 @@ fn cost<'a>(
 ) -> CostRow {
     let (mut ratios, mut own, mut classical) = (Vec::new(), Vec::new(), Vec::new());
     let (mut conn, mut classical_conn) = (Vec::new(), Vec::new());
-    let mut unsupported = None;
+    let (mut unsupported, mut reference) = (None, None);
     for site in sites {
         let twin = of(site, Some(method), profile);
-        let today = of(site, Some(method), CLASSICAL);
+        let mut today = of(site, Some(method), CLASSICAL);
         if let Some(Verdict::Unsupported(why)) = twin.first().map(|s| &s.verdict) {
             unsupported.get_or_insert_with(|| why.clone());
         }
-        let (t, c) = (stage_median(&twin, None), stage_median(&today, None));
+        let t = stage_median(&twin, None);
+        let mut c = stage_median(&today, None);
+        if c.is_none() && t.is_some() && !REFERENCES.contains(&method) {
+            for r in REFERENCES {
+                let theirs = of(site, Some(r), CLASSICAL);
+                if let Some(m) = stage_median(&theirs, None) {
+                    (c, today, reference) = (Some(m), theirs, Some((*r).to_owned()));
+                    break;
+                }
+            }
+        }
         if let (Some(t), Some(c)) = (t, c) {
             ratios.push(t / c.max(1.0));
             own.push(t);
@@ -304,6 +317,7 @@ fn cost<'a>(
         classical_own_ns: Spread::median_of(classical),
         connection_ns: (Spread::median_of(conn), Spread::median_of(classical_conn)),
         unsupported,
+        reference,
     }
 }
 
