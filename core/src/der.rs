@@ -526,6 +526,11 @@ impl<'a> Der<'a> {
         Der { rest: bytes }
     }
 
+    /// What is left unread.
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        self.rest
+    }
+
     pub(crate) fn peek(&self) -> Option<u8> {
         self.rest.first().copied()
     }

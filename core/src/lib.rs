@@ -41,6 +41,7 @@ pub mod ffi;
 #[cfg(feature = "corpus")]
 pub mod fuzzing;
 pub mod methods;
+pub mod mtc;
 #[cfg(any(feature = "chrome", feature = "firefox"))]
 pub mod native_verifier;
 pub mod pool;

@@ -169,6 +169,9 @@ pub struct Capabilities {
     /// A revocation check (`--revocation`, [`Target::revocation`]): the browser's own
     /// mechanism, or the one `--revocation` names for the rustls methods.
     pub revocation: crate::revocation::types::Support,
+    /// Merkle Tree Certificates (the `mtc` profile, [`crate::mtc`]) and only those: a method
+    /// with `mtc` verifies no signed X.509 chain, one without it no Merkle Tree Certificate.
+    pub mtc: bool,
 }
 
 impl Capabilities {
@@ -183,6 +186,7 @@ impl Capabilities {
         ml_dsa: true,
         ct: false,
         revocation: crate::revocation::types::Support::None,
+        mtc: false,
     };
 
     /// Why a method with these capabilities cannot verify `target`, or `None` if it can.
@@ -213,11 +217,20 @@ impl Capabilities {
     /// any: such a chain is not verified at all (a runner records "unsupported", never a
     /// verdict and never a figure).
     pub fn unsupported(&self, chain: &Chain) -> Option<Unsupported> {
+        let is_mtc = crate::mtc::is_mtc(&chain.leaf);
+        match (self.mtc, is_mtc) {
+            (true, true) => return None,
+            (true, false) => return Some(Unsupported::from(Algorithm::SignedX509)),
+            (false, true) => return Some(Unsupported::from(Algorithm::MtcProof)),
+            (false, false) => {}
+        }
         if self.ml_dsa {
             return None; // nothing else is ever unsupported: no need to read the chain
         }
         let ml_dsa = crate::der::ml_dsa_in(chain.iter().map(|c| c.as_ref()));
-        ml_dsa.first().map(|&algorithm| Unsupported { algorithm })
+        ml_dsa
+            .first()
+            .map(|&m| Unsupported::from(Algorithm::MlDsa(m)))
     }
 }
 
@@ -225,12 +238,38 @@ impl Capabilities {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unsupported {
     /// The first such algorithm of the chain.
-    pub algorithm: crate::der::MlDsa,
+    pub algorithm: Algorithm,
+}
+
+/// What a method may not implement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// An ML-DSA parameter set.
+    MlDsa(crate::der::MlDsa),
+    /// `id-alg-mtcProof`: a Merkle Tree Certificate, which only `mtc` verifies.
+    MtcProof,
+    /// A signed X.509 chain, given to a method that verifies Merkle Tree Certificates only.
+    SignedX509,
+}
+
+impl From<Algorithm> for Unsupported {
+    fn from(algorithm: Algorithm) -> Unsupported {
+        Unsupported { algorithm }
+    }
 }
 
 impl fmt::Display for Unsupported {
+    /// `unsupported algorithm: ML-DSA-44` as ever for ML-DSA; the MTC texts beside it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unsupported algorithm: {}", self.algorithm.name())
+        match self.algorithm {
+            Algorithm::MlDsa(m) => write!(f, "unsupported algorithm: {}", m.name()),
+            Algorithm::MtcProof => {
+                f.write_str("unsupported algorithm: MTC proof (Merkle Tree Certificate)")
+            }
+            Algorithm::SignedX509 => f.write_str(
+                "unsupported algorithm: signed X.509 chain (verifies Merkle Tree Certificates only)",
+            ),
+        }
     }
 }
 

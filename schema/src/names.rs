@@ -147,6 +147,8 @@ named! {
         MlDsa87 => "mldsa87",
         /// An ML-DSA-44 leaf under ML-DSA-65 intermediates and root.
         Mixed => "mixed",
+        /// A Merkle Tree Certificate (landmark-relative) with an ML-DSA-44 key, served alone.
+        Mtc => "mtc",
     }
 }
 

@@ -35,6 +35,9 @@ pub enum MakeError {
         #[source]
         source: CloneError,
     },
+    /// certbench's Merkle Tree CA could not issue the `mtc` set.
+    #[error("issuing Merkle Tree Certificates: {0}")]
+    Mtc(String),
     /// rcgen failed on a synthetic chain.
     #[error("generating {host}: {source}")]
     Generate {

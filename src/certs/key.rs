@@ -14,7 +14,7 @@ use crate::pq::Profile;
 pub fn algorithm(profile: Profile, ca: bool) -> Option<&'static SignatureAlgorithm> {
     Some(match (profile, ca) {
         (Profile::Classical, _) => return None,
-        (Profile::MlDsa44, _) | (Profile::Mixed, false) => &rcgen::PKCS_ML_DSA_44,
+        (Profile::MlDsa44 | Profile::Mtc, _) | (Profile::Mixed, false) => &rcgen::PKCS_ML_DSA_44,
         (Profile::MlDsa65, _) | (Profile::Mixed, true) => &rcgen::PKCS_ML_DSA_65,
         (Profile::MlDsa87, _) => &rcgen::PKCS_ML_DSA_87,
     })

@@ -6,6 +6,11 @@
 //! Hosts: every host of the corpus, its first chain in manifest order (a chain without a root
 //! is skipped); the clones' roots once each, then the synthetic root. The mirror
 //! (`crate::mirror`) caches the result and serves it.
+//!
+//! Under `mtc` ([`make_mtc`]), each host's leaf is the ML-DSA-44 twin's leaf issued again by
+//! certbench's Merkle Tree CA ([`super::mtc`]), all in one batch: the landmark-relative
+//! certificate, served alone (no intermediate); the hosts whose fault is their issuer
+//! (self-signed, untrusted, out of order) keep their ML-DSA-44 chains.
 
 use std::collections::BTreeMap;
 
@@ -18,7 +23,7 @@ use super::mirror_revocation as revocation;
 use super::synthetic::synthetic_hosts;
 use super::trim::trimmed;
 use crate::pq::Profile;
-use crate::pq::scenario::{ChainShape, Scts, TwinSet};
+use crate::pq::scenario::{ChainShape, Scenario, Scts, TwinSet};
 use certbench_core::corpus::Corpus;
 
 /// What the mirror serves, as made.
@@ -39,6 +44,9 @@ pub struct Made {
 /// whatever the scenario.
 pub fn make(corpus: &Corpus, set: TwinSet, now: i64) -> Result<Made, MakeError> {
     let (profile, scenario) = (set.profile, set.scenario_or_today());
+    if profile == Profile::Mtc {
+        return make_mtc(corpus, now);
+    }
     let algorithm = match scenario.scts {
         Scts::Classical => LogAlgorithm::EcdsaP256,
         Scts::Pq => LogAlgorithm::MlDsa44,
@@ -115,4 +123,35 @@ pub fn make(corpus: &Corpus, set: TwinSet, now: i64) -> Result<Made, MakeError> 
         crls,
         ct_logs,
     })
+}
+
+/// Hosts whose fault is their issuer: no MTC of certbench's CA could show it.
+const ISSUER_FAULTS: [&str; 3] = [
+    super::synthetic::SELF_SIGNED_HOST,
+    super::synthetic::UNTRUSTED_HOST,
+    super::synthetic::OUT_OF_ORDER_HOST,
+];
+
+/// The `mtc` set: the ML-DSA-44 twins' leaves (their names and validity, shifted to now)
+/// issued again as Merkle Tree Certificates in one batch, each served alone; the roots are
+/// the twins' (for the hosts left as chains) and the MTC CA's certificate with its landmark.
+pub fn make_mtc(corpus: &Corpus, now: i64) -> Result<Made, MakeError> {
+    let mut made = make(corpus, TwinSet::new(Profile::MlDsa44, Scenario::AS_SERVED), now)?;
+    let hosts: Vec<String> = (made.hosts.keys())
+        .filter(|h| !ISSUER_FAULTS.contains(&h.as_str()))
+        .cloned()
+        .collect();
+    let templates: Vec<&[u8]> = hosts
+        .iter()
+        .map(|h| made.hosts[h].chain[0].as_ref())
+        .collect();
+    let batch = super::mtc::issue::issue(&templates).map_err(|e| MakeError::Mtc(e.to_string()))?;
+    for (host, issued) in hosts.iter().zip(batch.leaves) {
+        let served = made.hosts.get_mut(host).expect("a host of the set");
+        served.chain = vec![issued.landmark_relative];
+        served.key = issued.key_pkcs8;
+        served.ocsp = None;
+    }
+    made.roots.push(batch.ca_certificate);
+    Ok(made)
 }

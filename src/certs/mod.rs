@@ -45,6 +45,7 @@ pub mod key;
 pub mod mirror_revocation;
 pub mod mirror_set;
 pub mod mldsa;
+pub mod mtc;
 pub mod ocsp;
 pub mod scale_ca;
 pub mod synthetic;

@@ -3,6 +3,11 @@
 //! at the chain's own validation time for the same host, beside the chain itself. In the
 //! `pq-scts` scenario the leaves' SCTs are signed by ML-DSA-44 logs; in `trimmed` the chain
 //! is [`super::trim::trimmed`]'s.
+//!
+//! Under `mtc` a chain's twin is its leaf issued by certbench's Merkle Tree CA
+//! ([`super::mtc`]): one batch for the whole corpus, each twin the landmark-relative
+//! certificate alone, its validity the real leaf's; the "root" to trust is the MTC CA's
+//! certificate with the landmark's subtrees (no scenario applies).
 
 use std::time::{Duration, Instant};
 
@@ -25,6 +30,9 @@ pub enum TwinError {
     /// Re-issuing failed.
     #[error(transparent)]
     Clone(#[from] CloneError),
+    /// Issuing the MTC batch (every chain's twin at once) failed.
+    #[error("MTC batch: {0}")]
+    Batch(String),
 }
 
 /// Every chain of a corpus under one profile.
@@ -70,6 +78,9 @@ pub fn logs_for(scenario: Scenario) -> CtLogs {
 pub fn twins_in(corpus: &Corpus, set: TwinSet) -> Twins {
     let started = Instant::now();
     let (profile, scenario) = (set.profile, set.scenario_or_today());
+    if profile == Profile::Mtc {
+        return mtc_twins(corpus, started);
+    }
     let mut cloner = Cloner::for_set(set, logs_for(scenario));
     let (mut chains, mut failures, mut roots) = (Vec::new(), Vec::new(), Vec::new());
     for c in &corpus.chains {
@@ -107,6 +118,49 @@ pub fn twins_in(corpus: &Corpus, set: TwinSet) -> Twins {
     Twins {
         profile,
         scenario,
+        chains,
+        failures,
+        roots,
+        made_in: started.elapsed(),
+    }
+}
+
+/// Every chain's leaf issued by the MTC CA in one batch: each twin its landmark-relative
+/// certificate alone, trusted through the CA certificate with the landmark's subtrees.
+fn mtc_twins(corpus: &Corpus, started: Instant) -> Twins {
+    let templates: Vec<&[u8]> = corpus
+        .chains
+        .iter()
+        .map(|c| c.chain.leaf.as_ref())
+        .collect();
+    let (mut chains, mut failures, mut roots) = (Vec::new(), Vec::new(), Vec::new());
+    match super::mtc::issue::issue(&templates) {
+        Ok(batch) => {
+            roots.push(batch.ca_certificate.clone());
+            for (c, issued) in corpus.chains.iter().zip(batch.leaves) {
+                let chain = Chain {
+                    leaf: issued.landmark_relative,
+                    intermediates: vec![],
+                };
+                chains.push(CorpusChain {
+                    key_types: chain.key_types(),
+                    chain,
+                    roots: vec![batch.ca_certificate.clone()],
+                    stapled_ocsp: None,
+                    ..c.clone()
+                });
+            }
+        }
+        Err(e) => {
+            let why = e.to_string();
+            for c in &corpus.chains {
+                failures.push((c.id.clone(), TwinError::Batch(why.clone())));
+            }
+        }
+    }
+    Twins {
+        profile: Profile::Mtc,
+        scenario: Scenario::AS_SERVED,
         chains,
         failures,
         roots,

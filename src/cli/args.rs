@@ -30,7 +30,9 @@ impl ValueEnum for MethodArg {
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(match self {
-            MethodArg::All => PossibleValue::new("all").help("every method above"),
+            MethodArg::All => {
+                PossibleValue::new("all").help("every method above (mtc only with --pq mtc)")
+            }
             MethodArg::One(m) => PossibleValue::new(m.name()).help(m.about()),
         })
     }
@@ -40,8 +42,13 @@ impl ValueEnum for MethodArg {
 /// method that can verify here: a browser's verifier that was not built is left out, and a
 /// note on standard error (once per process, whatever `--quiet` says) names it and how to get
 /// it; named on its own, such a method is kept, and every item it meets says why it fails.
-pub fn methods(args: &[MethodArg]) -> Vec<Method> {
-    let available = Method::available();
+/// A method that verifies Merkle Tree Certificates only (`mtc`) is in `all` when the run
+/// measures them (`pq` holds `mtc`): elsewhere it would only say "unsupported".
+pub fn methods(args: &[MethodArg], pq: &[crate::pq::Profile]) -> Vec<Method> {
+    let mtc = pq.contains(&crate::pq::Profile::Mtc);
+    let available: Vec<Method> = (Method::available().into_iter())
+        .filter(|m| mtc || !m.verifier().capabilities().mtc)
+        .collect();
     let mut out: Vec<Method> = Vec::new();
     for a in args {
         let add: &[Method] = match a {
@@ -84,13 +91,15 @@ mod tests {
             "rustlsparallel,rustlsserial,rustlsparallel",
         ]);
         assert_eq!(
-            methods(&t.method),
+            methods(&t.method, &[]),
             [Method::RustlsParallel, Method::RustlsSerial]
         );
         let t = T::parse_from(["t", "--method", "webpki", "--method", "all"]);
-        assert_eq!(methods(&t.method)[0], Method::Webpki);
-        assert_eq!(methods(&t.method).len(), Method::available().len());
-        assert_eq!(methods(&T::parse_from(["t"]).method), Method::available());
+        assert_eq!(methods(&t.method, &[])[0], Method::Webpki);
+        let x509 = methods(&T::parse_from(["t"]).method, &[]);
+        assert!(!x509.contains(&Method::Mtc) && x509.len() + 1 == Method::available().len());
+        let all = methods(&T::parse_from(["t"]).method, &[crate::pq::Profile::Mtc]);
+        assert_eq!(all, Method::available(), "`all` with `--pq mtc`");
         assert!(T::try_parse_from(["t", "--method", "ring"]).is_err());
     }
 }
@@ -133,6 +142,6 @@ pub fn or_rustls_own(args: &[MethodArg]) -> Vec<Option<Method>> {
     if args.is_empty() {
         vec![None]
     } else {
-        methods(args).into_iter().map(Some).collect()
+        methods(args, &[]).into_iter().map(Some).collect()
     }
 }

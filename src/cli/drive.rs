@@ -83,7 +83,7 @@ impl DriveArgs {
         let raw_path = (self.resume.clone().or(self.raw.clone()))
             .unwrap_or_else(crate::run::sink::default_path);
         let opts = DriverOptions {
-            methods: methods(&self.method),
+            methods: methods(&self.method, &self.pq.pq),
             runs: self.runs,
             warmup: self.warmup,
             transport: self.transport,

@@ -110,7 +110,7 @@ pub(super) fn run(args: IcountArgs) -> Result<Outcome> {
         return Ok(Outcome::Complete);
     }
     let opts = SweepOptions {
-        methods: methods(&args.method),
+        methods: methods(&args.method, &[]),
         keys: args.key.clone(),
         verify: args.scenario.contains(&ScenarioArg::Verify),
         scenarios: args.scenario.iter().filter_map(|s| s.scenario()).collect(),

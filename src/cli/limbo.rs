@@ -78,7 +78,7 @@ fn report_options(args: &LimboArgs) -> ReportOptions {
 
 pub(super) fn run(args: LimboArgs) -> Result<Outcome> {
     let (quiet, path) = (args.quiet, &args.file);
-    let methods = methods(&args.method);
+    let methods = methods(&args.method, &[]);
     if args.generate_mldsa {
         let now = time::OffsetDateTime::now_utc();
         let doc = crate::certs::mldsa::testcases(now)?;

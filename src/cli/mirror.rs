@@ -20,7 +20,7 @@ pub(super) struct MirrorArgs {
     /// Where the generated certificates are cached.
     #[arg(long, default_value = ".certbench-cache/mirror")]
     mirror_cache: PathBuf,
-    /// Serve the sites' post-quantum twins instead (mldsa44, mldsa65, mldsa87 or mixed),
+    /// Serve the sites' post-quantum twins instead (mldsa44, mldsa65, mldsa87, mixed or mtc),
     /// over rustls.
     #[arg(long, value_name = "PROFILE")]
     pq: Option<Profile>,

@@ -79,7 +79,7 @@ pub(super) fn run(args: PageArgs) -> Result<Outcome> {
     }
     let net = args.net.settle(out.quiet)?;
     let opts = PageOptions {
-        methods: methods(&args.method),
+        methods: methods(&args.method, &[]),
         loads: args.loads,
         warmup: args.warmup,
         caches: caches(&args.verify_cache),

@@ -17,14 +17,15 @@ use crate::tls::compression::CertCompression;
 pub(super) struct PqArgs {
     /// With --mirror: also serve each site's post-quantum twin (its chain re-issued with
     /// ML-DSA keys: mldsa44, mldsa65, mldsa87, or mixed, an ML-DSA-44 leaf under ML-DSA-65
-    /// CAs; comma-separated) over rustls, and measure it beside today's chain (docs/pq.md).
+    /// CAs; or mtc, a Merkle Tree Certificate alone; comma-separated) over rustls, and measure
+    /// it beside today's chain (docs/pq.md).
     #[arg(
         long,
         value_name = "PROFILE",
         value_delimiter = ',',
         requires = "mirror"
     )]
-    pq: Vec<Profile>,
+    pub(super) pq: Vec<Profile>,
     /// With --pq: narrow the scenarios each profile's twins are made under (default: all
     /// four): `served` or `trimmed` (the chain as the site sends it, or leaf + issuer under a
     /// PQ root), `classical-scts` or `pq-scts` (SCTs from ECDSA or ML-DSA-44 logs);
@@ -66,7 +67,7 @@ pub(super) struct CompressArg {
 #[derive(Args, Debug)]
 pub(super) struct VerifyPqArgs {
     /// Measure every chain beside its post-quantum twins (re-issued with ML-DSA keys:
-    /// mldsa44, mldsa65, mldsa87 or mixed; comma-separated).
+    /// mldsa44, mldsa65, mldsa87 or mixed; or mtc, Merkle Tree Certificates; comma-separated).
     #[arg(long, value_name = "PROFILE", value_delimiter = ',')]
     pub(super) pq: Vec<Profile>,
     /// With --pq: narrow the scenarios (default: all four; see the driver's --scenarios).

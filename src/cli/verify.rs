@@ -84,7 +84,7 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
         out.error(&format!("certbench: error: chain {}: {}", f.id, f.why));
     }
     let opts = VerifyOptions {
-        methods: methods(&args.method),
+        methods: methods(&args.method, &args.pq.pq),
         runs: args.runs,
         warmup: args.warmup,
         cache_roots: args.cache_roots,

@@ -34,11 +34,13 @@ impl TwinSet {
         scenario: None,
     };
 
-    /// `profile`'s twins under `scenario` (today's chains have none: `scenario` is dropped).
+    /// `profile`'s twins under `scenario` (today's chains and `mtc`'s certificates have none:
+    /// `scenario` is dropped; an MTC carries no SCTs, its log being the transparency, and is
+    /// sent alone).
     pub fn new(profile: Profile, scenario: Scenario) -> TwinSet {
         TwinSet {
             profile,
-            scenario: profile.is_pq().then_some(scenario),
+            scenario: (profile.is_pq() && profile != Profile::Mtc).then_some(scenario),
         }
     }
 

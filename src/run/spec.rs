@@ -268,6 +268,7 @@ impl Named for Profile {
         Profile::MlDsa65,
         Profile::MlDsa87,
         Profile::Mixed,
+        Profile::Mtc,
     ];
     const WHAT: &'static str = "profile";
     fn name(self) -> &'static str {

@@ -10,9 +10,10 @@ use certbench_core::stages::Recorder;
 use certbench_core::verifier::Target;
 use rustls_pki_types::CertificateDer;
 
-/// Every method that can verify in this process: `Method::ALL` less a browser's verifier
-/// that was not built (say, `firefox` before `scripts/fetch-nss-source`), which is named on
-/// standard error. With `CERTBENCH_REQUIRE_NATIVE` set (as `.ci/run` sets it), a missing one
+/// Every method that can verify an X.509 chain in this process: `Method::ALL` less `mtc`
+/// (Merkle Tree Certificates only: `tests/it/mtc.rs`) and less a browser's verifier that was
+/// not built (say, `firefox` before `scripts/fetch-nss-source`), which is named on standard
+/// error. With `CERTBENCH_REQUIRE_NATIVE` set (as `.ci/run` sets it), a missing one
 /// fails the test instead.
 pub fn all_methods() -> &'static [Method] {
     static ALL: std::sync::OnceLock<Vec<Method>> = std::sync::OnceLock::new();
@@ -26,7 +27,9 @@ pub fn all_methods() -> &'static [Method] {
                 eprintln!("note: tests leave out `{m}`: {why}");
             }
         }
-        Method::available()
+        (Method::available().into_iter())
+            .filter(|m| !m.verifier().capabilities().mtc)
+            .collect()
     })
 }
 

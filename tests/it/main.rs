@@ -27,6 +27,7 @@ mod interrupt;
 mod limbo;
 mod link;
 mod mirror_certs;
+mod mtc;
 mod page;
 mod parallel_equiv;
 mod pq;

@@ -40,6 +40,8 @@ fn rejected_here(method: Method) -> Vec<(&'static str, &'static str)> {
         Method::Chrome => vec![],
         // mozilla::pkix accepts all 34 as well (it checks DirectoryName constraints).
         Method::Firefox => vec![],
+        // `mtc` verifies no X.509 chain (`all_methods` leaves it out; tests/it/mtc.rs).
+        Method::Mtc => vec![],
     }
 }
 
@@ -73,7 +75,7 @@ fn every_method_gives_the_recorded_verdict_on_every_chain() {
                 | Method::Platform => c.expected.rustls_webpki,
                 Method::WebpkiLegacy => c.expected.webpki_legacy,
                 // No GnuTLS verdict is recorded: the manifest's own expectation.
-                Method::Gnutls | Method::Chrome | Method::Firefox => c.expected.valid,
+                Method::Gnutls | Method::Chrome | Method::Firefox | Method::Mtc => c.expected.valid,
             }
             .expect("manifest records a verdict");
             let rustls = !matches!(

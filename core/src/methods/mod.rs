@@ -24,6 +24,7 @@ pub mod chrome;
 pub mod firefox;
 #[cfg(feature = "gnutls")]
 pub mod gnutls;
+pub mod mtc;
 #[cfg(feature = "openssl")]
 pub mod openssl;
 #[cfg(feature = "platform")]
@@ -205,6 +206,8 @@ methods! {
     [feature = "firefox"] Firefox => "firefox", firefox::Firefox::verifier();
     /// WebKitGTK's verifier: GnuTLS as glib-networking >= 2.70 calls it (what `gnutls_certificate_verify_peers3` calls, the host inside).
     [feature = "gnutls"] Gnutls => "gnutls", gnutls::GnutlsVerifier;
+    /// certbench's Merkle Tree Certificate verifier (draft-ietf-plants-merkle-tree-certs-07): the inclusion proof up to a trusted subtree or a CA-cosigned one, then validity and name.
+    [all()] Mtc => "mtc", mtc::Mtc;
 }
 
 impl fmt::Display for Method {

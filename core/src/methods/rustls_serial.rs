@@ -142,6 +142,7 @@ pub(crate) const CAPABILITIES: Capabilities = Capabilities {
     ct: true,
     // `--revocation`: the mechanism it names (`crate::revocation::rustls_stage`).
     revocation: crate::revocation::Support::Rustls,
+    mtc: false,
 };
 
 /// The arguments of `verify_for_usage` that come from the [`Target`].

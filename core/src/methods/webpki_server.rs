@@ -83,6 +83,7 @@ pub(crate) const CAPABILITIES: Capabilities = Capabilities {
     ct: true,
     // `--revocation`: the mechanism it names (`crate::revocation::rustls_stage`).
     revocation: crate::revocation::Support::Rustls,
+    mtc: false,
 };
 
 impl Verifier for WebpkiServer {
