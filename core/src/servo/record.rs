@@ -82,10 +82,15 @@ pub(super) fn config(roots: Option<TrustStore>) -> Config {
         hook: Some(Hook::TimedVerifier),
         roots: roots.map(Into::into),
         // As locked by the build that linked this crate (a Servo build's own lock file).
-        versions: ["rustls", "rustls-webpki", "rustls-platform-verifier"]
-            .into_iter()
-            .map(|k| (k.to_owned(), crate::versions::locked(k).to_owned()))
-            .collect(),
+        versions: [
+            "rustls",
+            "rustls-webpki",
+            "rustls-platform-verifier",
+            "webpki-roots",
+        ]
+        .into_iter()
+        .map(|k| (k.to_owned(), crate::versions::locked(k).to_owned()))
+        .collect(),
         ..Default::default()
     }
 }
@@ -136,6 +141,7 @@ pub(super) fn sample(
                 page: current.page.as_ref().map(|p| p.id),
                 page_url: current.page.as_ref().map(|p| p.url.clone()),
                 exception: None,
+                lock_file: None,
             }),
             ..SampleMeta::default()
         },
@@ -191,8 +197,12 @@ pub(super) fn record_connection(
     s.port = port;
     s.meta.resumed = resumed;
     if outcome.is_err() {
-        s.meta.failed_stage = Some(Stage::Handshake);
-        s.meta.failed_after_ns = rec.get(Stage::Handshake);
+        s.meta.failed_stage = Some(if rec.get(Stage::Connect).is_some() {
+            Stage::Handshake
+        } else {
+            Stage::Connect
+        });
+        s.meta.failed_after_ns = rec.get(Stage::Connection);
     }
     if let Some(meta) = s.meta.servo.as_mut() {
         meta.connection = current.connection;

@@ -51,9 +51,7 @@ pub(super) fn servo_own(
         seen.push(address);
         before
     };
-    let roots = trust::servo_roots(choice, overrides)
-        .ok()
-        .map(|r| r.trust_store());
+    let roots = trust::servo_trust_store(choice, overrides).ok();
     let mut rec = Recorder::new();
     rec.add(Stage::RootsCreation, if cached { 0 } else { ns });
     let sink = ServoSink {
@@ -136,6 +134,8 @@ impl VerificationSink for ServoSink {
             ServoEvent::Verification,
             Some(self.choice),
         );
+        // The connection's port: the verification's site is the connection's (host:port).
+        s.port = super::scope::current().timing.and_then(|t| t.port);
         mark_cold(&mut s, VERIFICATIONS.fetch_add(1, Ordering::Relaxed));
         if let Some(id) = s.meta.servo.as_ref().and_then(|m| m.connection) {
             verified_in(active, id, &self.config, self.choice);
