@@ -106,8 +106,26 @@ fn servo_own_verifier_is_timed_per_choice_connection_and_page() {
     let roots = roots_by_choice(&samples);
     assert!(roots[0].1.starts_with("system ("), "{roots:?}");
     assert!(roots[1].1.starts_with("system+overrides ("), "{roots:?}");
-    let mozilla = webpki_root_certs::TLS_SERVER_ROOT_CERTS.len() + 1;
-    assert_eq!(roots[2].1, format!("mozilla+overrides ({mozilla})"));
+    // The webpki-roots choice: the anchors of Servo's own crate, at the release Servo locks
+    // (certbench's Cargo.lock holds it too), plus the override.
+    let anchors = webpki_roots::TLS_SERVER_ROOTS.len() + 1;
+    assert_eq!(roots[2].1, format!("webpki-roots+overrides ({anchors})"));
+    let servo_lock = certbench_core::servo::trust::SERVO_LOCKED_WEBPKI_ROOTS;
+    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock")).unwrap();
+    assert!(
+        lock.contains(&format!(
+            "name = \"webpki-roots\"\nversion = \"{servo_lock}\""
+        )),
+        "certbench links webpki-roots {servo_lock}, Servo's locked release"
+    );
+    for s in &built {
+        assert_eq!(
+            s.config.versions.get("webpki-roots").map(String::as_str),
+            Some(servo_lock)
+        );
+        let lock_file = meta(s).lock_file.as_deref().expect("the lock file named");
+        assert!(lock_file.ends_with("Cargo.lock"), "{lock_file}");
+    }
 
     // Per choice: one page load, a full handshake with one verification, then a resumed one.
     let verifications = of(&samples, ServoEvent::Verification);
@@ -168,14 +186,14 @@ fn servo_own_verifier_is_timed_per_choice_connection_and_page() {
         row("servo · platform-cached · system (").contains("| 1 | 1 per process |"),
         "{text}"
     );
-    assert!(
-        row("| first of process |").contains("| 1 | first of process | 2 | 1 | 1 |"),
-        "{text}"
-    );
-    assert!(
-        row("| later |").contains("| 1 | later | 2 | 1 | 1 |"),
-        "{text}"
-    );
+    // Page loads: one each, its time (`page-load`), then 2 connections, 1 resumed, 1 verified.
+    for kind in ["| 1 | first of process | ", "| 1 | later | "] {
+        let page = row(kind);
+        let after = &page[page.find(kind).unwrap() + kind.len()..];
+        let cells: Vec<&str> = after.split('|').map(str::trim).collect();
+        assert!(cells[0] != "–", "a page-load time: {page}");
+        assert_eq!(cells[1..4], ["2", "1", "1"], "{page}");
+    }
 }
 
 #[test]
@@ -190,10 +208,25 @@ fn a_method_gets_servos_trust_set_or_the_mozilla_one_by_name() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(method.iter().all(|s| s.method == "rustlsparallel"));
+    let (method_roots, own_roots) = (roots_by_choice(&method), roots_by_choice(&own));
     assert_eq!(
-        roots_by_choice(&method),
-        roots_by_choice(&own),
+        method_roots[..2],
+        own_roots[..2],
         "the same trust set as Servo's"
+    );
+    // On webpki-roots: the certificates of Servo's anchors that this build's
+    // webpki-root-certs holds (all of them in a Servo build, which locks both at one release).
+    let anchors = webpki_roots::TLS_SERVER_ROOTS.len();
+    let (set, missing) = certbench_core::servo::trust::webpki_roots();
+    assert_eq!(set.certs().len() + missing, anchors);
+    let name = if missing == 0 {
+        "webpki-roots"
+    } else {
+        "webpki-roots-partial"
+    };
+    assert_eq!(
+        method_roots[2].1,
+        format!("{name}+overrides ({})", anchors - missing + 1)
     );
     // Built once per process on the cached choice, as Servo builds its verifier.
     let built = of(&method, ServoEvent::Verifier);
@@ -292,5 +325,128 @@ fn the_documented_loop_records_no_row_under_a_wrong_name() {
                 "{method} is in the documented loop: {stderr}"
             );
         }
+    }
+}
+
+/// docs/servo.md's workflow (step 4) as written: the page of every site (as many frames per
+/// site as the page has), one process per method and round, with a child process standing
+/// in for servoshell, all appending to one file; then `certbench report` on it has, per
+/// method, cold and warm rows, full and resumed ones apart, `connect` apart from the TLS
+/// `handshake`, and a page load with its time — in markdown, JSON, CSV and HTML.
+#[test]
+fn the_documented_workflow_gives_cold_and_warm_rows_in_every_format() {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/servo.md")).unwrap();
+    let line = |prefix: &str| {
+        (doc.lines())
+            .find_map(|l| l.trim().strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("docs/servo.md has `{prefix}`"))
+    };
+    let methods: Vec<&str> = line("for method in ")
+        .trim_end_matches("; do")
+        .split_whitespace()
+        .collect();
+    let rounds = line("for round in ")
+        .trim_end_matches("; do")
+        .split_whitespace()
+        .count();
+    let frames_per_site = line("echo \"<iframe")
+        .matches("https://$site:8443/")
+        .count();
+    let page = line("-o /tmp/shot.png ").trim_matches('"');
+    assert!(
+        frames_per_site >= 2 && page.starts_with("http://127.0.0.1:"),
+        "{page}"
+    );
+    // `$(grep -v '^#' sites.txt)`: the words of the lines that are not comments.
+    let sites_txt =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/sites.txt")).unwrap();
+    let sites: Vec<&str> = (sites_txt.lines())
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .collect();
+    let frames: Vec<String> = (sites.iter())
+        .flat_map(|s| std::iter::repeat_n(format!("https://{s}:8443/"), frames_per_site))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    for _ in 0..rounds {
+        for method in &methods {
+            let vars = [
+                ("CERTBENCH_METHOD", *method),
+                ("CERTBENCH_CHILD_PAGE", page),
+                ("CERTBENCH_CHILD_FRAMES", &frames.join(" ")),
+            ];
+            let (out, _) = run_child(dir.path(), &vars);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{method}: {stderr}");
+        }
+    }
+    let file = dir.path().join("servo.jsonl");
+    let report = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_certbench"))
+            .args(["report", file.to_str().unwrap(), "--quiet"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = report(&[]);
+    for method in &methods {
+        let group = format!("| {method} · platform-extra-roots · ");
+        for kind in ["| cold | full |", "| warm | full |", "| warm | resumed |"] {
+            let row = (text.lines())
+                .find(|l| l.starts_with(&group) && l.contains(kind))
+                .unwrap_or_else(|| panic!("{method} {kind} in {text}"));
+            // connect and the TLS handshake, each measured.
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            assert!(cells[5] != "–" && cells[6] != "–", "{row}");
+        }
+        let first = (text.lines())
+            .find(|l| l.starts_with(&group) && l.contains("| first of process |"))
+            .unwrap_or_else(|| panic!("{method}: a page load in {text}"));
+        assert!(
+            first.contains(&format!("| {rounds} | first of process |")),
+            "{first}"
+        );
+    }
+    // The same figures in JSON, CSV and HTML.
+    let json: serde_json::Value = serde_json::from_str(&report(&["--format", "json"])).unwrap();
+    let servo = json["servo"]
+        .as_array()
+        .expect("a servo section in the JSON report");
+    assert_eq!(servo.len(), methods.len());
+    assert!(
+        servo
+            .iter()
+            .all(|g| g["connections"][0]["connect"].is_number())
+    );
+    assert!(servo.iter().all(|g| g["pages"][0]["page_load"].is_number()));
+    let csv = report(&["--format", "csv"]);
+    assert!(csv.contains(",warm,resumed,handshake,"), "{csv}");
+    assert!(
+        csv.contains(",first of process,servo-page,share-of-page-load,"),
+        "{csv}"
+    );
+    let html = dir.path().join("report.html");
+    report(&["--html", html.to_str().unwrap()]);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("<h2>Servo: verification per connection and per page load</h2>"));
+    if let Some(browser) = crate::report::chromium() {
+        let dom = crate::report::headless(
+            browser,
+            &dir.path().join("profile"),
+            &["--dump-dom".into()],
+            &html,
+        );
+        let at = (dom.find("<h2>Servo: verification per connection and per page load</h2>"))
+            .expect("the Servo section rendered");
+        let section = &dom[at..];
+        assert!(section.matches("<table>").count() >= 4, "its four tables");
+        assert!(section.contains("<td>resumed</td>"), "resumed rows apart");
     }
 }
