@@ -95,13 +95,12 @@ fn host_port(url: &str) -> (String, Option<u16>) {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
     let authority = authority.rsplit_once('@').map_or(authority, |(_, a)| a);
-    match authority.rsplit_once(':') {
-        Some((h, p)) if !h.ends_with(']') || authority.starts_with('[') => {
-            let host = h.trim_matches(['[', ']']).to_owned();
-            (host, p.parse().ok())
-        }
-        _ => (authority.trim_matches(['[', ']']).to_owned(), None),
-    }
+    let (host, port) = match authority.strip_prefix('[') {
+        Some(v6) => v6.split_once(']').unwrap_or((v6, "")),
+        None => authority.rsplit_once(':').unwrap_or((authority, "")),
+    };
+    let port = port.trim_start_matches(':').parse().ok();
+    (host.to_owned(), port)
 }
 
 fn record_fetch(page: &Page) {

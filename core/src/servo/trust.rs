@@ -194,12 +194,6 @@ fn is_platform(_: Method) -> bool {
 mod tests {
     use super::*;
 
-    fn a_root() -> CertificateDer<'static> {
-        // A root outside the Mozilla set: the last Mozilla root's bytes with one byte changed
-        // would not parse, so take a Mozilla root and check dedup instead.
-        webpki_root_certs::TLS_SERVER_ROOT_CERTS[0].clone()
-    }
-
     #[test]
     fn servo_choices_follow_connector_rs() {
         assert_eq!(choice(false, None), ServoChoice::PlatformCached);
