@@ -44,6 +44,9 @@ struct Taken<'a> {
     meta: &'a ServoMeta,
 }
 
+/// A page load's connections, and its `page-load` (its latest fetch's).
+type PageConns<'a> = (Vec<&'a Conn>, Option<u64>);
+
 /// One connection of one process, with what was verified in it.
 #[derive(Default)]
 struct Conn {
@@ -189,7 +192,7 @@ fn figures(g: &Group, taken: &[Taken]) -> GroupFigures {
     for c in conns.values() {
         origins.entry(c.origin.as_str()).or_default().push(c);
     }
-    let mut pages: BTreeMap<(u32, u64), (Vec<&Conn>, Option<u64>)> = BTreeMap::new();
+    let mut pages: BTreeMap<(u32, u64), PageConns> = BTreeMap::new();
     for ((pid, _), c) in &conns {
         if let Some(page) = c.page {
             pages.entry((*pid, page)).or_default().0.push(c);
@@ -203,7 +206,7 @@ fn figures(g: &Group, taken: &[Taken]) -> GroupFigures {
     }
     let mut page_rows = Vec::new();
     for (label, first) in [("first of process", true), ("later", false)] {
-        let p: Vec<&(Vec<&Conn>, Option<u64>)> = (pages.iter())
+        let p: Vec<&PageConns> = (pages.iter())
             .filter(|((_, page), _)| (*page == 1) == first)
             .map(|(_, c)| c)
             .collect();
@@ -330,7 +333,7 @@ fn connection_row(label: &str, resumed: bool, conns: &[&Conn]) -> ConnectionRow 
     }
 }
 
-fn page_row(label: &'static str, pages: &[&(Vec<&Conn>, Option<u64>)]) -> PageRow {
+fn page_row(label: &'static str, pages: &[&PageConns]) -> PageRow {
     let per = |f: &dyn Fn(&[&Conn]) -> f64| Spread::median_of(pages.iter().map(|p| f(&p.0)));
     let verified = |p: &[&Conn]| -> u64 { p.iter().flat_map(|c| c.verified.iter()).sum() };
     let handshakes = |p: &[&Conn]| -> u64 { p.iter().filter_map(|c| c.handshake).sum() };
