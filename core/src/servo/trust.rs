@@ -17,7 +17,7 @@
 //! verifier trusts; where a method cannot have exactly Servo's set (the `platform` method
 //! always adds the system store) the description says what it has instead.
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use certbench_schema::TrustStore;
 use certbench_schema::servo::ServoChoice;
@@ -110,15 +110,38 @@ fn servo_webpki_store(overrides: &[CertificateDer<'static>]) -> TrustStore {
     store
 }
 
-/// The description of the roots Servo's chosen verifier trusts.
+/// What was worked out once per process, by what it was worked out from.
+type Memo<K, V> = Mutex<Vec<(K, Vec<CertificateDer<'static>>, V)>>;
+
+/// `make()`, or what it gave before for `key` and `overrides`: Servo builds a verifier per
+/// TLS config (twice at start-up, once per WebSocket), and certbench adds no root-set clone
+/// or matching to each (the trust set is the same for the same choice and overrides).
+fn once<K: PartialEq + Copy, V: Clone>(
+    memo: &Memo<K, V>,
+    key: K,
+    overrides: &[CertificateDer<'static>],
+    make: impl FnOnce() -> Result<V, Error>,
+) -> Result<V, Error> {
+    let mut seen = memo.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((.., v)) = (seen.iter()).find(|(k, o, _)| *k == key && o.as_slice() == overrides) {
+        return Ok(v.clone());
+    }
+    let v = make()?;
+    seen.push((key, overrides.to_vec(), v.clone()));
+    Ok(v)
+}
+
+/// The description of the roots Servo's chosen verifier trusts (worked out once per
+/// process and choice).
 pub fn servo_trust_store(
     choice: ServoChoice,
     overrides: &[CertificateDer<'static>],
 ) -> Result<TrustStore, Error> {
-    match choice {
+    static MEMO: Memo<ServoChoice, TrustStore> = Mutex::new(Vec::new());
+    once(&MEMO, choice, overrides, || match choice {
         ServoChoice::WebpkiRoots => Ok(servo_webpki_store(overrides)),
         _ => servo_roots(choice, overrides).map(|r| r.trust_store()),
-    }
+    })
 }
 
 /// The roots Servo's chosen verifier trusts.
@@ -137,6 +160,19 @@ pub fn servo_roots(
 /// What `method` is given to build its store from, and the description of the set it then
 /// trusts: Servo's set ([`Trust::Servo`]) or the Mozilla roots plus the overrides.
 pub fn for_method(
+    method: Method,
+    choice: ServoChoice,
+    trust: Trust,
+    overrides: &[CertificateDer<'static>],
+) -> Result<(Vec<CertificateDer<'static>>, TrustStore), Error> {
+    type Given = (Vec<CertificateDer<'static>>, TrustStore);
+    static MEMO: Memo<(Method, ServoChoice, Trust), Given> = Mutex::new(Vec::new());
+    once(&MEMO, (method, choice, trust), overrides, || {
+        given(method, choice, trust, overrides)
+    })
+}
+
+fn given(
     method: Method,
     choice: ServoChoice,
     trust: Trust,
