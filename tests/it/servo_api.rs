@@ -426,6 +426,15 @@ fn the_documented_workflow_gives_cold_and_warm_rows_in_every_format() {
             .all(|g| g["connections"][0]["connect"].is_number())
     );
     assert!(servo.iter().all(|g| g["pages"][0]["page_load"].is_number()));
+    // The first-connection tax: each process's first verification and TLS handshake against
+    // its later ones, and its first store build.
+    for g in servo {
+        let first = &g["first"];
+        assert_eq!(first["processes"], rounds, "{first}");
+        assert!(first["first_build"].is_number(), "{first}");
+        assert!(first["verification_extra"].is_number(), "{first}");
+        assert!(first["handshake_extra"].is_number(), "{first}");
+    }
     let csv = report(&["--format", "csv"]);
     assert!(csv.contains(",warm,resumed,handshake,"), "{csv}");
     assert!(

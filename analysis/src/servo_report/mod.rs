@@ -14,6 +14,9 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+mod first;
+pub use first::FirstRow;
+
 use crate::stats::Spread;
 use certbench_schema::servo::{ServoChoice, ServoEvent, ServoMeta};
 use certbench_schema::{Config, Sample, Stage};
@@ -133,6 +136,8 @@ pub struct GroupFigures {
     pub label: String,
     /// Store builds and verification.
     pub store: StoreRow,
+    /// What a process pays once, on or before its first connection.
+    pub first: FirstRow,
     /// Cold connections, then warm ones (those there are), each full then resumed.
     pub connections: Vec<ConnectionRow>,
     /// Per origin, full then resumed.
@@ -217,6 +222,7 @@ fn figures(g: &Group, taken: &[Taken]) -> GroupFigures {
     GroupFigures {
         label: g.label(),
         store: store_row(taken),
+        first: first::first_row(taken, &conns),
         connections: connections_rows,
         origins: (origins.iter())
             .flat_map(|(origin, c)| full_and_resumed(origin, c))

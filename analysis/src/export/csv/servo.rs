@@ -2,7 +2,7 @@
 //! its other records: one record per group × row × figure, in the same columns. `method`
 //! holds the group (method · Servo's choice · trust set); `site` the row (`cold`, `warm`, an
 //! origin as host or host:port, or a kind of page load); `chain` the handshake kind (`full`,
-//! `resumed`) of a connection row, or `servo-store`/`servo-page`; `stage` the figure
+//! `resumed`) of a connection row, or `servo-store`/`servo-first`/`servo-page`; `stage` the figure
 //! (`connect`, `handshake`, `page-load`, … or a share, `share-of-handshake`); `n` the
 //! connections, verifications or page loads the median is over; `median_ns` the median
 //! (a share: a fraction). The other statistics are empty: these are medians of per-process
@@ -47,6 +47,36 @@ pub(crate) fn records(w: &mut csv::Writer<Vec<u8>>, groups: &[GroupFigures]) {
         );
         record(w, at("cold"), "total-verification", s.cold.0, s.cold.1);
         record(w, at("warm"), "total-verification", s.warm.0, s.warm.1);
+        let at = |site| (g.label.as_str(), site, "servo-first");
+        let f = &g.first;
+        record(
+            w,
+            at("(startup)"),
+            "library-init",
+            f.processes,
+            f.library_init,
+        );
+        record(
+            w,
+            at("(startup)"),
+            "roots-creation",
+            f.processes,
+            f.first_build,
+        );
+        record(
+            w,
+            at("first"),
+            "total-verification-extra",
+            f.processes,
+            f.verification_extra,
+        );
+        record(
+            w,
+            at("first"),
+            "handshake-extra",
+            f.processes,
+            f.handshake_extra,
+        );
         for c in g.connections.iter().chain(&g.origins) {
             let at = (g.label.as_str(), c.label.as_str(), kind(c.resumed));
             record(w, at, "connect", c.connections, c.connect);

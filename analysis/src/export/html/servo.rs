@@ -1,5 +1,6 @@
-//! A patched Servo's section of the HTML report ([`crate::servo_report`]): the same four
-//! tables as the markdown section (store builds and verification cold and warm; per
+//! A patched Servo's section of the HTML report ([`crate::servo_report`]): the same five
+//! tables as the markdown section (store builds and verification cold and warm; the
+//! first-connection tax; per
 //! connection and per origin, full and resumed apart, `connect` apart from the TLS
 //! `handshake`; per page load with its time and verification's share of it).
 
@@ -45,6 +46,28 @@ pub(super) fn section(h: &mut String, groups: &[GroupFigures]) {
         "exception-accepted",
     ];
     html_table(h, &head, &store, 1);
+    let first: Vec<Vec<String>> = (groups.iter())
+        .map(|g| {
+            let f = &g.first;
+            vec![
+                g.label.clone(),
+                f.processes.to_string(),
+                ms(f.library_init),
+                ms(f.first_build),
+                ms(f.verification_extra),
+                ms(f.handshake_extra),
+            ]
+        })
+        .collect();
+    let head = [
+        "method · Servo's choice · trust set",
+        "processes",
+        "library-init",
+        "first roots-creation (store load + verifier)",
+        "first verification's extra",
+        "first TLS handshake's extra",
+    ];
+    html_table(h, &head, &first, 1);
     for (what, rows) in [
         ("connection", rows(groups, |g| &g.connections)),
         ("origin", rows(groups, |g| &g.origins)),
