@@ -459,3 +459,66 @@ fn the_documented_workflow_gives_cold_and_warm_rows_in_every_format() {
         assert!(section.contains("<td>resumed</td>"), "resumed rows apart");
     }
 }
+
+/// `CERTBENCH_CT` and `CERTBENCH_REVOCATION` (Servo's prefs `certbench_ct`,
+/// `certbench_revocation`) turn on a method's CT and revocation checks inside Servo: its
+/// verifications carry the `ct` and `revocation` stages and their configuration names the
+/// log list and the data; with Servo's own verifier they are refused at start.
+#[test]
+fn ct_and_revocation_by_pref_run_inside_servos_verification() {
+    let logs = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus/ct-logs/log_list.json");
+    let data = tempfile::tempdir().unwrap();
+    let revocation = format!("crl:{}", data.path().display());
+    let dir = tempfile::tempdir().unwrap();
+    let (out, samples) = run_child(
+        dir.path(),
+        &[
+            ("CERTBENCH_METHOD", "rustlsparallel"),
+            ("CERTBENCH_CT", logs),
+            ("CERTBENCH_REVOCATION", &revocation),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let verifications = of(&samples, ServoEvent::Verification);
+    assert!(!verifications.is_empty());
+    for v in &verifications {
+        assert!(v.config.ct.is_some(), "the log list named: {v:?}");
+        assert!(v.config.revocation.is_some(), "the data named: {v:?}");
+        // Where the path verifies (the choices that trust the override CA), then CT: the
+        // test leaf has no SCT, so the CT policy rejects it (Servo's exception list accepts
+        // it).
+        if meta(v).choice != Some(ServoChoice::PlatformCached) {
+            assert!(v.stage(Stage::Ct).is_some(), "a ct stage: {v:?}");
+            assert!(matches!(v.verdict, Verdict::Rejected(_)), "{v:?}");
+        }
+    }
+    // Revocation alone: the check runs after the path (no CRL for the test CA in the data:
+    // nothing found, the leaf stands).
+    let dir = tempfile::tempdir().unwrap();
+    let (out, samples) = run_child(
+        dir.path(),
+        &[
+            ("CERTBENCH_METHOD", "rustlsparallel"),
+            ("CERTBENCH_REVOCATION", &revocation),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for v in of(&samples, ServoEvent::Verification) {
+        if meta(v).choice != Some(ServoChoice::PlatformCached) {
+            assert!(
+                v.stage(Stage::Revocation).is_some(),
+                "a revocation stage: {v:?}"
+            );
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (out, samples) = run_child(dir.path(), &[("CERTBENCH_CT", logs)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(samples.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Servo's own verifier checks neither"));
+}

@@ -102,7 +102,9 @@ pub fn verifier(
             choice,
             overrides,
         )),
-        Measured::Method(m) => verification::method(m, active.settings.trust, choice, overrides),
+        Measured::Method(m) => {
+            verification::method(m, active.settings.trust, choice, overrides, &active.checks)
+        }
     };
     let (verifier, roots, rec, cached) = built.map_err(|source| Refusal::Build {
         method: active.settings.method_name(),
