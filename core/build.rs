@@ -29,6 +29,7 @@ const CRATES: &[&str] = &[
     "hyper",
     "rustls-platform-verifier",
     "hyper-rustls",
+    "webpki-roots",
 ];
 
 /// The lock file of the build that links this crate: the first `Cargo.lock` above the
@@ -63,6 +64,7 @@ fn main() {
         }
     }
     println!("cargo:rustc-env=CERTBENCH_LOCKED_VERSIONS={out}");
+    println!("cargo:rustc-env=CERTBENCH_LOCK_FILE={}", lock.display());
 
     // Side by side: BoringSSL's build (ninja, two jobs) and NSS's (make, serial) are each the
     // longest step of a cold build.

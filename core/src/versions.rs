@@ -10,6 +10,12 @@ pub fn locked(krate: &str) -> &'static str {
         .map_or("unknown", |(_, v)| v)
 }
 
+/// The lock file [`locked`] read: the first `Cargo.lock` above the build's target folder
+/// (a Servo build's own), or certbench's beside this crate when there was none.
+pub fn lock_file() -> &'static str {
+    env!("CERTBENCH_LOCK_FILE")
+}
+
 /// The OpenSSL library linked at run time, e.g. `3.0.19`.
 #[cfg(feature = "openssl")]
 pub fn openssl() -> String {

@@ -25,10 +25,13 @@ pub enum ServoEvent {
     Verifier,
     /// Servo built an HTTP client: `http-connector-creation`.
     Connector,
-    /// One TLS connection through Servo's connector: `handshake` (TCP connect + TLS).
+    /// One TLS connection through Servo's connector: `connection`, split into `connect` (DNS,
+    /// TCP, proxy) and `handshake` (TLS alone).
     Connection,
     /// One certificate verification inside a handshake: `total-verification`, `verify`, ….
     Verification,
+    /// One fetch of a page load got its response headers: `page-load`, the page load so far.
+    Fetch,
 }
 
 /// Which verifier Servo's `connector.rs` chose (`CertificateVerificationOverrideVerifier::new`).
@@ -95,6 +98,11 @@ pub struct ServoMeta {
     /// Set when Servo accepted a certificate its verifier rejected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exception: Option<ServoException>,
+    /// On a `verifier` sample: the `Cargo.lock` the sample's `config.versions` were read from
+    /// when the build linked certbench-core (Servo's own, or certbench's when the build's
+    /// target folder was outside Servo's checkout).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock_file: Option<String>,
 }
 
 #[cfg(test)]
@@ -113,6 +121,7 @@ mod tests {
             page: Some(1),
             page_url: Some("https://example.com/".into()),
             exception: Some(ServoException::CertificateOverride),
+            lock_file: None,
         };
         let json = serde_json::to_string(&meta).unwrap();
         assert!(json.contains(r#""event":"verification""#), "{json}");

@@ -83,10 +83,19 @@ stages! {
     /// transport). A proof of the key, not a check of the chain: not part of
     /// `total-verification`.
     CertificateVerify => "certificate-verify",
-    /// TCP connect + TLS handshake + request to the first byte of the response (driver only).
+    /// The driver: TCP connect + TLS handshake + request to the first byte of the response. A
+    /// patched Servo's connector: the whole connection, `connect` + `handshake`.
     Connection => "connection",
-    /// TCP connect + TLS handshake, as a connector sees it (a patched Servo's connector).
+    /// Name resolution + TCP connect + any proxy tunnel, up to the TCP stream a TLS handshake
+    /// starts on (a patched Servo's connector: the call to its inner connector's stream).
+    Connect => "connect",
+    /// The TLS handshake alone, from the TCP stream to the handshake's end (a patched Servo's
+    /// connector; `connect` before it). A sample without `connect` did not mark the stream's
+    /// arrival: its whole connection is in `connection` instead.
     Handshake => "handshake",
+    /// A patched Servo's page load so far: from its document fetch's start to the response
+    /// headers of one of its fetches (the page's latest is its network time, not rendering).
+    PageLoad => "page-load",
     /// Everything the verifier does for one chain: chain-creation + ev-attempt + verify + ct +
     /// revocation + verify-hostname.
     TotalVerification => "total-verification",

@@ -39,6 +39,7 @@ mod revocation_driver;
 mod revocation_scale;
 mod servo_api;
 mod servo_child;
+mod servo_workflow;
 mod sites;
 mod timed_verifier;
 mod verdicts;

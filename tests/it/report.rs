@@ -403,7 +403,7 @@ fn a_handshake_run_reports_back_through_certbench_report() {
     assert!(page.contains("--resumption none,tickets"));
 }
 
-fn chromium() -> Option<&'static str> {
+pub(crate) fn chromium() -> Option<&'static str> {
     let found = ["chromium", "chromium-browser", "google-chrome"]
         .into_iter()
         .find(|b| {
@@ -424,7 +424,7 @@ fn chromium() -> Option<&'static str> {
 
 /// Runs headless Chromium with `args` on `page`, killed after 90 s; returns its standard
 /// output (through a file: a pipe nobody drains would block a large `--dump-dom`).
-fn headless(browser: &str, profile: &Path, args: &[String], page: &Path) -> String {
+pub(crate) fn headless(browser: &str, profile: &Path, args: &[String], page: &Path) -> String {
     let out_path = profile.with_extension("stdout");
     let out_file = std::fs::File::create(&out_path).unwrap();
     let mut child = Command::new(browser)

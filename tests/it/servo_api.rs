@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 
 use certbench_schema::servo::{ServoChoice, ServoEvent, ServoException, ServoMeta};
 use certbench_schema::{Sample, Stage, Verdict};
-fn run_child(dir: &Path, vars: &[(&str, &str)]) -> (Output, Vec<Sample>) {
+pub(crate) fn run_child(dir: &Path, vars: &[(&str, &str)]) -> (Output, Vec<Sample>) {
     let samples = dir.join("servo.jsonl");
     let out = Command::new(std::env::current_exe().unwrap())
         .args([
@@ -38,14 +38,14 @@ fn run_child(dir: &Path, vars: &[(&str, &str)]) -> (Output, Vec<Sample>) {
     (out, read)
 }
 
-fn meta(s: &Sample) -> &ServoMeta {
+pub(crate) fn meta(s: &Sample) -> &ServoMeta {
     s.meta
         .servo
         .as_ref()
         .unwrap_or_else(|| panic!("no servo meta: {s:?}"))
 }
 
-fn of(samples: &[Sample], event: ServoEvent) -> Vec<&Sample> {
+pub(crate) fn of(samples: &[Sample], event: ServoEvent) -> Vec<&Sample> {
     samples.iter().filter(|s| meta(s).event == event).collect()
 }
 
@@ -106,8 +106,26 @@ fn servo_own_verifier_is_timed_per_choice_connection_and_page() {
     let roots = roots_by_choice(&samples);
     assert!(roots[0].1.starts_with("system ("), "{roots:?}");
     assert!(roots[1].1.starts_with("system+overrides ("), "{roots:?}");
-    let mozilla = webpki_root_certs::TLS_SERVER_ROOT_CERTS.len() + 1;
-    assert_eq!(roots[2].1, format!("mozilla+overrides ({mozilla})"));
+    // The webpki-roots choice: the anchors of Servo's own crate, at the release Servo locks
+    // (certbench's Cargo.lock holds it too), plus the override.
+    let anchors = webpki_roots::TLS_SERVER_ROOTS.len() + 1;
+    assert_eq!(roots[2].1, format!("webpki-roots+overrides ({anchors})"));
+    let servo_lock = certbench_core::servo::trust::SERVO_LOCKED_WEBPKI_ROOTS;
+    let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.lock")).unwrap();
+    assert!(
+        lock.contains(&format!(
+            "name = \"webpki-roots\"\nversion = \"{servo_lock}\""
+        )),
+        "certbench links webpki-roots {servo_lock}, Servo's locked release"
+    );
+    for s in &built {
+        assert_eq!(
+            s.config.versions.get("webpki-roots").map(String::as_str),
+            Some(servo_lock)
+        );
+        let lock_file = meta(s).lock_file.as_deref().expect("the lock file named");
+        assert!(lock_file.ends_with("Cargo.lock"), "{lock_file}");
+    }
 
     // Per choice: one page load, a full handshake with one verification, then a resumed one.
     let verifications = of(&samples, ServoEvent::Verification);
@@ -168,14 +186,14 @@ fn servo_own_verifier_is_timed_per_choice_connection_and_page() {
         row("servo · platform-cached · system (").contains("| 1 | 1 per process |"),
         "{text}"
     );
-    assert!(
-        row("| first of process |").contains("| 1 | first of process | 2 | 1 | 1 |"),
-        "{text}"
-    );
-    assert!(
-        row("| later |").contains("| 1 | later | 2 | 1 | 1 |"),
-        "{text}"
-    );
+    // Page loads: one each, its time (`page-load`), then 2 connections, 1 resumed, 1 verified.
+    for kind in ["| 1 | first of process | ", "| 1 | later | "] {
+        let page = row(kind);
+        let after = &page[page.find(kind).unwrap() + kind.len()..];
+        let cells: Vec<&str> = after.split('|').map(str::trim).collect();
+        assert!(cells[0] != "–", "a page-load time: {page}");
+        assert_eq!(cells[1..4], ["2", "1", "1"], "{page}");
+    }
 }
 
 #[test]
@@ -190,10 +208,25 @@ fn a_method_gets_servos_trust_set_or_the_mozilla_one_by_name() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(method.iter().all(|s| s.method == "rustlsparallel"));
+    let (method_roots, own_roots) = (roots_by_choice(&method), roots_by_choice(&own));
     assert_eq!(
-        roots_by_choice(&method),
-        roots_by_choice(&own),
+        method_roots[..2],
+        own_roots[..2],
         "the same trust set as Servo's"
+    );
+    // On webpki-roots: the certificates of Servo's anchors that this build's
+    // webpki-root-certs holds (all of them in a Servo build, which locks both at one release).
+    let anchors = webpki_roots::TLS_SERVER_ROOTS.len();
+    let (set, missing) = certbench_core::servo::trust::webpki_roots();
+    assert_eq!(set.certs().len() + missing, anchors);
+    let name = if missing == 0 {
+        "webpki-roots"
+    } else {
+        "webpki-roots-partial"
+    };
+    assert_eq!(
+        method_roots[2].1,
+        format!("{name}+overrides ({})", anchors - missing + 1)
     );
     // Built once per process on the cached choice, as Servo builds its verifier.
     let built = of(&method, ServoEvent::Verifier);

@@ -5,7 +5,9 @@
 //! webpki-roots) goes through `servo::verifier`; then a page load makes two real in-memory
 //! TLS handshakes to a loopback-only name per verifier (the second resumed), through a
 //! stand-in of Servo's override verifier whose exception list holds the leaf, as Servo's
-//! does once a user accepted it. [`child`] does nothing unless `servo_api` runs it.
+//! does once a user accepted it. With `CERTBENCH_CHILD_FRAMES` it is instead the servoshell
+//! of docs/servo.md's workflow ([`workflow`]). [`child`] does nothing unless `servo_api`
+//! runs it.
 
 use std::sync::{Arc, LazyLock};
 
@@ -26,6 +28,11 @@ struct Pki {
 }
 
 fn pki() -> Pki {
+    pki_for(&[HOST.to_owned()])
+}
+
+/// A CA and a leaf for all of `names`.
+fn pki_for(names: &[String]) -> Pki {
     use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
     let ca_key = KeyPair::generate().unwrap();
     let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
@@ -33,7 +40,7 @@ fn pki() -> Pki {
     (ca_params.distinguished_name).push(DnType::CommonName, "certbench servo test CA");
     let ca = ca_params.self_signed(&ca_key).unwrap();
     let leaf_key = KeyPair::generate().unwrap();
-    let leaf_params = CertificateParams::new(vec![HOST.to_owned()]).unwrap();
+    let leaf_params = CertificateParams::new(names.to_vec()).unwrap();
     let leaf = (leaf_params.signed_by(&leaf_key, &Issuer::new(ca_params, ca_key))).unwrap();
     Pki {
         ca: ca.der().clone(),
@@ -71,10 +78,9 @@ fn servo_verifier(
             Some(overrides),
         ),
         ServoChoice::WebpkiRoots => {
+            // As connector.rs: Servo's own crate's anchors.
             let mut store = rustls::RootCertStore::empty();
-            store.add_parsable_certificates(
-                webpki_root_certs::TLS_SERVER_ROOT_CERTS.iter().cloned(),
-            );
+            store.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
             store.add_parsable_certificates(overrides.iter().cloned());
             let v = rustls::client::WebPkiServerVerifier::builder_with_provider(
                 store.into(),
@@ -153,8 +159,10 @@ impl ServerCertVerifier for Override {
 fn handshake(
     client: &Arc<ClientConfig>,
     server: &Arc<ServerConfig>,
+    host: &str,
 ) -> Result<Option<HandshakeKind>, rustls::Error> {
-    let mut c = ClientConnection::new(client.clone(), ServerName::try_from(HOST).unwrap())?;
+    let name = ServerName::try_from(host.to_owned()).unwrap();
+    let mut c = ClientConnection::new(client.clone(), name)?;
     let mut s = ServerConnection::new(server.clone())?;
     for _ in 0..20 {
         let (mut to_server, mut to_client) = (Vec::new(), Vec::new());
@@ -181,11 +189,17 @@ fn handshake(
     panic!("the in-memory handshake did not settle");
 }
 
-/// One connection through the patched connector: `Connection`, the handshake polled inside
-/// `connecting`, then `finish` or `failed`.
-async fn connect(client: &Arc<ClientConfig>, server: &Arc<ServerConfig>) {
-    let certbench = servo::Connection::start(HOST, Some(443));
-    let result = servo::connecting(certbench.as_ref(), async { handshake(client, server) }).await;
+/// One connection through the patched connector: `Connection`, the stream (`stream_up`, as
+/// `ProxyConnector::call`'s future) and the handshake polled inside `connecting`, then
+/// `finish` or `failed`.
+async fn connect(client: &Arc<ClientConfig>, server: &Arc<ServerConfig>, host: &str, port: u16) {
+    let certbench = servo::Connection::start(host, Some(port));
+    let result = servo::connecting(certbench.as_ref(), async {
+        // The TCP stream: in memory, up at once.
+        servo::stream_up(async {}).await;
+        handshake(client, server, host)
+    })
+    .await;
     if let Some(connection) = certbench {
         match &result {
             Ok(kind) => connection.finish(Some(*kind)),
@@ -200,6 +214,10 @@ async fn connect(client: &Arc<ClientConfig>, server: &Arc<ServerConfig>) {
 fn child() {
     if std::env::var_os("CERTBENCH_SERVO_CHILD").is_none() {
         return;
+    }
+    if let Ok(frames) = std::env::var("CERTBENCH_CHILD_FRAMES") {
+        let page = std::env::var("CERTBENCH_CHILD_PAGE").unwrap();
+        return workflow(&page, &frames);
     }
     let pki = pki();
     let server = Arc::new(
@@ -239,10 +257,68 @@ fn child() {
             "https://servo.test/",
         );
         let load = servo::within_page(page, async {
-            connect(&client, &server).await;
-            connect(&client, &server).await;
+            connect(&client, &server, HOST, 443).await;
+            connect(&client, &server, HOST, 443).await;
         });
         load.now_or_never()
+            .expect("in-memory handshakes do not wait");
+    }
+    servo::flush();
+}
+
+/// `https://host:port/…` as host and port.
+fn host_port(url: &str) -> (String, u16) {
+    let authority = url
+        .trim_start_matches("https://")
+        .split('/')
+        .next()
+        .unwrap();
+    let (host, port) = authority.rsplit_once(':').unwrap_or((authority, "443"));
+    (host.to_owned(), port.parse().unwrap())
+}
+
+/// servoshell in docs/servo.md's workflow, with `--certificate-path` (Servo's choice
+/// `platform-extra-roots`): one page load of `page` (the document over plain HTTP: no TLS
+/// connection), then each of `frames` (space-separated URLs) fetched in the page, one
+/// connection each: a frame whose origin already has a connection opens a second one, which
+/// resumes the first's TLS session (two frames of a site loaded together).
+fn workflow(page: &str, frames: &str) {
+    let frames: Vec<(String, u16)> = frames.split_whitespace().map(host_port).collect();
+    let mut names: Vec<String> = frames.iter().map(|(h, _)| h.clone()).collect();
+    names.dedup();
+    let pki = pki_for(&names);
+    let server = Arc::new(
+        ServerConfig::builder_with_provider(provider())
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![pki.leaf.clone()], pki.key.clone_key())
+            .unwrap(),
+    );
+    // `--certificate-path` with the mirror's roots: the test CA is an override certificate.
+    let overrides = vec![pki.ca.clone()];
+    let verifier = Override {
+        main: servo_verifier(ServoChoice::PlatformExtraRoots, &overrides),
+        exceptions: Vec::new(),
+    };
+    let client = Arc::new(
+        ClientConfig::builder_with_provider(provider())
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(verifier))
+            .with_no_client_auth(),
+    );
+    let webview = || Some("webview-1".to_owned());
+    let document = servo::page_of_fetch(webview(), Some("request-1"), page);
+    servo::within_page(document, async {})
+        .now_or_never()
+        .expect("the document fetch stands in, at once");
+    for (host, port) in &frames {
+        let url = format!("https://{host}:{port}/");
+        let page = servo::page_of_fetch(webview(), None, &url);
+        servo::within_page(page, connect(&client, &server, host, *port))
+            .now_or_never()
             .expect("in-memory handshakes do not wait");
     }
     servo::flush();

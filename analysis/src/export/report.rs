@@ -32,6 +32,10 @@ pub struct Report {
     /// With `--revocation`: per method and mechanism, the `revocation` stage warm and the
     /// data's `revocation-load` cold ([`crate::revocation::rows`]); empty without.
     pub revocation: Vec<RevocationRow>,
+    /// A patched Servo's samples: per group, verification per connection and per page load
+    /// ([`crate::servo_report`]); empty without them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub servo: Vec<crate::servo_report::GroupFigures>,
 }
 
 impl Report {
@@ -104,6 +108,7 @@ impl Report {
             answer,
             pq,
             revocation,
+            servo: crate::servo_report::report(samples).unwrap_or_default(),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The report of a patched Servo's samples (those with [`certbench_schema::servo::ServoMeta`]): what
 //! verification costs per connection, per origin and per page load, and its share of the
-//! connection, with each process's first (cold) apart from the later (warm) ones.
+//! TLS handshake and of the page load, with each process's first (cold) apart from the later
+//! (warm) ones, and full handshakes apart from resumed ones in every connection row.
 //!
 //! Everything is grouped by [`Group`] (method, configuration — which names the trust set —
 //! and Servo's choice of verifier): no figure mixes two groups. Within a process, a
@@ -10,6 +11,11 @@
 //! writes the figures.
 
 use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+mod first;
+pub use first::FirstRow;
 
 use crate::stats::Spread;
 use certbench_schema::servo::{ServoChoice, ServoEvent, ServoMeta};
@@ -41,9 +47,15 @@ struct Taken<'a> {
     meta: &'a ServoMeta,
 }
 
+/// A page load's connections, and its `page-load` (its latest fetch's).
+type PageConns<'a> = (Vec<&'a Conn>, Option<u64>);
+
 /// One connection of one process, with what was verified in it.
 #[derive(Default)]
 struct Conn {
+    /// `connection`: all of it; `connect` (DNS, TCP, proxy) and `handshake` (TLS) when split.
+    connection: Option<u64>,
+    connect: Option<u64>,
     handshake: Option<u64>,
     resumed: bool,
     verified: Vec<u64>,
@@ -54,7 +66,7 @@ struct Conn {
 
 /// One group's first table row: its processes, their store builds, verification cold and
 /// warm.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StoreRow {
     /// Processes.
     pub processes: usize,
@@ -70,32 +82,37 @@ pub struct StoreRow {
     pub exceptions: usize,
 }
 
-/// Connections of one kind (cold or warm; or one origin): medians per connection.
-#[derive(Clone, Debug, PartialEq)]
+/// Connections of one kind (cold or warm; or one origin), full handshakes or resumed ones:
+/// medians per connection.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConnectionRow {
-    /// `cold`, `warm`, or the origin.
+    /// `cold`, `warm`, or the origin (host, or host:port off 443: the site key everywhere).
     pub label: String,
+    /// Whether these connections resumed a TLS session (no certificate verified).
+    pub resumed: bool,
     /// Connections.
     pub connections: usize,
-    /// Of them, resumed.
-    pub resumed: usize,
-    /// The median handshake.
+    /// The median `connect`: name resolution + TCP + proxy.
+    pub connect: Option<f64>,
+    /// The median `handshake`: TLS alone.
     pub handshake: Option<f64>,
     /// Verifications.
     pub verifications: usize,
     /// The median verification per connection that verified.
     pub per_connection: Option<f64>,
-    /// The median share of a connection's handshake its verification took.
+    /// The median share of a connection's TLS handshake its verification took.
     pub share: Option<f64>,
 }
 
 /// Page loads of one kind (a process's first, or later): medians per page.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PageRow {
     /// `first of process` or `later`.
     pub label: &'static str,
     /// Page loads.
     pub pages: usize,
+    /// The median `page-load`: the document fetch to its fetches' last response headers.
+    pub page_load: Option<f64>,
     /// Connections per page.
     pub connections: Option<f64>,
     /// Resumed connections per page.
@@ -104,22 +121,26 @@ pub struct PageRow {
     pub verifications: Option<f64>,
     /// Verification time per page.
     pub verification: Option<f64>,
-    /// Handshake time per page.
+    /// TLS handshake time per page (resumed ones included).
     pub handshakes: Option<f64>,
-    /// The median share of a page's handshakes its verification took.
+    /// The median share of a page's TLS handshakes its verification took.
     pub share: Option<f64>,
+    /// The median share of a page load its verification took.
+    pub load_share: Option<f64>,
 }
 
 /// One [`Group`]'s figures.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GroupFigures {
     /// Method · Servo's choice · trust set.
     pub label: String,
     /// Store builds and verification.
     pub store: StoreRow,
-    /// Cold connections, then warm ones (those there are).
+    /// What a process pays once, on or before its first connection.
+    pub first: FirstRow,
+    /// Cold connections, then warm ones (those there are), each full then resumed.
     pub connections: Vec<ConnectionRow>,
-    /// Per origin.
+    /// Per origin, full then resumed.
     pub origins: Vec<ConnectionRow>,
     /// The first page load of a process, then later ones (those there are).
     pub pages: Vec<PageRow>,
@@ -170,23 +191,27 @@ fn figures(g: &Group, taken: &[Taken]) -> GroupFigures {
     let mut connections_rows = Vec::new();
     for (label, first) in [("cold", true), ("warm", false)] {
         let c: Vec<&Conn> = conns.values().filter(|c| c.first == first).collect();
-        if !c.is_empty() {
-            connections_rows.push(connection_row(label, &c));
-        }
+        connections_rows.extend(full_and_resumed(label, &c));
     }
     let mut origins: BTreeMap<&str, Vec<&Conn>> = BTreeMap::new();
     for c in conns.values() {
         origins.entry(c.origin.as_str()).or_default().push(c);
     }
-    let mut pages: BTreeMap<(u32, u64), Vec<&Conn>> = BTreeMap::new();
+    let mut pages: BTreeMap<(u32, u64), PageConns> = BTreeMap::new();
     for ((pid, _), c) in &conns {
         if let Some(page) = c.page {
-            pages.entry((*pid, page)).or_default().push(c);
+            pages.entry((*pid, page)).or_default().0.push(c);
+        }
+    }
+    for t in taken {
+        if let (ServoEvent::Fetch, Some(page)) = (t.meta.event, t.meta.page) {
+            let load = &mut pages.entry((t.meta.pid, page)).or_default().1;
+            *load = (*load).max(t.sample.stage(Stage::PageLoad));
         }
     }
     let mut page_rows = Vec::new();
     for (label, first) in [("first of process", true), ("later", false)] {
-        let p: Vec<&Vec<&Conn>> = (pages.iter())
+        let p: Vec<&PageConns> = (pages.iter())
             .filter(|((_, page), _)| (*page == 1) == first)
             .map(|(_, c)| c)
             .collect();
@@ -197,12 +222,28 @@ fn figures(g: &Group, taken: &[Taken]) -> GroupFigures {
     GroupFigures {
         label: g.label(),
         store: store_row(taken),
+        first: first::first_row(taken, &conns),
         connections: connections_rows,
         origins: (origins.iter())
-            .map(|(origin, c)| connection_row(origin, c))
+            .flat_map(|(origin, c)| full_and_resumed(origin, c))
             .collect(),
         pages: page_rows,
     }
+}
+
+/// `conns`' rows: the full handshakes, then the resumed ones (those there are).
+fn full_and_resumed(label: &str, conns: &[&Conn]) -> Vec<ConnectionRow> {
+    [false, true]
+        .into_iter()
+        .filter_map(|resumed| {
+            let c: Vec<&Conn> = conns
+                .iter()
+                .copied()
+                .filter(|c| c.resumed == resumed)
+                .collect();
+            (!c.is_empty()).then(|| connection_row(label, resumed, &c))
+        })
+        .collect()
 }
 
 fn store_row(taken: &[Taken]) -> StoreRow {
@@ -255,6 +296,8 @@ fn connections(taken: &[Taken]) -> BTreeMap<(u32, u64), Conn> {
         let c = conns.entry((t.meta.pid, id)).or_default();
         match t.meta.event {
             ServoEvent::Connection => {
+                c.connection = t.sample.stage(Stage::Connection);
+                c.connect = t.sample.stage(Stage::Connect);
                 c.handshake = t.sample.stage(Stage::Handshake);
                 c.resumed = t.sample.meta.resumed == Some(true);
                 c.page = t.meta.page;
@@ -267,18 +310,22 @@ fn connections(taken: &[Taken]) -> BTreeMap<(u32, u64), Conn> {
             _ => {}
         }
     }
-    // Only connections that were recorded as up (a handshake time) are counted.
-    conns.retain(|_, c| c.handshake.is_some());
+    // Only connections that were recorded as up (a connection time) are counted.
+    conns.retain(|_, c| c.connection.is_some());
     conns
 }
 
-fn connection_row(label: &str, conns: &[&Conn]) -> ConnectionRow {
+fn connection_row(label: &str, resumed: bool, conns: &[&Conn]) -> ConnectionRow {
     let verified: Vec<&&Conn> = conns.iter().filter(|c| !c.verified.is_empty()).collect();
+    let median = |f: fn(&Conn) -> Option<u64>| {
+        Spread::median_of(conns.iter().filter_map(|c| f(c)).map(|v| v as f64))
+    };
     ConnectionRow {
         label: label.to_owned(),
+        resumed,
         connections: conns.len(),
-        resumed: conns.iter().filter(|c| c.resumed).count(),
-        handshake: Spread::median_of(conns.iter().filter_map(|c| c.handshake).map(|v| v as f64)),
+        connect: median(|c| c.connect),
+        handshake: median(|c| c.handshake),
         verifications: conns.iter().map(|c| c.verified.len()).sum(),
         per_connection: Spread::median_of(
             verified
@@ -292,21 +339,26 @@ fn connection_row(label: &str, conns: &[&Conn]) -> ConnectionRow {
     }
 }
 
-fn page_row(label: &'static str, pages: &[&Vec<&Conn>]) -> PageRow {
-    let per = |f: &dyn Fn(&[&Conn]) -> f64| Spread::median_of(pages.iter().map(|p| f(p)));
+fn page_row(label: &'static str, pages: &[&PageConns]) -> PageRow {
+    let per = |f: &dyn Fn(&[&Conn]) -> f64| Spread::median_of(pages.iter().map(|p| f(&p.0)));
     let verified = |p: &[&Conn]| -> u64 { p.iter().flat_map(|c| c.verified.iter()).sum() };
     let handshakes = |p: &[&Conn]| -> u64 { p.iter().filter_map(|c| c.handshake).sum() };
     PageRow {
         label,
         pages: pages.len(),
+        page_load: Spread::median_of(pages.iter().filter_map(|p| p.1).map(|v| v as f64)),
         connections: per(&|p| p.len() as f64),
         resumed: per(&|p| p.iter().filter(|c| c.resumed).count() as f64),
         verifications: per(&|p| p.iter().map(|c| c.verified.len()).sum::<usize>() as f64),
         verification: per(&|p| verified(p) as f64),
         handshakes: per(&|p| handshakes(p) as f64),
         share: Spread::median_of(pages.iter().filter_map(|p| {
-            let h = handshakes(p) as f64;
-            (h > 0.0).then(|| verified(p) as f64 / h)
+            let h = handshakes(&p.0) as f64;
+            (h > 0.0).then(|| verified(&p.0) as f64 / h)
+        })),
+        load_share: Spread::median_of(pages.iter().filter_map(|p| {
+            let load = p.1? as f64;
+            (load > 0.0).then(|| verified(&p.0) as f64 / load)
         })),
     }
 }

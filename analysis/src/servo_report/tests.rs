@@ -48,6 +48,7 @@ impl Take {
                     page,
                     page_url: page.map(|_| "https://a.example/".into()),
                     exception: None,
+                    lock_file: None,
                 }),
                 ..SampleMeta::default()
             },
@@ -84,7 +85,14 @@ pub(crate) fn samples() -> Vec<Sample> {
             Some(1),
             true,
         ),
-        t.next(c, &[(Stage::Handshake, 4_000_000)], Some(1), Some(1), true),
+        t.next(c, &conn(1_000_000, 4_000_000), Some(1), Some(1), true),
+        t.next(
+            ServoEvent::Fetch,
+            &[(Stage::PageLoad, 10_000_000)],
+            None,
+            Some(1),
+            false,
+        ),
         // Page 2: connection 2 (100 µs in 2 ms) and connection 3, resumed.
         t.next(
             v,
@@ -93,8 +101,32 @@ pub(crate) fn samples() -> Vec<Sample> {
             Some(2),
             false,
         ),
-        t.next(c, &[(Stage::Handshake, 2_000_000)], Some(2), Some(2), false),
-        t.next(c, &[(Stage::Handshake, 1_000_000)], Some(3), Some(2), false),
+        t.next(c, &conn(500_000, 2_000_000), Some(2), Some(2), false),
+        t.next(c, &conn(500_000, 1_000_000), Some(3), Some(2), false),
+        // Page 2's fetches: the later one ends the page's network time.
+        t.next(
+            ServoEvent::Fetch,
+            &[(Stage::PageLoad, 8_000_000)],
+            None,
+            Some(2),
+            false,
+        ),
+        t.next(
+            ServoEvent::Fetch,
+            &[(Stage::PageLoad, 20_000_000)],
+            None,
+            Some(2),
+            false,
+        ),
+    ]
+}
+
+/// A connection's stages: `connect`, then the TLS `handshake`, `connection` both.
+fn conn(connect: u64, handshake: u64) -> [(Stage, u64); 3] {
+    [
+        (Stage::Connect, connect),
+        (Stage::Handshake, handshake),
+        (Stage::Connection, connect + handshake),
     ]
 }
 
@@ -105,12 +137,25 @@ fn servo_report_sums_verifications_per_connection_and_page_cold_apart() {
     let g = &groups[0];
     assert_eq!(g.store.builds, Some((1, 1)));
     assert_eq!(g.store.build_ns, Some(5e6));
-    let labels: Vec<&str> = g.connections.iter().map(|c| c.label.as_str()).collect();
-    assert_eq!(labels, ["cold", "warm"]);
+    let rows: Vec<(&str, bool, usize)> = (g.connections.iter())
+        .map(|c| (c.label.as_str(), c.resumed, c.connections))
+        .collect();
     assert_eq!(
-        (g.connections[1].connections, g.connections[1].resumed),
-        (2, 1)
+        rows,
+        [("cold", false, 1), ("warm", false, 1), ("warm", true, 1)]
     );
+    // The TLS handshake alone, `connect` apart.
+    assert_eq!(g.connections[0].connect, Some(1e6));
+    assert_eq!(g.connections[0].handshake, Some(4e6));
+    assert_eq!(g.connections[0].share, Some(0.1));
+    assert_eq!(g.connections[2].verifications, 0);
     assert_eq!(g.pages[1].share.map(|s| (s * 1000.0).round()), Some(33.0));
+    // The page load is its latest fetch; verification's share of it.
+    assert_eq!(
+        (g.pages[0].page_load, g.pages[1].page_load),
+        (Some(1e7), Some(2e7))
+    );
+    assert_eq!(g.pages[0].load_share, Some(0.04));
+    assert_eq!(g.pages[1].load_share, Some(0.005));
     assert!(report(&[]).is_none());
 }

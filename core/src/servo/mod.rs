@@ -5,11 +5,14 @@
 //!   `verify_server_cert` holds a [`Verification`] so that a certificate Servo accepts through
 //!   its exception list is recorded as such;
 //! - `connector.rs`, `InstrumentedConnector::call`: each connection is a [`Connection`]
-//!   (`handshake`: TCP connect + TLS, resumed or not), and the connector's future is polled
-//!   inside [`connecting`] so that the verification in its handshake names it;
+//!   (`connect`: name resolution + TCP + proxy; `handshake`: TLS alone, resumed or not), and
+//!   the connector's future is polled inside [`connecting`] so that the verification in its
+//!   handshake names it; `ProxyConnector::call`'s stream future goes through [`stream_up`],
+//!   which ends `connect`;
 //! - `connector.rs`, `create_http_client`: [`connector_created`];
 //! - `http_loader.rs`, `http_network_fetch`: the fetch runs [`within_page`] of the page load
-//!   [`page_of_fetch`] names, so connections and verifications name their page load.
+//!   [`page_of_fetch`] names, so connections and verifications name their page load, and
+//!   its response headers record `page-load` (the page so far).
 //!
 //! What is measured is read once per process, at the first [`verifier`] call, from Servo's
 //! certbench prefs and the environment ([`settings`]); with nothing set every call
@@ -22,11 +25,12 @@
 //! its `config.roots` names the trust set ([`trust`]).
 //!
 //! Modules: `settings` (the environment), `trust` (Servo's choice and trust sets), `scope`
-//! (the thread's current connection and page), `record` (the process's state, the samples),
-//! `connection` (connections, page loads), `verification` (the verifiers handed to Servo),
+//! (the thread's current connection and page), `page` (page loads, their fetches), `record` (the process's state, the samples),
+//! `connection` (connections), `verification` (the verifiers handed to Servo),
 //! `writer` (the writer thread).
 
 mod connection;
+mod page;
 mod record;
 mod scope;
 pub mod settings;
@@ -42,9 +46,10 @@ use rustls::client::danger::ServerCertVerifier;
 use rustls_pki_types::CertificateDer;
 
 pub use certbench_schema::servo::{ServoChoice as Choice, ServoException as Exception};
-pub use connection::{Connection, connecting, page_of_fetch, within_page};
+pub use connection::{Connection, connecting, stream_up};
+pub use page::{Fetch, page_of_fetch, within_page};
 pub use record::Refusal;
-pub use scope::{Page, Scoped};
+pub use scope::{Page, Scoped, StreamUp};
 pub use settings::{Measured, Prefs, SERVO_OWN, Settings, SettingsError, Trust};
 pub use verification::Verification;
 
@@ -97,12 +102,20 @@ pub fn verifier(
             choice,
             overrides,
         )),
-        Measured::Method(m) => verification::method(m, active.settings.trust, choice, overrides),
+        Measured::Method(m) => {
+            verification::method(m, active.settings.trust, choice, overrides, &active.checks)
+        }
     };
     let (verifier, roots, rec, cached) = built.map_err(|source| Refusal::Build {
         method: active.settings.method_name(),
         source,
     })?;
+    if choice == Choice::WebpkiRoots
+        && let Some(warning) = trust::webpki_roots_warning()
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| log::warn!("{warning}"));
+    }
     let config = config(roots);
     *active.last.lock().unwrap_or_else(|e| e.into_inner()) = (config.clone(), Some(choice));
     let mut s = sample(
@@ -115,6 +128,9 @@ pub fn verifier(
         Some(choice),
     );
     s.meta.roots_cached = cached;
+    if let Some(meta) = s.meta.servo.as_mut() {
+        meta.lock_file = Some(crate::versions::lock_file().to_owned());
+    }
     active.writer.send(s);
     Ok(verifier)
 }

@@ -8,7 +8,7 @@
 //! ([`mark_cold`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use certbench_schema::servo::{ServoChoice, ServoEvent, ServoMeta};
 use certbench_schema::{
@@ -18,6 +18,9 @@ use certbench_schema::{
 use super::scope::{Current, current};
 use super::settings::{Prefs, Settings, SettingsError};
 use super::writer::{self, Writer};
+use crate::ct::CtLogs;
+use crate::revocation::types::Mechanism;
+use crate::revocation::{DataFiles, RevocationData};
 use crate::stages::Recorder;
 
 /// The process's measuring state.
@@ -30,6 +33,41 @@ pub(super) struct Active {
     pub(super) last: Mutex<(Config, Option<ServoChoice>)>,
     /// Per connection, the configuration and choice of the verifier that verified in it.
     verified_in: Mutex<Vec<(u64, Config, ServoChoice)>>,
+    /// The CT logs (`CERTBENCH_CT`) and revocation data (`CERTBENCH_REVOCATION`) a method
+    /// checks against, read once per process.
+    pub(super) checks: Checks,
+}
+
+/// What a method checks besides the path: CT and revocation (see [`super::settings`]).
+#[derive(Clone, Default)]
+pub(super) struct Checks {
+    pub(super) ct: Option<Arc<CtLogs>>,
+    pub(super) revocation: Option<(Mechanism, Arc<RevocationData>)>,
+}
+
+impl Checks {
+    fn load(settings: &Settings) -> Result<Checks, SettingsError> {
+        let ct = match &settings.ct {
+            None => None,
+            Some(path) => Some(Arc::new(CtLogs::load(path).map_err(|e| {
+                SettingsError::Ct {
+                    path: path.display().to_string(),
+                    reason: e.to_string(),
+                }
+            })?)),
+        };
+        let revocation = (settings.revocation.as_ref()).map(|(mechanism, dir)| {
+            let files = DataFiles::in_dir(dir, dir.display().to_string());
+            (*mechanism, Arc::new(RevocationData::new(*mechanism, files)))
+        });
+        Ok(Checks { ct, revocation })
+    }
+
+    /// `config` naming the checks (`ct`, `revocation`), as the driver's samples do.
+    pub(super) fn name(&self, config: &mut Config) {
+        config.ct = self.ct.as_ref().map(|l| l.label().into());
+        config.revocation = (self.revocation.as_ref()).map(|(m, d)| d.label(*m).into());
+    }
 }
 
 static STATE: OnceLock<Result<Option<Active>, SettingsError>> = OnceLock::new();
@@ -39,10 +77,15 @@ static STATE: OnceLock<Result<Option<Active>, SettingsError>> = OnceLock::new();
 pub(super) fn state(prefs: &Prefs) -> &'static Result<Option<Active>, SettingsError> {
     STATE.get_or_init(|| {
         let settings = Settings::from_vars(|k| prefs.get(k).or_else(|| std::env::var(k).ok()))?;
-        Ok(settings.map(|settings| Active {
+        let Some(settings) = settings else {
+            return Ok(None);
+        };
+        let checks = Checks::load(&settings)?;
+        Ok(Some(Active {
             writer: writer::global(&settings.samples),
             last: Mutex::new((config(None), None)),
             verified_in: Mutex::new(Vec::new()),
+            checks,
             settings,
         }))
     })
@@ -82,10 +125,15 @@ pub(super) fn config(roots: Option<TrustStore>) -> Config {
         hook: Some(Hook::TimedVerifier),
         roots: roots.map(Into::into),
         // As locked by the build that linked this crate (a Servo build's own lock file).
-        versions: ["rustls", "rustls-webpki", "rustls-platform-verifier"]
-            .into_iter()
-            .map(|k| (k.to_owned(), crate::versions::locked(k).to_owned()))
-            .collect(),
+        versions: [
+            "rustls",
+            "rustls-webpki",
+            "rustls-platform-verifier",
+            "webpki-roots",
+        ]
+        .into_iter()
+        .map(|k| (k.to_owned(), crate::versions::locked(k).to_owned()))
+        .collect(),
         ..Default::default()
     }
 }
@@ -136,6 +184,7 @@ pub(super) fn sample(
                 page: current.page.as_ref().map(|p| p.id),
                 page_url: current.page.as_ref().map(|p| p.url.clone()),
                 exception: None,
+                lock_file: None,
             }),
             ..SampleMeta::default()
         },
@@ -191,8 +240,12 @@ pub(super) fn record_connection(
     s.port = port;
     s.meta.resumed = resumed;
     if outcome.is_err() {
-        s.meta.failed_stage = Some(Stage::Handshake);
-        s.meta.failed_after_ns = rec.get(Stage::Handshake);
+        s.meta.failed_stage = Some(if rec.get(Stage::Connect).is_some() {
+            Stage::Handshake
+        } else {
+            Stage::Connect
+        });
+        s.meta.failed_after_ns = rec.get(Stage::Connection);
     }
     if let Some(meta) = s.meta.servo.as_mut() {
         meta.connection = current.connection;

@@ -11,6 +11,13 @@
 //!   the overrides: the comparison on one bundled set, named so in every sample).
 //! - `CERTBENCH_SAMPLES`: the JSONL file (default `certbench-servo.jsonl` once anything is
 //!   measured).
+//! - `CERTBENCH_CT` (pref `certbench_ct`): a CT log list (v3 JSON, as `certbench` writes
+//!   it or Chrome's): the method also checks the leaf's SCTs and the CT policy (`ct` stage).
+//! - `CERTBENCH_REVOCATION` (pref `certbench_revocation`): `MECHANISM:DIR` (`crl`, `crlite`,
+//!   `upki`, `ocsp` and certbench's revocation data in `DIR`): the method also checks
+//!   revocation (`revocation` stage; the data's load is `revocation-load`).
+//!
+//! CT and revocation need a certbench method: Servo's own verifier checks neither.
 //!
 //! Invariant: a value that cannot be honoured is a [`SettingsError`], never a fallback to
 //! another verifier — the patch refuses to start ([`super::Refusal`]), so that no sample is
@@ -19,6 +26,7 @@
 use std::path::PathBuf;
 
 use crate::methods::Method;
+use crate::revocation::types::Mechanism;
 
 /// The method name of Servo's own verifier in samples (and in `CERTBENCH_METHOD`).
 pub const SERVO_OWN: &str = "servo";
@@ -51,6 +59,10 @@ pub struct Prefs {
     pub trust: String,
     /// `certbench_samples`, as `CERTBENCH_SAMPLES`.
     pub samples: String,
+    /// `certbench_ct`, as `CERTBENCH_CT`.
+    pub ct: String,
+    /// `certbench_revocation`, as `CERTBENCH_REVOCATION`.
+    pub revocation: String,
 }
 
 impl Prefs {
@@ -60,6 +72,8 @@ impl Prefs {
             "CERTBENCH_METHOD" => &self.method,
             "CERTBENCH_TRUST" => &self.trust,
             "CERTBENCH_SAMPLES" => &self.samples,
+            "CERTBENCH_CT" => &self.ct,
+            "CERTBENCH_REVOCATION" => &self.revocation,
             _ => return None,
         };
         Some(value.clone()).filter(|v| !v.is_empty())
@@ -75,6 +89,10 @@ pub struct Settings {
     pub trust: Trust,
     /// Where samples go.
     pub samples: PathBuf,
+    /// The CT log list a method checks SCTs against.
+    pub ct: Option<PathBuf>,
+    /// The revocation mechanism a method checks, and the folder of its data.
+    pub revocation: Option<(Mechanism, PathBuf)>,
 }
 
 /// A setting that cannot be honoured.
@@ -96,6 +114,27 @@ pub enum SettingsError {
         "CERTBENCH_TRUST=mozilla needs a certbench method in CERTBENCH_METHOD: Servo's own verifier has Servo's roots"
     )]
     MozillaForServo,
+    /// `CERTBENCH_CT` or `CERTBENCH_REVOCATION` with Servo's own verifier.
+    #[error(
+        "CERTBENCH_CT and CERTBENCH_REVOCATION (prefs certbench_ct, certbench_revocation) need a certbench method in CERTBENCH_METHOD: Servo's own verifier checks neither"
+    )]
+    ChecksForServo,
+    /// `CERTBENCH_REVOCATION` is not `MECHANISM:DIR`.
+    #[error("CERTBENCH_REVOCATION (or pref certbench_revocation) `{value}`: {reason}")]
+    Revocation {
+        /// The value given.
+        value: String,
+        /// Why it cannot be used.
+        reason: String,
+    },
+    /// The CT log list cannot be read.
+    #[error("CERTBENCH_CT (or pref certbench_ct) `{path}`: {reason}")]
+    Ct {
+        /// The file given.
+        path: String,
+        /// Why it cannot be used.
+        reason: String,
+    },
 }
 
 impl Settings {
@@ -108,7 +147,11 @@ impl Settings {
         let method = get("CERTBENCH_METHOD");
         let trust = get("CERTBENCH_TRUST");
         let samples = get("CERTBENCH_SAMPLES");
-        if method.is_none() && trust.is_none() && samples.is_none() {
+        let (ct, revocation) = (get("CERTBENCH_CT"), get("CERTBENCH_REVOCATION"));
+        if [&method, &trust, &samples, &ct, &revocation]
+            .iter()
+            .all(|v| v.is_none())
+        {
             return Ok(None);
         }
         let measured = match method.as_deref() {
@@ -137,10 +180,16 @@ impl Settings {
             Some("mozilla") => Trust::Mozilla,
             Some(other) => return Err(SettingsError::Trust(other.to_owned())),
         };
+        if measured == Measured::Servo && (ct.is_some() || revocation.is_some()) {
+            return Err(SettingsError::ChecksForServo);
+        }
+        let revocation = revocation.map(|v| revocation_setting(&v)).transpose()?;
         Ok(Some(Settings {
             measured,
             trust,
             samples: PathBuf::from(samples.as_deref().unwrap_or("certbench-servo.jsonl")),
+            ct: ct.map(PathBuf::from),
+            revocation,
         }))
     }
 
@@ -151,6 +200,17 @@ impl Settings {
             Measured::Method(m) => m.name(),
         }
     }
+}
+
+/// `MECHANISM:DIR`.
+fn revocation_setting(value: &str) -> Result<(Mechanism, PathBuf), SettingsError> {
+    let refused = |reason: String| SettingsError::Revocation {
+        value: value.to_owned(),
+        reason,
+    };
+    let (mechanism, dir) = (value.split_once(':'))
+        .ok_or_else(|| refused("expected MECHANISM:DIR, e.g. crlite:/path/to/data".into()))?;
+    Ok((mechanism.parse().map_err(refused)?, PathBuf::from(dir)))
 }
 
 #[cfg(test)]
@@ -235,5 +295,35 @@ mod tests {
             read(&[("CERTBENCH_METHOD", "webpki"), ("CERTBENCH_TRUST", "x")]),
             Err(SettingsError::Trust("x".into()))
         );
+    }
+
+    #[test]
+    fn servo_settings_ct_and_revocation_need_a_method() {
+        let s = read(&[
+            ("CERTBENCH_METHOD", "webpki"),
+            ("CERTBENCH_CT", "/tmp/logs.json"),
+            ("CERTBENCH_REVOCATION", "crlite:/tmp/data"),
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(s.ct, Some(PathBuf::from("/tmp/logs.json")));
+        assert_eq!(
+            s.revocation,
+            Some((Mechanism::Crlite, PathBuf::from("/tmp/data")))
+        );
+        assert_eq!(
+            read(&[("CERTBENCH_CT", "/tmp/logs.json")]),
+            Err(SettingsError::ChecksForServo)
+        );
+        for bad in ["crlite", "nosuch:/tmp"] {
+            let e = read(&[
+                ("CERTBENCH_METHOD", "webpki"),
+                ("CERTBENCH_REVOCATION", bad),
+            ]);
+            assert!(
+                matches!(e, Err(SettingsError::Revocation { .. })),
+                "{bad}: {e:?}"
+            );
+        }
     }
 }

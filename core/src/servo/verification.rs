@@ -18,7 +18,7 @@ use certbench_schema::{Config, Sample, Stage, TrustStore, Verdict};
 use rustls::client::danger::ServerCertVerifier;
 use rustls_pki_types::{CertificateDer, ServerName};
 
-use super::record::{Active, active, config, mark_cold, sample, verified_in};
+use super::record::{Active, Checks, active, config, mark_cold, sample, verified_in};
 use super::settings::Trust;
 use super::trust;
 use crate::error::Error;
@@ -51,9 +51,7 @@ pub(super) fn servo_own(
         seen.push(address);
         before
     };
-    let roots = trust::servo_roots(choice, overrides)
-        .ok()
-        .map(|r| r.trust_store());
+    let roots = trust::servo_trust_store(choice, overrides).ok();
     let mut rec = Recorder::new();
     rec.add(Stage::RootsCreation, if cached { 0 } else { ns });
     let sink = ServoSink {
@@ -70,6 +68,7 @@ pub(super) fn method(
     trust: Trust,
     choice: ServoChoice,
     overrides: &[CertificateDer<'static>],
+    checks: &Checks,
 ) -> Result<Built, Error> {
     static ONCE: Mutex<Option<(Arc<dyn ServerCertVerifier>, TrustStore)>> = Mutex::new(None);
     let cacheable = choice == ServoChoice::PlatformCached;
@@ -87,13 +86,15 @@ pub(super) fn method(
         rec.add(Stage::LibraryInit, ns);
     }
     let roots = rec.time(Stage::RootsCreation, || verifier.build_roots(&certs))?;
-    let sink = ServoSink {
-        config: config(Some(described.clone())),
-        choice,
-    };
-    let timed: Arc<dyn ServerCertVerifier> = Arc::new(TimedVerifier::for_method(
+    let mut config = config(Some(described.clone()));
+    checks.name(&mut config);
+    let sink = ServoSink { config, choice };
+    // CT and revocation (`CERTBENCH_CT`, `CERTBENCH_REVOCATION`) where the method has them.
+    let timed: Arc<dyn ServerCertVerifier> = Arc::new(TimedVerifier::for_method_checking(
         verifier,
         Arc::new(roots),
+        checks.ct.clone(),
+        checks.revocation.as_ref().map(|(_, d)| d.clone()),
         Arc::new(sink),
     ));
     if cacheable {
@@ -136,6 +137,8 @@ impl VerificationSink for ServoSink {
             ServoEvent::Verification,
             Some(self.choice),
         );
+        // The connection's port: the verification's site is the connection's (host:port).
+        s.port = super::scope::current().timing.and_then(|t| t.port);
         mark_cold(&mut s, VERIFICATIONS.fetch_add(1, Ordering::Relaxed));
         if let Some(id) = s.meta.servo.as_ref().and_then(|m| m.connection) {
             verified_in(active, id, &self.config, self.choice);

@@ -6,3 +6,4 @@ pub(crate) mod bulk;
 pub(crate) mod handshake;
 pub(crate) mod page;
 pub(crate) mod report;
+pub(crate) mod servo;

@@ -91,5 +91,6 @@ pub(crate) fn render(report: &Report) -> String {
             }
         }
     }
+    super::servo::records(&mut w, &report.servo);
     String::from_utf8(w.into_inner().expect("flush to memory")).expect("csv of UTF-8 strings")
 }

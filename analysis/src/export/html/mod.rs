@@ -16,6 +16,7 @@ mod handshake;
 mod page;
 mod pq;
 mod revocation;
+mod servo;
 mod table;
 
 use std::fmt::Write;
@@ -60,6 +61,7 @@ pub fn render(
         table::tables(&mut h, report);
         pq::section(&mut h, report.pq.as_ref());
         revocation::section(&mut h, &report.revocation);
+        servo::section(&mut h, &report.servo);
     }
     handshake::section(&mut h, handshakes);
     page::section(&mut h, pages);
