@@ -188,7 +188,7 @@ fn verify_pq_gives_every_twin_the_verdict_of_todays_chain() {
         "{answer}"
     );
     assert!(
-        answer.contains("With ML-DSA-44 chains verification costs ×"),
+        answer.contains("With ML-DSA-44 (as served, classical SCTs) chains verification costs ×"),
         "{answer}"
     );
 }
@@ -330,7 +330,7 @@ fn a_pq_run_measures_twins_beside_todays_chains_and_says_unsupported() {
     let report = Report::from_samples(&samples, &[], None);
     let answer = certbench_analysis::export::render_answer(&report.answer).join("\n");
     assert!(
-        answer.contains("With ML-DSA-44 chains verification costs ×")
+        answer.contains("With ML-DSA-44 (as served, classical SCTs) chains verification costs ×")
             && answer.contains("first flight carries")
             && answer.contains("Without ML-DSA (unsupported algorithm, so no figure): openssl."),
         "{answer}"
@@ -342,7 +342,7 @@ fn a_pq_run_measures_twins_beside_todays_chains_and_says_unsupported() {
             .and_then(|f| f.first_flight_bytes)
             .unwrap()
     };
-    assert!(github("mldsa44") > github("classical") + 8_000);
+    assert!(github("mldsa44 (classical-scts, served)") > github("classical") + 8_000);
     // `certbench report` on the run's samples shows the same section, in markdown and HTML.
     let jsonl: String = (samples.iter())
         .map(|s| serde_json::to_string(s).unwrap() + "\n")

@@ -97,7 +97,7 @@ fn ml_dsa_scts_keep_their_count_and_verify_as_ml_dsa_44() {
 }
 
 /// Every sample of `method` in `set`, in chain order.
-fn of<'a>(samples: &'a [Sample], method: Method, set: Option<Scenario>) -> Vec<&'a Sample> {
+fn of(samples: &[Sample], method: Method, set: Option<Scenario>) -> Vec<&Sample> {
     let profile = match set {
         Some(_) => certbench_schema::Profile::MlDsa44,
         None => certbench_schema::Profile::Classical,
@@ -150,7 +150,11 @@ fn verify_pq_measures_every_scenario_with_todays_verdicts_and_their_bytes() {
         }
         // Bytes: trimmed = served less the third and later certificates; pq-SCTs = served plus,
         // per SCT, 2,420 B less the ECDSA signature it replaces (and the DER lengths' bytes).
-        let (served, pq, trimmed) = (&sets[0], &sets[1], &sets[2]);
+        let (served, pq, trimmed) = (
+            of(&samples, m, Some(Scenario::AS_SERVED)),
+            of(&samples, m, Some(PQ_SCTS)),
+            of(&samples, m, Some(TRIMMED)),
+        );
         let mut smaller = 0;
         for (i, c) in plan.corpus.chains.iter().enumerate() {
             let bytes = |s: &Sample| s.meta.chain_bytes.unwrap() as i64;
