@@ -146,8 +146,10 @@ impl ResolvesServerCert for BySni {
 }
 
 /// The rustls acceptor: every host's chain and key, X25519MLKEM768 preferred, compressing
-/// its certificates with `compression` when given (each host's compressed once, then cached:
-/// rustls' `CompressionCache`, at the algorithm's `Amortized` level).
+/// its certificates with `compression` when given: each host's once, at the algorithm's
+/// `Amortized` level, then from rustls' `CompressionCache`, sized to hold every host (its
+/// default 4 would recompress most hosts on every connection, at brotli's quality 11, which a
+/// server that compresses ahead of time does not).
 fn rustls_acceptor(
     set: &MirrorSet,
     compression: Option<&CertCompression>,
@@ -163,11 +165,13 @@ fn rustls_acceptor(
         certified.ocsp = hc.ocsp.clone();
         certs.insert(host.to_ascii_lowercase(), Arc::new(certified));
     }
+    let hosts = certs.len();
     let mut config = rustls::ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()?
         .with_no_client_auth()
         .with_cert_resolver(Arc::new(BySni(certs)));
     compression::server(&mut config, compression);
+    config.cert_compression_cache = Arc::new(rustls::compress::CompressionCache::new(hosts.max(4)));
     Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
 }
 
