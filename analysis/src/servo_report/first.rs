@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Conn, Taken};
+use super::conn::{Conn, Taken};
 use crate::stats::Spread;
 use certbench_schema::Stage;
 use certbench_schema::servo::ServoEvent;

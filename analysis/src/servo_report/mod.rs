@@ -14,11 +14,13 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+mod conn;
 mod first;
+use conn::{Conn, Taken, connections};
 pub use first::FirstRow;
 
 use crate::stats::Spread;
-use certbench_schema::servo::{ServoChoice, ServoEvent, ServoMeta};
+use certbench_schema::servo::{ServoChoice, ServoEvent};
 use certbench_schema::{Config, Sample, Stage};
 
 /// What figures are never mixed across.
@@ -42,27 +44,8 @@ impl Group {
     }
 }
 
-struct Taken<'a> {
-    sample: &'a Sample,
-    meta: &'a ServoMeta,
-}
-
 /// A page load's connections, and its `page-load` (its latest fetch's).
 type PageConns<'a> = (Vec<&'a Conn>, Option<u64>);
-
-/// One connection of one process, with what was verified in it.
-#[derive(Default)]
-struct Conn {
-    /// `connection`: all of it; `connect` (DNS, TCP, proxy) and `handshake` (TLS) when split.
-    connection: Option<u64>,
-    connect: Option<u64>,
-    handshake: Option<u64>,
-    resumed: bool,
-    verified: Vec<u64>,
-    page: Option<u64>,
-    origin: String,
-    first: bool,
-}
 
 /// One group's first table row: its processes, their store builds, verification cold and
 /// warm.
@@ -284,35 +267,6 @@ fn store_row(taken: &[Taken]) -> StoreRow {
         warm: (warm.len(), Spread::median_of(warm.iter().copied())),
         exceptions,
     }
-}
-
-/// Connections per (pid, connection id), with the verifications naming them.
-fn connections(taken: &[Taken]) -> BTreeMap<(u32, u64), Conn> {
-    let mut conns: BTreeMap<(u32, u64), Conn> = BTreeMap::new();
-    for t in taken {
-        let Some(id) = t.meta.connection else {
-            continue;
-        };
-        let c = conns.entry((t.meta.pid, id)).or_default();
-        match t.meta.event {
-            ServoEvent::Connection => {
-                c.connection = t.sample.stage(Stage::Connection);
-                c.connect = t.sample.stage(Stage::Connect);
-                c.handshake = t.sample.stage(Stage::Handshake);
-                c.resumed = t.sample.meta.resumed == Some(true);
-                c.page = t.meta.page;
-                c.origin = t.sample.site_id();
-                c.first = t.sample.warmup;
-            }
-            ServoEvent::Verification => {
-                c.verified.extend(t.sample.stage(Stage::TotalVerification));
-            }
-            _ => {}
-        }
-    }
-    // Only connections that were recorded as up (a connection time) are counted.
-    conns.retain(|_, c| c.connection.is_some());
-    conns
 }
 
 fn connection_row(label: &str, resumed: bool, conns: &[&Conn]) -> ConnectionRow {

@@ -1,6 +1,7 @@
 //! A patched Servo's samples in miniature, and the figures they give.
 
 use super::*;
+use certbench_schema::servo::ServoMeta;
 use certbench_schema::{SCHEMA_VERSION, SampleMeta, Source, Verdict};
 
 struct Take {
