@@ -12,7 +12,7 @@ struct Field {
     show: fn(&Config) -> String,
 }
 
-const FIELDS: [Field; 11] = [
+const FIELDS: [Field; 12] = [
     Field {
         of_run: true,
         show: |c| {
@@ -87,9 +87,21 @@ const FIELDS: [Field; 11] = [
     Field {
         of_run: false,
         show: |c| {
-            c.profile
+            c.profile.as_ref().map_or(String::new(), |p| {
+                format!(
+                    "{} chains",
+                    crate::pq::set_key(p.as_str(), c.scenario.as_ref())
+                )
+            })
+        },
+    },
+    // `--compress-certs`: its samples are a configuration of their own.
+    Field {
+        of_run: true,
+        show: |c| {
+            c.compression
                 .as_ref()
-                .map_or(String::new(), |p| format!("{p} chains"))
+                .map_or(String::new(), |a| format!("certificates compressed ({a})"))
         },
     },
     Field {

@@ -7,6 +7,9 @@ use super::scenarios::ScenarioRange;
 use super::{CLASSICAL, CostRow, FlightRow, PqSummary, TcpWindow, quic, split_key};
 use crate::stats::Spread;
 
+/// The Merkle Tree Certificates profile's name, and the one method that verifies them.
+const MTC: &str = "mtc";
+
 /// What the first flight adds on one profile's twins.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BytesMore {
@@ -88,8 +91,11 @@ pub struct PqAnswer {
     pub profiles: Vec<ProfileAnswer>,
     /// Each profile measured under several scenarios: its range over them.
     pub ranges: Vec<ScenarioRange>,
-    /// The methods that do not implement ML-DSA.
+    /// The methods that do not implement ML-DSA (on the ML-DSA profiles; `mtc`, which
+    /// verifies no X.509 chain, is not one of them).
     pub unsupported: Vec<String>,
+    /// The methods that verify no Merkle Tree Certificate (on the `mtc` profile).
+    pub unsupported_mtc: Vec<String>,
     /// The verdicts, when any method verified twins.
     pub verdicts: Option<Verdicts>,
     /// On an emulated link.
@@ -135,7 +141,11 @@ impl PqSummary {
             let rows: Vec<&CostRow> = (self.costs.iter())
                 .filter(|c| c.profile == *p && c.ratio.is_some())
                 .collect();
-            let Some(main) = (rows.iter()).find(|c| Some(c.method.as_str()) == reference) else {
+            // A profile the reference method cannot verify (`mtc`): the first method that can.
+            let Some(main) = (rows.iter())
+                .find(|c| Some(c.method.as_str()) == reference)
+                .or_else(|| rows.first())
+            else {
                 continue;
             };
             profiles.push(ProfileAnswer {
@@ -148,10 +158,15 @@ impl PqSummary {
                 bytes: self.bytes_more(p, &today),
             });
         }
-        let mut unsupported: Vec<String> = Vec::new();
+        let (mut unsupported, mut unsupported_mtc): (Vec<String>, Vec<String>) = Default::default();
         for c in self.costs.iter().filter(|c| c.unsupported.is_some()) {
-            if !unsupported.contains(&c.method) {
-                unsupported.push(c.method.clone());
+            let list = match split_key(&c.profile).0 {
+                MTC => &mut unsupported_mtc,
+                _ if c.method == MTC => continue,
+                _ => &mut unsupported,
+            };
+            if !list.contains(&c.method) {
+                list.push(c.method.clone());
             }
         }
         PqAnswer {
@@ -159,6 +174,7 @@ impl PqSummary {
             profiles,
             ranges,
             unsupported,
+            unsupported_mtc,
             verdicts: self.verdicts(),
             link: self.link_answer(reference),
             compression: self.compressions.first().cloned().flatten(),

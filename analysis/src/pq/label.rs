@@ -41,6 +41,9 @@ fn base_label(profile: &str) -> String {
     match profile.strip_prefix("mldsa") {
         Some(level) => format!("ML-DSA-{level}"),
         None if profile == "mixed" => "mixed (ML-DSA-44 leaf, ML-DSA-65 CAs)".to_owned(),
+        None if profile == "mtc" => {
+            "MTC (Merkle Tree Certificates: an ML-DSA-44 leaf, landmark-relative)".to_owned()
+        }
         None => profile.to_owned(),
     }
 }

@@ -33,6 +33,11 @@ pub struct ScenarioRange {
     pub over: Option<(End<usize>, End<usize>)>,
     /// Rows whose first flight was counted (in each scenario: the fewest).
     pub counted: usize,
+    /// Rows needing an extra round trip over QUIC (3× Chrome's two Initials,
+    /// [`super::quic::CHROME`]): fewest and most, of `quic_counted` rows each.
+    pub quic_over: Option<(End<usize>, End<usize>)>,
+    /// Rows whose QUIC flight was counted (in each scenario: the fewest).
+    pub quic_counted: usize,
     /// The median first flight over rows, bytes: smallest and largest.
     pub flight: Option<(End<f64>, End<f64>)>,
     /// The reference method's cost ratio to today's (median over rows): lowest and highest.
@@ -94,7 +99,7 @@ impl PqSummary {
             return None;
         }
         let (mut over, mut flight, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
-        let mut counted = usize::MAX;
+        let (mut quic_over, mut counted, mut quic_counted) = (Vec::new(), usize::MAX, usize::MAX);
         for &(key, scenario) in &sets {
             let rows: Vec<&FlightRow> = (self.flights.iter())
                 .filter(|f| f.profile == *key && f.first_flight_bytes.is_some())
@@ -106,6 +111,14 @@ impl PqSummary {
                     .count();
                 over.push((scenario, n));
                 counted = counted.min(rows.len());
+                let fits: Vec<bool> = (rows.iter())
+                    .filter_map(|r| r.quic(&super::quic::CHROME))
+                    .map(|f| f.fits())
+                    .collect();
+                if !fits.is_empty() {
+                    quic_over.push((scenario, fits.iter().filter(|f| !**f).count()));
+                    quic_counted = quic_counted.min(fits.len());
+                }
                 let bytes: Vec<f64> = (rows.iter())
                     .filter_map(|r| r.first_flight_bytes)
                     .map(|b| b as f64)
@@ -122,6 +135,8 @@ impl PqSummary {
             scenarios: sets.len(),
             over: ends(&over),
             counted: if over.is_empty() { 0 } else { counted },
+            quic_over: ends(&quic_over),
+            quic_counted: if quic_over.is_empty() { 0 } else { quic_counted },
             flight: ends(&flight),
             ratio: ends(&ratio),
             method: reference.filter(|_| !ratio.is_empty()).map(str::to_owned),

@@ -149,6 +149,12 @@ pub(crate) fn answer(a: &PqAnswer) -> Vec<String> {
             a.unsupported.join(", ")
         ));
     }
+    if !a.unsupported_mtc.is_empty() {
+        lines.push(format!(
+            "Without a Merkle Tree Certificate verifier (unsupported, so no figure on `mtc`): {}.",
+            a.unsupported_mtc.join(", ")
+        ));
+    }
     lines.extend(a.verdicts.as_ref().map(verdict_line));
     lines.extend(a.link.as_ref().map(link_line));
     if let Some(c) = &a.compression {
@@ -168,7 +174,10 @@ fn profile_line(p: &ProfileAnswer, rows: &str) -> String {
         "With {} chains verification costs ×{:.2} of today's ({}, median over {} {rows}, ×{:.2}–×{:.2}{})",
         profile_label(&p.profile),
         main.ratio.unwrap_or(0.0),
-        main.method,
+        match &main.reference {
+            Some(r) => format!("{} against {r}'s on today's chains", main.method),
+            None => main.method.clone(),
+        },
         main.sites,
         main.range.0,
         main.range.1,
@@ -187,8 +196,9 @@ fn profile_line(p: &ProfileAnswer, rows: &str) -> String {
     }
     if let Some(b) = &p.bytes {
         line.push_str(&format!(
-            "; the server's first flight carries {:.1} KB more (median over {} {rows}); over TCP {} of {} {rows} need an extra round trip (a first flight over the initial window of {} × {} B), against {} today",
-            b.more / 1000.0,
+            "; the server's first flight carries {:.1} KB {} (median over {} {rows}); over TCP {} of {} {rows} need an extra round trip (a first flight over the initial window of {} × {} B), against {} today",
+            b.more.abs() / 1000.0,
+            if b.more < 0.0 { "less" } else { "more" },
             b.n,
             b.twin_over,
             b.counted,
@@ -216,15 +226,38 @@ fn profile_line(p: &ProfileAnswer, rows: &str) -> String {
 fn range_line(r: &ScenarioRange, rows: &str) -> String {
     let mut parts = Vec::new();
     if let Some((lo, hi)) = &r.over {
-        parts.push(format!(
-            "{} of {} {rows} needing an extra round trip over TCP ({}) to {} of {} ({})",
-            lo.value,
-            r.counted,
-            lo.scenario.words(),
-            hi.value,
-            r.counted,
-            hi.scenario.words()
-        ));
+        parts.push(match lo.value == hi.value {
+            true => format!(
+                "{} of {} {rows} needing an extra round trip over TCP in every scenario",
+                lo.value, r.counted
+            ),
+            false => format!(
+                "{} of {} {rows} needing an extra round trip over TCP ({}) to {} of {} ({})",
+                lo.value,
+                r.counted,
+                lo.scenario.words(),
+                hi.value,
+                r.counted,
+                hi.scenario.words()
+            ),
+        });
+    }
+    if let Some((lo, hi)) = &r.quic_over {
+        parts.push(match lo.value == hi.value {
+            true => format!(
+                "over QUIC {} of {} in every scenario",
+                lo.value, r.quic_counted
+            ),
+            false => format!(
+                "over QUIC {} of {} ({}) to {} of {} ({})",
+                lo.value,
+                r.quic_counted,
+                lo.scenario.words(),
+                hi.value,
+                r.quic_counted,
+                hi.scenario.words()
+            ),
+        });
     }
     if let Some((lo, hi)) = &r.flight {
         parts.push(format!(
@@ -255,7 +288,7 @@ fn range_line(r: &ScenarioRange, rows: &str) -> String {
 fn verdict_line(v: &Verdicts) -> String {
     match v {
         Verdicts::Equal(methods, each) => format!(
-            "Verdicts on the twins equal today's for every method that implements ML-DSA ({}): {} each.",
+            "Verdicts on the twins equal today's for every method that verified them ({}): {} each.",
             methods.join(", "),
             each.map_or("every row".to_owned(), |(equal, of)| format!(
                 "{equal} of {of}"
