@@ -1,5 +1,5 @@
 //! The scenario a post-quantum twin set was made under ([`Scenario`]): two axes that the
-//! ML-DSA figures depend on and that pull in opposite directions (docs/pq-scenarios.md):
+//! ML-DSA figures depend on and that pull in opposite directions (docs/pq.md):
 //!
 //! - [`Scts`]: who signs the leaf's SCTs: CT logs with today's keys (`classical-scts`, ECDSA
 //!   P-256, ~120 B an SCT) or logs with ML-DSA-44 keys (`pq-scts`, 2,420 B of signature each);

@@ -136,7 +136,11 @@ const ISSUER_FAULTS: [&str; 3] = [
 /// issued again as Merkle Tree Certificates in one batch, each served alone; the roots are
 /// the twins' (for the hosts left as chains) and the MTC CA's certificate with its landmark.
 pub fn make_mtc(corpus: &Corpus, now: i64) -> Result<Made, MakeError> {
-    let mut made = make(corpus, TwinSet::new(Profile::MlDsa44, Scenario::AS_SERVED), now)?;
+    let mut made = make(
+        corpus,
+        TwinSet::new(Profile::MlDsa44, Scenario::AS_SERVED),
+        now,
+    )?;
     let hosts: Vec<String> = (made.hosts.keys())
         .filter(|h| !ISSUER_FAULTS.contains(&h.as_str()))
         .cloned()

@@ -29,13 +29,13 @@ pub(super) struct PqArgs {
     /// With --pq: narrow the scenarios each profile's twins are made under (default: all
     /// four): `served` or `trimmed` (the chain as the site sends it, or leaf + issuer under a
     /// PQ root), `classical-scts` or `pq-scts` (SCTs from ECDSA or ML-DSA-44 logs);
-    /// comma-separated, an axis not named stays whole (docs/pq-scenarios.md).
+    /// comma-separated, an axis not named stays whole (docs/pq.md).
     #[arg(long, value_name = "AXIS", value_delimiter = ',', requires = "pq")]
     scenarios: Vec<Axis>,
     /// With --mirror: reach it over an emulated link, RTT[,BANDWIDTH][,iw=N][,mss=N][,h3]
     /// (e.g. 40ms, 40ms,50mbit, 40ms,iw=10,mss=1448): RTT/2 each way, TCP's initial window
     /// (10 segments of the kernel's payload unless set); h3: HTTP/3's handshake and QUIC's
-    /// amplification limit instead of TCP's handshake (docs/pq-wire.md).
+    /// amplification limit instead of TCP's handshake (docs/pq.md).
     #[arg(
         long,
         value_name = "RTT[,BANDWIDTH][,iw=N][,mss=N][,h3]",
@@ -51,7 +51,7 @@ pub(super) struct PqArgs {
 pub(super) struct CompressArg {
     /// Certificate compression (RFC 8879) with ALG, brotli (the default, Chrome's) or zlib:
     /// the client offers it (--transport rustls; the cert-decompression stage) and the mirror
-    /// compresses with it, over rustls (docs/pq-compression.md).
+    /// compresses with it, over rustls (docs/pq.md).
     #[arg(
         long = "compress-certs",
         value_name = "ALG",

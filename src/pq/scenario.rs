@@ -1,7 +1,7 @@
 //! The twins' scenarios and the sets a `--pq` run measures.
 //!
 //! A post-quantum figure depends on two choices that pull in opposite directions
-//! (docs/pq-scenarios.md): who signs the leaf's SCTs ([`Scts`]: logs with today's ECDSA keys,
+//! (docs/pq.md): who signs the leaf's SCTs ([`Scts`]: logs with today's ECDSA keys,
 //! or logs with ML-DSA-44 keys) and which certificates the server sends ([`ChainShape`]: the
 //! chain as the real server sends it, legacy cross-signs included, or trimmed to the leaf and
 //! its issuer). A [`TwinSet`] is one set of chains a run measures: today's chains (no

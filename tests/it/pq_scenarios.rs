@@ -1,4 +1,4 @@
-//! The twins' scenarios (docs/pq-scenarios.md): SCTs from ML-DSA-44 logs keep their count,
+//! The twins' scenarios (docs/pq.md): SCTs from ML-DSA-44 logs keep their count,
 //! carry 2,420-byte signatures and verify as ML-DSA-44 under `--ct`'s check; trimmed chains
 //! are the leaf and its issuer; `verify --pq mldsa44` measures every scenario with today's
 //! verdicts, a trimmed twin smaller and a pq-SCT twin larger by what the SCTs say.

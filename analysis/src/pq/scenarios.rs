@@ -136,7 +136,11 @@ impl PqSummary {
             over: ends(&over),
             counted: if over.is_empty() { 0 } else { counted },
             quic_over: ends(&quic_over),
-            quic_counted: if quic_over.is_empty() { 0 } else { quic_counted },
+            quic_counted: if quic_over.is_empty() {
+                0
+            } else {
+                quic_counted
+            },
             flight: ends(&flight),
             ratio: ends(&ratio),
             method: reference.filter(|_| !ratio.is_empty()).map(str::to_owned),
