@@ -77,8 +77,8 @@ pub struct LinkAnswer {
     pub method: String,
     /// Today's chains: (connection, own cost), medians over sites.
     pub today: (Option<f64>, Option<f64>),
-    /// Each profile: (profile, connection, own cost).
-    pub profiles: Vec<(String, Option<f64>, Option<f64>)>,
+    /// Each profile: (profile, connection, own cost, the method when not `method`).
+    pub profiles: Vec<(String, Option<f64>, Option<f64>, Option<String>)>,
 }
 
 /// The figures of a `--pq` run's answer.
@@ -287,17 +287,30 @@ impl PqSummary {
     /// own cost, for `reference`.
     fn link_answer(&self, reference: Option<&str>) -> Option<LinkAnswer> {
         let link = self.link.as_ref()?;
-        let rows: Vec<&CostRow> = (self.costs.iter())
-            .filter(|c| Some(c.method.as_str()) == reference && c.connection_ns.0.is_some())
+        let connected = |c: &&CostRow| c.connection_ns.0.is_some();
+        let first = (self.costs.iter())
+            .filter(connected)
+            .find(|c| Some(c.method.as_str()) == reference)?;
+        // Each set by the reference method; a set it cannot verify (`mtc`) by the first
+        // method that can, named.
+        let profiles = (self.profiles.iter().filter(|p| *p != CLASSICAL))
+            .filter_map(|p| {
+                let rows: Vec<&CostRow> = (self.costs.iter())
+                    .filter(|c| c.profile == *p)
+                    .filter(connected)
+                    .collect();
+                let row = (rows.iter())
+                    .find(|c| c.method == first.method)
+                    .or_else(|| rows.first())?;
+                let by = (row.method != first.method).then(|| row.method.clone());
+                Some((row.profile.clone(), row.connection_ns.0, row.own_ns, by))
+            })
             .collect();
-        let first = rows.first()?;
         Some(LinkAnswer {
             link: link.clone(),
             method: first.method.clone(),
             today: (first.connection_ns.1, first.classical_own_ns),
-            profiles: (rows.iter())
-                .map(|c| (c.profile.clone(), c.connection_ns.0, c.own_ns))
-                .collect(),
+            profiles,
         })
     }
 }
