@@ -7,85 +7,35 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
-use certbench::driver::{DriverOptions, Served, run};
 use certbench::mirror::MirrorSet;
-use certbench::mirror::local::serve_each_compressing;
 use certbench::pq::Profile;
-use certbench::pq::scenario::{Scenario, TwinSet};
-use certbench::sites::parse_sites;
-use certbench::tls::Stack;
 use certbench::tls::compression::CertCompression;
-use certbench::transport::openssl::HookMode;
 use certbench::transport::rustls::{LastVerification, TimedVerifier};
 use certbench_core::methods::Method;
-use certbench_core::roots::RootSet;
 use certbench_schema::{Sample, Stage, Verdict};
 use rustls::client::danger::ServerCertVerifier;
 use rustls::internal::msgs::codec::{Codec, Reader};
 use rustls::{DigitallySignedStruct, SignatureScheme};
 use rustls_pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 
-use crate::pq::pq_set;
+use crate::pq::{drive_pq_compressing, pq_set};
 
 /// Sites whose served chains have three certificates (cross-signs) and two, real and synthetic.
 const SITES: &str = "github.com\nwikipedia.org\nreddit.com\ncnn.com\n";
-
-fn sets(profiles: &[Profile]) -> Vec<&'static MirrorSet> {
-    (profiles.iter())
-        .map(|&p| match p {
-            Profile::Classical => &crate::common::mirror().0,
-            p => pq_set(p),
-        })
-        .collect()
-}
 
 /// A driver run of `rustlsserial` on [`SITES`], today's chains beside ML-DSA-44 twins, the
 /// mirrors compressing with `compression` and the client offering it.
 fn drive(compression: Option<CertCompression>) -> Vec<Sample> {
     let profiles = [Profile::Classical, Profile::MlDsa44];
-    let (sites, errors) = parse_sites(SITES);
-    assert!(errors.is_empty());
-    let sets = sets(&profiles);
-    let mut roots = RootSet::from_certs("mirror", Vec::new());
-    for s in &sets {
-        roots.extend(s.profile.name(), s.roots.iter().cloned());
-    }
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    rt.block_on(async {
-        let tls = (Stack::Rustls, compression.as_ref());
-        let (served, resolve) = serve_each_compressing(&sets, tls, None, &sites, &HashMap::new())
-            .await
-            .unwrap();
-        let opts = DriverOptions {
-            methods: vec![Method::RustlsSerial],
-            runs: 1,
-            warmup: 0,
-            transport: Stack::Rustls,
-            hook: HookMode::Callback,
-            timeout: Duration::from_secs(10),
-            cache_roots: true,
-            resolve: HashMap::new(),
-            resumption: false,
-            concurrency: 1,
-            served: Served {
-                profiles: (profiles.iter())
-                    .map(|&p| TwinSet::new(p, Scenario::AS_SERVED))
-                    .collect(),
-                resolve,
-                link: None,
-                window: Some(certbench::link::kernel_window()),
-                compression,
-            },
-            ct: None,
-            revocation: None,
-        };
-        let mut out = Vec::new();
-        run(&sites, &roots, &opts, |s| out.push(s)).await;
-        drop(served);
-        out
-    })
+    drive_pq_compressing(
+        &[Method::RustlsSerial],
+        SITES,
+        &profiles,
+        1,
+        None,
+        compression,
+    )
 }
 
 type Key = (String, Option<certbench_schema::Profile>);

@@ -9,7 +9,6 @@
 use certbench::certs::mtc::issue::{CA_ID, MtcBatch, issue};
 use certbench::pq::Profile;
 use certbench::pq::scenario::Scenario;
-use certbench::verify::{self, Plan, PlanOptions, VerifyOptions};
 use certbench_core::corpus::Corpus;
 use certbench_core::methods::Method;
 use certbench_core::mtc::cert::MtcCert;
@@ -19,6 +18,7 @@ use certbench_schema::{Profile as SchemaProfile, Verdict};
 use rustls_pki_types::CertificateDer;
 
 use crate::common::corpus;
+use crate::pq::verify_pq;
 
 fn batch(corpus: &Corpus) -> MtcBatch {
     let templates: Vec<&[u8]> = corpus
@@ -193,27 +193,11 @@ fn the_mtcs_crate_accepts_certbenchs_certificates() {
 
 #[test]
 fn verify_pq_mtc_gives_every_twin_its_chains_verdict() {
-    let plan = Plan::prepare(&PlanOptions {
-        chains: certbench_core::corpus::bundled_dir(),
-        roots: certbench_core::roots::RootsSpec::Mozilla,
-        corpus_roots: true,
-        extra_roots: 0,
-        extra_intermediates: 0,
-        pq: vec![Profile::Mtc],
-        scenarios: Scenario::all(),
-    })
-    .unwrap();
-    let opts = VerifyOptions {
-        methods: vec![Method::RustlsSerial, Method::Mtc],
-        runs: 1,
-        warmup: 0,
-        cache_roots: true,
-        extra_intermediates: Vec::new(),
-        ct: None,
-        revocation: None,
-    };
-    let mut samples = Vec::new();
-    verify::run(&plan, &opts, |s| samples.push(s));
+    let (plan, samples) = verify_pq(
+        vec![Profile::Mtc],
+        Scenario::all(),
+        vec![Method::RustlsSerial, Method::Mtc],
+    );
     let of = |m: Method, p: SchemaProfile| -> Vec<_> {
         (samples.iter())
             .filter(|s| s.method == m.name() && s.config.profile == Some(p.clone()))

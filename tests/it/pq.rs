@@ -9,11 +9,12 @@ use std::time::Duration;
 use certbench::certs::twin::twins;
 use certbench::driver::{DriverOptions, Served, run};
 use certbench::mirror::MirrorSet;
-use certbench::mirror::local::serve_each;
+use certbench::mirror::local::serve_each_compressing;
 use certbench::pq::Profile;
 use certbench::pq::scenario::{Scenario, TwinSet};
 use certbench::sites::parse_sites;
 use certbench::tls::Stack;
+use certbench::tls::compression::CertCompression;
 use certbench::transport::openssl::HookMode;
 use certbench::verify::{self, Plan, PlanOptions, VerifyOptions};
 use certbench_analysis::export::Report;
@@ -108,20 +109,25 @@ fn by_chain(samples: &[Sample], method: Method, profile: Profile) -> Vec<&Sample
         .collect()
 }
 
-#[test]
-fn verify_pq_gives_every_twin_the_verdict_of_todays_chain() {
+/// `verify` over the bundled corpus (Mozilla's and the corpus' roots, stores cached, one run,
+/// no warm-up) beside `pq`'s twins under `scenarios`, by `methods`: the plan and its samples.
+pub fn verify_pq(
+    pq: Vec<Profile>,
+    scenarios: Vec<Scenario>,
+    methods: Vec<Method>,
+) -> (Plan, Vec<Sample>) {
     let plan = Plan::prepare(&PlanOptions {
         chains: certbench_core::corpus::bundled_dir(),
         roots: certbench_core::roots::RootsSpec::Mozilla,
         corpus_roots: true,
         extra_roots: 0,
         extra_intermediates: 0,
-        pq: Profile::PQ.to_vec(),
-        scenarios: vec![Scenario::AS_SERVED],
+        pq,
+        scenarios,
     })
     .unwrap();
     let opts = VerifyOptions {
-        methods: methods(),
+        methods,
         runs: 1,
         warmup: 0,
         cache_roots: true,
@@ -131,10 +137,21 @@ fn verify_pq_gives_every_twin_the_verdict_of_todays_chain() {
     };
     let mut samples = Vec::new();
     verify::run(&plan, &opts, |s| samples.push(s));
+    (plan, samples)
+}
+
+#[test]
+fn verify_pq_gives_every_twin_the_verdict_of_todays_chain() {
+    let methods = methods();
+    let (plan, samples) = verify_pq(
+        Profile::PQ.to_vec(),
+        vec![Scenario::AS_SERVED],
+        methods.clone(),
+    );
     let chains = plan.corpus.chains.len();
     assert_eq!(chains, 34);
-    assert_eq!(samples.len(), chains * 5 * opts.methods.len());
-    for &m in &opts.methods {
+    assert_eq!(samples.len(), chains * 5 * methods.len());
+    for &m in &methods {
         let today = by_chain(&samples, m, Profile::Classical);
         assert_eq!(today.len(), chains, "{m}");
         for &p in Profile::PQ {
@@ -169,7 +186,7 @@ fn verify_pq_gives_every_twin_the_verdict_of_todays_chain() {
     }
     // The methods that implement ML-DSA: the rustls-webpki ones, AWS-LC, and Chrome's when
     // it is built; not the system's OpenSSL 3.0, webpki 0.22, NSS or GnuTLS.
-    let with: Vec<&str> = (opts.methods.iter())
+    let with: Vec<&str> = (methods.iter())
         .filter(|m| m.verifier().capabilities().ml_dsa)
         .map(|m| m.name())
         .collect();
@@ -230,6 +247,19 @@ pub fn drive_pq(
     runs: u32,
     link: Option<certbench::link::LinkSpec>,
 ) -> Vec<Sample> {
+    drive_pq_compressing(methods, sites, profiles, runs, link, None)
+}
+
+/// [`drive_pq`], the mirrors compressing their certificates with `compression` and the client
+/// offering it (`--compress-certs`).
+pub fn drive_pq_compressing(
+    methods: &[Method],
+    sites: &str,
+    profiles: &[Profile],
+    runs: u32,
+    link: Option<certbench::link::LinkSpec>,
+    compression: Option<CertCompression>,
+) -> Vec<Sample> {
     let (sites, errors) = parse_sites(sites);
     assert!(errors.is_empty());
     let sets: Vec<&MirrorSet> = (profiles.iter())
@@ -244,7 +274,8 @@ pub fn drive_pq(
     }
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let (served, resolve) = serve_each(&sets, Stack::Rustls, link, &sites, &HashMap::new())
+        let tls = (Stack::Rustls, compression.as_ref());
+        let (served, resolve) = serve_each_compressing(&sets, tls, link, &sites, &HashMap::new())
             .await
             .unwrap();
         let opts = DriverOptions {
@@ -265,7 +296,7 @@ pub fn drive_pq(
                 resolve,
                 link: link.map(|l| l.to_string()),
                 window: Some(link.map_or_else(certbench::link::kernel_window, |l| l.window)),
-                compression: None,
+                compression,
             },
             ct: None,
             revocation: None,

@@ -6,7 +6,6 @@
 use certbench::certs::twin::twins_in;
 use certbench::pq::Profile;
 use certbench::pq::scenario::{ChainShape, Scenario, Scts, TwinSet};
-use certbench::verify::{self, Plan, PlanOptions, VerifyOptions};
 use certbench_core::ct::check::verify_signature;
 use certbench_core::methods::Method;
 use certbench_core::methods::rustls_serial::signature_algorithms;
@@ -14,6 +13,7 @@ use certbench_schema::Sample;
 use x509_parser::prelude::{FromDer, ParsedExtension, X509Certificate};
 
 use crate::common::corpus;
+use crate::pq::verify_pq;
 
 const PQ_SCTS: Scenario = Scenario {
     chain: ChainShape::Served,
@@ -110,29 +110,9 @@ fn of(samples: &[Sample], method: Method, set: Option<Scenario>) -> Vec<&Sample>
 
 #[test]
 fn verify_pq_measures_every_scenario_with_todays_verdicts_and_their_bytes() {
-    let plan = Plan::prepare(&PlanOptions {
-        chains: certbench_core::corpus::bundled_dir(),
-        roots: certbench_core::roots::RootsSpec::Mozilla,
-        corpus_roots: true,
-        extra_roots: 0,
-        extra_intermediates: 0,
-        pq: vec![Profile::MlDsa44],
-        scenarios: Scenario::all(),
-    })
-    .unwrap();
-    assert_eq!(plan.twins.len(), 4, "one set per scenario");
     let methods = vec![Method::RustlsSerial, Method::AwsLc];
-    let opts = VerifyOptions {
-        methods: methods.clone(),
-        runs: 1,
-        warmup: 0,
-        cache_roots: true,
-        extra_intermediates: Vec::new(),
-        ct: None,
-        revocation: None,
-    };
-    let mut samples = Vec::new();
-    verify::run(&plan, &opts, |s| samples.push(s));
+    let (plan, samples) = verify_pq(vec![Profile::MlDsa44], Scenario::all(), methods.clone());
+    assert_eq!(plan.twins.len(), 4, "one set per scenario");
     let chains = plan.corpus.chains.len();
     assert_eq!(samples.len(), chains * 5 * methods.len());
     for &m in &methods {

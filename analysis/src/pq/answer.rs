@@ -77,8 +77,21 @@ pub struct LinkAnswer {
     pub method: String,
     /// Today's chains: (connection, own cost), medians over sites.
     pub today: (Option<f64>, Option<f64>),
-    /// Each profile: (profile, connection, own cost, the method when not `method`).
-    pub profiles: Vec<(String, Option<f64>, Option<f64>, Option<String>)>,
+    /// Each set of chains.
+    pub profiles: Vec<LinkSet>,
+}
+
+/// One set of chains on the emulated link.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkSet {
+    /// The set's key (profile and scenario).
+    pub profile: String,
+    /// The connection, median over sites.
+    pub connection_ns: Option<f64>,
+    /// The own cost, median over sites.
+    pub own_ns: Option<f64>,
+    /// The method that measured it, when not the answer's (a set it cannot verify: `mtc`).
+    pub by: Option<String>,
 }
 
 /// The figures of a `--pq` run's answer.
@@ -303,7 +316,12 @@ impl PqSummary {
                     .find(|c| c.method == first.method)
                     .or_else(|| rows.first())?;
                 let by = (row.method != first.method).then(|| row.method.clone());
-                Some((row.profile.clone(), row.connection_ns.0, row.own_ns, by))
+                Some(LinkSet {
+                    profile: row.profile.clone(),
+                    connection_ns: row.connection_ns.0,
+                    own_ns: row.own_ns,
+                    by,
+                })
             })
             .collect();
         Some(LinkAnswer {

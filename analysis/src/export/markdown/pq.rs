@@ -318,13 +318,13 @@ fn link_line(l: &LinkAnswer) -> String {
         l.today.0.map_or("—".into(), human),
         share(l.today.1, l.today.0)
     )];
-    for (profile, conn, own, by) in &l.profiles {
+    for p in &l.profiles {
         parts.push(format!(
             "{} {} (verification {}{})",
-            profile_label(profile),
-            conn.map_or("—".into(), human),
-            share(*own, *conn),
-            by.as_ref().map_or(String::new(), |m| format!(", by {m}"))
+            profile_label(&p.profile),
+            p.connection_ns.map_or("—".into(), human),
+            share(p.own_ns, p.connection_ns),
+            p.by.as_ref().map_or(String::new(), |m| format!(", by {m}"))
         ));
     }
     format!(
