@@ -55,17 +55,22 @@ impl std::fmt::Display for SiteError {
     }
 }
 
+/// A line of a sites or pages file without its comment: `#` at the start of the line or after
+/// whitespace starts one (a `#` inside a word, as in a URL's fragment, does not).
+pub(crate) fn strip_comment(raw: &str) -> &str {
+    match raw.find('#') {
+        Some(p) if p == 0 || raw[..p].ends_with(char::is_whitespace) => &raw[..p],
+        _ => raw,
+    }
+}
+
 /// Parses the text of a sites file.
 pub fn parse_sites(text: &str) -> (Vec<Site>, Vec<SiteError>) {
     let mut sites = Vec::new();
     let mut errors = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
-        let content = match raw.find('#') {
-            Some(p) if p == 0 || raw[..p].ends_with(char::is_whitespace) => &raw[..p],
-            _ => raw,
-        }
-        .trim();
+        let content = strip_comment(raw).trim();
         if content.is_empty() {
             continue;
         }

@@ -162,7 +162,7 @@ fn ratio(a: f64, b: f64) -> f64 {
 pub(crate) mod tests {
     use super::*;
     use crate::table::build_seed_tables;
-    use certbench_schema::{Config, Sample, SampleMeta, Source, Verdict};
+    use certbench_schema::{Config, Sample};
 
     /// A driver sample: `own` of its own, plus `ossl` of `openssl-verify` when given.
     pub(crate) fn s(
@@ -182,23 +182,13 @@ pub(crate) mod tests {
             stages.insert(Stage::OpenSslVerify, o);
         }
         Sample {
-            schema: certbench_schema::SCHEMA_VERSION,
-            source: Source::Driver,
-            method: method.into(),
             config: Config {
                 transport: Some("openssl".into()),
                 hook: Some(hook.into()),
                 ..Config::default()
             },
-            site: site.into(),
-            port: Some(443),
-            path: Some("/".into()),
-            chain: None,
-            run: 0,
-            warmup: false,
             stages,
-            verdict: Verdict::Ok,
-            meta: SampleMeta::default(),
+            ..crate::test_sample::driver(method, site)
         }
     }
 

@@ -24,6 +24,8 @@ pub mod revocation_scale;
 pub mod servo_report;
 pub mod stats;
 pub mod table;
+#[cfg(test)]
+mod test_sample;
 pub mod units;
 pub mod verify;
 

@@ -33,10 +33,7 @@ pub fn parse_pages(text: &str) -> (Vec<Page>, Vec<SiteError>) {
     let mut errors = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
-        let content = match raw.find('#') {
-            Some(p) if p == 0 || raw[..p].ends_with(char::is_whitespace) => &raw[..p],
-            _ => raw,
-        };
+        let content = crate::sites::strip_comment(raw);
         let mut tokens = content.split_whitespace();
         let Some(first) = tokens.next() else {
             continue;

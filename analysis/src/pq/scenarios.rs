@@ -152,7 +152,7 @@ impl PqSummary {
 mod tests {
     use super::*;
     use crate::pq::summarize;
-    use certbench_schema::{ChainShape, Config, Sample, SampleMeta, Scts, Source, Stage, Verdict};
+    use certbench_schema::{ChainShape, Sample, Scts, Stage};
 
     fn s(chain: ChainShape, scts: Scts) -> Scenario {
         Scenario { chain, scts }
@@ -179,19 +179,8 @@ mod tests {
         flight: u64,
     ) -> Sample {
         let mut sample = Sample {
-            schema: 2,
-            source: Source::Driver,
-            method: "webpki".into(),
-            config: Config::default(),
-            site: site.into(),
-            port: Some(443),
-            path: Some("/".into()),
-            chain: None,
-            run: 0,
-            warmup: false,
             stages: [(Stage::TotalVerification, own_us * 1000)].into(),
-            verdict: Verdict::Ok,
-            meta: SampleMeta::default(),
+            ..crate::test_sample::driver("webpki", site)
         };
         sample.config.profile = Some(profile.into());
         sample.config.scenario = scenario;

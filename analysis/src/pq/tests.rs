@@ -1,25 +1,16 @@
 //! `pq`'s summary: rows per set and compression, never pooled; ratios per site.
 
 use super::*;
-use certbench_schema::{Config, SampleMeta, Source};
+use certbench_schema::{Config, SampleMeta};
 
 /// A driver sample of `method` on `site` with `profile`'s chain.
 fn sample(method: &str, site: &str, profile: &str, own_us: u64, flight: u64) -> Sample {
     let unsupported = method == "openssl" && profile != CLASSICAL;
     Sample {
-        schema: 2,
-        source: Source::Driver,
-        method: method.into(),
         config: Config {
             profile: Some(profile.into()),
             ..Config::default()
         },
-        site: site.into(),
-        port: Some(443),
-        path: Some("/".into()),
-        chain: None,
-        run: 0,
-        warmup: false,
         stages: match unsupported {
             true => Default::default(),
             false => [
@@ -43,6 +34,7 @@ fn sample(method: &str, site: &str, profile: &str, own_us: u64, flight: u64) -> 
             chain_bytes: (!unsupported).then_some(flight / 2),
             ..SampleMeta::default()
         },
+        ..crate::test_sample::driver(method, site)
     }
 }
 
