@@ -59,7 +59,15 @@ fn handshake(c: &mut Criterion) {
             // The callback hook needs OpenSSL's store too; replace verifies with webpki only.
             let ossl_store = (variant != "replace").then(|| share_store(store).unwrap());
             let state = Arc::new(Mutex::new(HookState::default()));
-            let conn = connector(hook, ossl_store, host, now, false, state.clone()).unwrap();
+            let conn = connector(
+                hook,
+                ossl_store,
+                (host, now),
+                &certbench_core::Checks::none(),
+                false,
+                state.clone(),
+            )
+            .unwrap();
             cases.push((label, host, variant, conn, state));
         }
     }

@@ -136,7 +136,7 @@ fn verify(c: &mut Criterion) {
         let with_ct = plain.with_ct(Some(&logs));
         for m in Method::available() {
             let v = m.verifier();
-            if !v.capabilities().ct {
+            if v.capabilities().ct == certbench_core::CtSupport::None {
                 continue;
             }
             v.prepare_ct(&logs);
@@ -187,10 +187,9 @@ fn verify(c: &mut Criterion) {
                 })
             });
             for mechanism in mechanisms {
-                let data = RevocationData::new(mechanism, files.clone());
-                let support = v.capabilities().revocation;
-                data.preload(support.mechanism(&data).unwrap(), &mut Recorder::new());
-                let target = plain.with_revocation(Some(&data), None);
+                let data = RevocationData::new(files.clone());
+                data.preload(mechanism, &mut Recorder::new());
+                let target = plain.with_revocation(Some((mechanism, &data)), None);
                 let id = BenchmarkId::new(format!("{}+{mechanism}", m.name()), label);
                 g.bench_function(id, |b| {
                     b.iter(|| {

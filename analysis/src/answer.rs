@@ -110,8 +110,17 @@ pub struct Answer {
     pub revocation: bool,
     /// With `--ct`: what each browser pays (empty without a browser).
     pub browsers_pay: Vec<BrowserPays>,
-    /// Servo's verifiers against the other browsers' (empty unless one of each ran).
+    /// Servo's verifiers against the other browsers' by own cost, each method checking what
+    /// it checked in the run (as shipped, by default) (empty unless one of each ran).
     pub servo_against: Vec<ServoAgainst>,
+    /// The same by the cost of the path alone (own cost less the `ct` and `revocation`
+    /// stages), when a compared method checked more than the path (empty otherwise).
+    pub servo_against_path: Vec<ServoAgainst>,
+    /// What each compared column checked beyond the path (`path only` when nothing), in
+    /// column order.
+    pub checks: Vec<(String, String)>,
+    /// The browsers' columns that did not accept every chain: (column, [(site, verdict)]).
+    pub rejections: Vec<(String, Vec<(String, String)>)>,
     /// With `--ct`: what CT would cost Servo's verifiers.
     pub ct_costs: Vec<CtCost>,
     /// The command that measures the other hook, when the caller knows it.
@@ -228,7 +237,18 @@ pub fn answer(cmp: &Comparison, other_hook: Option<&str>) -> Answer {
         ct,
         revocation: false,
         browsers_pay: if ct { browsers_pay(cmp) } else { Vec::new() },
-        servo_against: servo_against(cmp),
+        servo_against: servo_against(cmp, |c| Some(c.own.median)),
+        servo_against_path: match cmp
+            .rows
+            .iter()
+            .flat_map(|r| &r.cells)
+            .any(|c| c.checks.is_some())
+        {
+            true => servo_against(cmp, |c| Some(c.own_path.as_ref().unwrap_or(&c.own).median)),
+            false => Vec::new(),
+        },
+        checks: checks(cmp),
+        rejections: rejections(cmp),
         ct_costs: if ct { ct_costs(cmp) } else { Vec::new() },
         other_hook: other_hook.map(str::to_owned),
         own,
@@ -301,16 +321,15 @@ fn ct_costs(cmp: &Comparison) -> Vec<CtCost> {
 /// Each of Servo's verifiers against each other browser's by own cost, as the median over
 /// sites of the per-site ratio of medians (below ×1: Servo's is cheaper); empty unless the
 /// comparison holds one of each.
-fn servo_against(cmp: &Comparison) -> Vec<ServoAgainst> {
+fn servo_against(
+    cmp: &Comparison,
+    cost: impl Fn(&ComparisonCell) -> Option<f64>,
+) -> Vec<ServoAgainst> {
     let (servo, browsers) = (columns(cmp, &SERVO), columns(cmp, &BROWSERS));
     if servo.is_empty() || browsers.is_empty() {
         return Vec::new();
     }
-    let own = |r: &ComparisonRow, col: &str| {
-        (r.cells.iter())
-            .find(|c| c.method == col)
-            .map(|c| c.own.median)
-    };
+    let own = |r: &ComparisonRow, col: &str| cost(r.cells.iter().find(|c| c.method == col)?);
     (servo.into_iter())
         .map(|s| ServoAgainst {
             servo: s.clone(),
@@ -322,6 +341,35 @@ fn servo_against(cmp: &Comparison) -> Vec<ServoAgainst> {
                     Some(((*b).clone(), Spread::of(&ratios)?.median, ratios.len()))
                 })
                 .collect(),
+        })
+        .collect()
+}
+
+/// What each column checked beyond the path, in column order: the checks its cells name
+/// (the first site's that names any), else `path only`.
+fn checks(cmp: &Comparison) -> Vec<(String, String)> {
+    (cmp.methods.iter())
+        .map(|col| {
+            let named = (cmp.rows.iter())
+                .filter_map(|r| r.cells.iter().find(|c| &c.method == col))
+                .find_map(|c| c.checks.clone());
+            (col.clone(), named.unwrap_or_else(|| "path only".to_owned()))
+        })
+        .collect()
+}
+
+/// The browsers' columns that rejected a chain, with the sites and verdicts: a rejection
+/// costs what the verifier spent, and counts in the ratios like an accept.
+fn rejections(cmp: &Comparison) -> Vec<(String, Vec<(String, String)>)> {
+    (columns(cmp, &BROWSERS).into_iter())
+        .filter_map(|col| {
+            let sites: Vec<(String, String)> = (cmp.rows.iter())
+                .filter_map(|r| {
+                    let c = r.cells.iter().find(|c| &c.method == col)?;
+                    Some((r.label.clone(), c.rejected.clone()?))
+                })
+                .collect();
+            (!sites.is_empty()).then(|| (col.clone(), sites))
         })
         .collect()
 }

@@ -37,6 +37,12 @@ pub struct ComparisonCell {
     pub ct: Option<Summary>,
     /// The own cost less the `ct` stage, sample by sample, where the method checked CT.
     pub own_without_ct: Option<Summary>,
+    /// The own cost less the `ct` and `revocation` stages, where the method checked either.
+    pub own_path: Option<Summary>,
+    /// What the method checked beyond the path (`CT + crlset`), where it checked anything.
+    pub checks: Option<String>,
+    /// The verdict, when a sample of the cell was not accepted.
+    pub rejected: Option<String>,
     /// Own-cost median ÷ the site's fastest own-cost median (1.0 for the fastest).
     pub own_ratio: f64,
     /// 2017-view median ÷ the site's fastest 2017-view median.
@@ -117,6 +123,9 @@ pub fn build_comparison(tables: &[SeedTable]) -> Option<Comparison> {
                         share,
                         ct: row.cells.get(&Stage::Ct).cloned(),
                         own_without_ct: row.own_without_ct.clone(),
+                        own_path: row.own_path.clone(),
+                        checks: row.checks.clone(),
+                        rejected: (!row.all_ok).then(|| row.verdict.clone()),
                         own_ratio: 0.0,
                         paid_ratio: 0.0,
                     })

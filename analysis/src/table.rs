@@ -39,6 +39,12 @@ pub struct SeedRow {
     /// With `--ct`: the own cost less the `ct` stage, sample by sample (what the same
     /// verification costs without its CT check), where the samples have a `ct` stage.
     pub own_without_ct: Option<Summary>,
+    /// The own cost less the `ct` and `revocation` stages, sample by sample (what the path
+    /// alone cost), where the samples have either.
+    pub own_path: Option<Summary>,
+    /// What the samples checked beyond the path, in words (`CT + crlite`), where they checked
+    /// anything: the `ct` stage and the revocation mechanism the samples name.
+    pub checks: Option<String>,
 }
 
 /// The seed's table for one method under one configuration: rows = sites, columns = stages.
@@ -153,7 +159,17 @@ fn seed_row(label: String, site: &str, chain: &Option<String>, group: &[&Sample]
         .iter()
         .filter_map(|s| Some(s.own_cost()?.saturating_sub(s.stage(Stage::Ct)?)))
         .collect();
+    let path: Vec<u64> = measured
+        .iter()
+        .filter(|s| s.stage(Stage::Ct).is_some() || s.stage(Stage::Revocation).is_some())
+        .filter_map(|s| {
+            let beyond = s.stage(Stage::Ct).unwrap_or(0) + s.stage(Stage::Revocation).unwrap_or(0);
+            Some(s.own_cost()?.saturating_sub(beyond))
+        })
+        .collect();
     SeedRow {
+        own_path: Summary::of(&path),
+        checks: checks_of(&measured),
         own_cost: Summary::of(&own),
         own_without_ct: Summary::of(&without_ct),
         label,
@@ -165,6 +181,23 @@ fn seed_row(label: String, site: &str, chain: &Option<String>, group: &[&Sample]
         roots_cached: group.iter().any(|s| s.meta.roots_cached),
         cells,
     }
+}
+
+/// What `samples` checked beyond the path: `CT` when one has a `ct` stage, then each
+/// revocation mechanism they name, joined by ` + `; `None` when nothing.
+fn checks_of(samples: &[&&Sample]) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    if samples.iter().any(|s| s.stage(Stage::Ct).is_some()) {
+        parts.push("CT".to_owned());
+    }
+    for s in samples {
+        if let Some(r) = &s.meta.revocation
+            && !parts.contains(&r.mechanism)
+        {
+            parts.push(r.mechanism.clone());
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join(" + "))
 }
 
 /// One verdict when all samples agree, otherwise each distinct verdict with its count.

@@ -43,7 +43,7 @@ enum certbench_name_kind {
   CERTBENCH_NAME_IP = 1,  /* `name` is an IPv4 (4 bytes) or IPv6 (16 bytes) address */
 };
 
-#define CERTBENCH_VERIFIER_ABI 4
+#define CERTBENCH_VERIFIER_ABI 5
 
 /* What `verify_ev` found. */
 enum certbench_ev {
@@ -87,6 +87,12 @@ typedef struct certbench_ct_counts {
   uint32_t unknown_log; /* from a log not in the set */
   uint32_t invalid;     /* a bad signature, or an SCT that does not parse */
 } certbench_ct_counts;
+
+/* One SCT `verify_ct` found valid (ABI 5): its log's id and its timestamp. */
+typedef struct certbench_verified_sct {
+  uint8_t log_id[32];
+  uint64_t timestamp; /* milliseconds since the Unix epoch, as the SCT carries it */
+} certbench_verified_sct;
 
 typedef struct certbench_verifier_v4 {
   /* CERTBENCH_VERIFIER_ABI. */
@@ -175,6 +181,15 @@ typedef struct certbench_verifier_v4 {
    * the chain, every certificate a path it returned holds). Never throws, never fails
    * otherwise. */
   int (*verified_path)(void *chain, certbench_der *out, size_t cap);
+  /* (ABI 5) The SCTs the last `verify_ct` on `chain` found valid (from a log of the set, its
+   * signature good, not from the future), in the order checked: what Gecko's CTVerifyResult
+   * hands its CRLite query (NSSCertDBTrustDomain::CheckRevocationByCRLite), so that CRLite
+   * counts only verified timestamps. It builds and renders nothing.
+   *  - no `verify_ct` since the last `verify`/`verify_ev`, or a library that keeps no such
+   *    list (Chrome's: its CRLSet reads no SCT): returns -1 and writes nothing;
+   *  - otherwise returns n >= 0 and writes out[0..n) only when n <= cap (nothing when
+   *    n > cap: the caller retries with cap >= n). */
+  int (*verified_scts)(void *chain, certbench_verified_sct *out, size_t cap);
 } certbench_verifier_v4;
 
 /* The one exported symbol: the verifier's table (a static object, never freed). */

@@ -343,7 +343,7 @@ fn key(chain: &Chain, target: &Target<'_>) -> Key {
     .as_bytes());
     // As Chrome's RequestParams: the stapled response is part of the key; the CRLSet is not
     // (Chrome clears the cache when its CRLSet changes, which a run never sees).
-    put(format!("{:?}", target.revocation.map(|d| d.rustls)).as_bytes());
+    put(format!("{:?}", target.revocation.map(|(m, _)| m)).as_bytes());
     put(target.stapled_ocsp.unwrap_or_default());
     for crl in target.crls {
         put(crl.as_ref());

@@ -7,6 +7,8 @@
 //! - [`stages`]: the stage recorder (monotonic clock, no allocation while timing);
 //! - [`roots`]: trust roots from one source (Mozilla, system, PEM file);
 //! - [`chain`]: certificate chains as DER, and loading them from PEM;
+//! - [`checks`]: what each method checks beyond the path (CT, revocation), resolved once from
+//!   what it does as shipped and what the run asks;
 //! - [`ct`]: Certificate Transparency: log lists, SCTs, Chrome's policy, `--ct`'s check;
 //! - [`revocation`]: revocation as the browsers check it (CRLSet, CRLite, stapled OCSP) and
 //!   what `--revocation` adds to the rustls methods (CRLs, CRLite, upki, OCSP);
@@ -29,6 +31,7 @@
 
 pub mod cache;
 pub mod chain;
+pub mod checks;
 pub mod clock;
 #[cfg(feature = "corpus")]
 pub mod corpus;
@@ -55,5 +58,6 @@ pub mod verifier;
 pub mod versions;
 
 pub use certbench_schema::{Sample, SampleMeta, Source, Stage, Verdict};
+pub use checks::{Checks, CtSupport, Request, RunChecks};
 pub use error::Error;
 pub use methods::Method;

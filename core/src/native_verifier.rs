@@ -137,12 +137,26 @@ impl Verifier for NativeVerifier {
         loaded
             .verify(roots, &parsed, time, rec)
             .map_err(|r| Rejection::new(r.0))?;
-        // Revocation, as the browser checks it on the path its builder accepted, before CT
-        // (Chrome: the CRLSet in `CheckPathAfterVerification`; Firefox: CRLite in
-        // `CheckRevocation`, inside path building; CT is checked on the built chain after).
-        if let Some(data) = target.revocation
-            && let Some(mechanism) = self.capabilities.revocation.mechanism(data)
-        {
+        // CT before revocation, in both browsers: Chrome verifies the SCTs in
+        // `CheckPathAfterVerificationImpl` before the CRLSet; current Gecko verifies them inside
+        // `CheckRevocationByCRLite` and hands CRLite only the valid ones (`mCTVerifyResult`),
+        // then applies the CT policy to that result after path building. So the `ct` stage
+        // runs first, a revoked chain has its SCTs checked too, and its verdict waits until
+        // revocation has spoken: a revoked chain is rejected as revoked.
+        let ct_verdict = ct
+            .as_ref()
+            .map(|ct| loaded.verify_ct(ct, &parsed, time, rec));
+        let verified: Option<Vec<([u8; 32], u64)>> = ct.as_ref().map(|_| {
+            loaded
+                .verified_scts(&parsed)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|s| (s.log_id, s.timestamp))
+                .collect()
+        });
+        // Revocation, as the browser checks it on the path its builder accepted (Chrome: the
+        // CRLSet in `CheckPathAfterVerification`; Firefox: CRLite in `CheckRevocation`).
+        if let Some((mechanism, data)) = target.revocation {
             let path = loaded
                 .verified_path(&parsed)
                 .map_err(|r| Rejection::new(format!("the verified path: {}", r.0)))?;
@@ -153,7 +167,11 @@ impl Verifier for NativeVerifier {
                 (Mechanism::CrlSet, Some(Data::CrlSet(set))) => set.check_path(&path, now),
                 // No CRLSet downloaded: Chrome checks against its built-in (empty) one.
                 (Mechanism::CrlSet, None) => CrlSet::builtin().check_path(&path, now),
-                (Mechanism::Crlite, Some(Data::Crlite(filter))) => filter.check_gecko(&path, now),
+                // Gecko's CRLite counts only the SCTs its CT verification found valid; without
+                // CT logs no SCT is verified, and the leaf is not covered.
+                (Mechanism::Crlite, Some(Data::Crlite(filter))) => {
+                    filter.check_gecko_verified(&path, now, verified.as_deref().unwrap_or(&[]))
+                }
                 (_, None) => no_data(),
                 (other, Some(_)) => Err(RevocationError::Invalid {
                     mechanism: other,
@@ -161,10 +179,8 @@ impl Verifier for NativeVerifier {
                 }),
             })?;
         }
-        if let Some(ct) = &ct {
-            loaded
-                .verify_ct(ct, &parsed, time, rec)
-                .map_err(|r| Rejection::new(r.0))?;
+        if let Some(verdict) = ct_verdict {
+            verdict.map_err(|r| Rejection::new(r.0))?;
         }
 
         let Some(peer) = target.peer else {

@@ -5,9 +5,9 @@
 //! `WebPkiServerVerifier`, rustls-platform-verifier, Servo's own: the whole call is `verify`)
 //! or a certbench method through [`MethodVerifier`], which records the method's own
 //! `chain-creation`, `verify` and `verify-hostname`. `total-verification` is the whole call.
-//! With revocation data (`--revocation`), a method that checks revocation gets the data and
-//! the OCSP response rustls hands `verify_server_cert` (the server's staple) in its
-//! [`Target`]: its `revocation` stage runs inside the handshake.
+//! With the method's [`Checks`] (CT logs, a revocation mechanism and its data), the method
+//! gets them and the OCSP response rustls hands `verify_server_cert` (the server's staple) in
+//! its [`Target`]: its `ct` and `revocation` stages run inside the handshake.
 //! The handshake's signature (the server's CertificateVerify, `verify_tls13_signature`; in
 //! TLS 1.2 its ServerKeyExchange, `verify_tls12_signature`) is the wrapped verifier's check,
 //! timed apart as `certificate-verify` and told to the sink
@@ -28,10 +28,9 @@ use rustls::{
 use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 
 use crate::chain::Chain;
-use crate::ct::CtLogs;
+use crate::checks::Checks;
 use crate::fail_closed;
 use crate::methods::{AnyRoots, DynVerifier};
-use crate::revocation::RevocationData;
 use crate::stages::Recorder;
 pub use crate::verification_sink::{LastVerification, VerificationSink};
 use crate::verifier::{Eku, PeerName, Rejection, Target};
@@ -44,8 +43,7 @@ pub struct MethodVerifier {
     verifier: Arc<dyn DynVerifier>,
     roots: Arc<AnyRoots>,
     provider: Arc<CryptoProvider>,
-    ct: Option<Arc<CtLogs>>,
-    revocation: Option<Arc<RevocationData>>,
+    checks: Checks,
 }
 
 impl fmt::Debug for MethodVerifier {
@@ -75,37 +73,25 @@ pub fn reason(e: &rustls::Error) -> String {
 }
 
 impl MethodVerifier {
-    /// `verifier` with the store `roots` it built.
-    pub fn new(verifier: Arc<dyn DynVerifier>, roots: Arc<AnyRoots>) -> MethodVerifier {
+    /// `verifier` with the store `roots` it built, checking what `checks` names (resolved
+    /// for this method, [`crate::checks::RunChecks::for_method`]); CT logs are prepared for
+    /// the method now, before any handshake. Revocation data is loaded on the first check
+    /// that needs it, unless the runner preloads it
+    /// ([`crate::revocation::RevocationData::preload`]) as the driver does.
+    pub fn new(
+        verifier: Arc<dyn DynVerifier>,
+        roots: Arc<AnyRoots>,
+        checks: &Checks,
+    ) -> MethodVerifier {
+        if let Some(logs) = &checks.ct {
+            verifier.prepare_ct(logs);
+        }
         MethodVerifier {
             verifier,
             roots,
             provider: crate::methods::webpki_server::provider(),
-            ct: None,
-            revocation: None,
+            checks: checks.clone(),
         }
-    }
-
-    /// The same, checking revocation against `data` (`--revocation`) where the method has a
-    /// mechanism ([`crate::verifier::Capabilities::revocation`]), with the response the server
-    /// stapled, if any. The data is loaded on the first check that needs it, unless the
-    /// runner preloads it ([`RevocationData::preload`]) as the driver does.
-    pub fn with_revocation(mut self, data: Option<Arc<RevocationData>>) -> MethodVerifier {
-        let support = self.verifier.capabilities().revocation;
-        self.revocation = data.filter(|d| support.mechanism(d).is_some());
-        self
-    }
-
-    /// The same, checking Certificate Transparency against `logs` (`--ct`) where the method
-    /// can ([`crate::verifier::Capabilities::ct`]); the logs are prepared for the method now,
-    /// before any handshake.
-    pub fn with_ct(mut self, logs: Option<Arc<CtLogs>>) -> MethodVerifier {
-        let logs = logs.filter(|_| self.verifier.capabilities().ct);
-        if let Some(l) = &logs {
-            self.verifier.prepare_ct(l);
-        }
-        self.ct = logs;
-        self
     }
 
     /// `verify_server_cert` without a stapled response, recording the method's stages into
@@ -156,10 +142,14 @@ impl MethodVerifier {
             eku: Some(Eku::ServerAuth),
             max_depth: None,
             crls: &[],
-            ct: self.ct.as_deref(),
-            revocation: self.revocation.as_deref(),
-            stapled_ocsp: (!ocsp_response.is_empty()).then_some(ocsp_response),
-        };
+            ct: None,
+            revocation: None,
+            stapled_ocsp: None,
+        }
+        .with_checks(
+            &self.checks,
+            (!ocsp_response.is_empty()).then_some(ocsp_response),
+        );
         fail_closed::verify(|| self.verifier.verify(&self.roots, &chain, target, rec))
             .map(|()| ServerCertVerified::assertion())
             .map_err(|r| rejected(r.reason))
@@ -255,64 +245,26 @@ impl TimedVerifier {
         }
     }
 
-    /// Times a certbench method: its own rustls verifier if it is one (`webpki`,
-    /// `platform`), else the method through [`MethodVerifier`], with its own stages.
+    /// Times a certbench method checking what `checks` names (resolved for it,
+    /// [`crate::checks::RunChecks::for_method`]): with no check beyond the path, its own
+    /// rustls verifier if it is one (`webpki`, `platform`); otherwise the method through
+    /// [`MethodVerifier`], with its own stages (for `webpki` and `platform` the method's
+    /// `verify()` is the same verifier's call, then the `ct` and `revocation` stages).
     pub fn for_method(
         verifier: Arc<dyn DynVerifier>,
         roots: Arc<AnyRoots>,
+        checks: &Checks,
         sink: Arc<dyn VerificationSink>,
     ) -> Self {
-        let inner = match verifier.rustls_verifier(&roots) {
+        let opaque = checks
+            .is_none()
+            .then(|| verifier.rustls_verifier(&roots))
+            .flatten();
+        let inner = match opaque {
             Some(v) => Inner::Opaque(v),
-            None => Inner::Staged(Arc::new(MethodVerifier::new(verifier, roots))),
+            None => Inner::Staged(Arc::new(MethodVerifier::new(verifier, roots, checks))),
         };
         TimedVerifier { inner, sink }
-    }
-
-    /// `verifier` timed into `sink`, checking Certificate Transparency against `ct` where the
-    /// method can ([`crate::verifier::Capabilities::ct`], `--ct`): then always through
-    /// [`MethodVerifier::with_ct`], even for a method with a rustls verifier of its own
-    /// (`webpki`, `platform`: that one checks no SCT; the method's `verify()` is the same
-    /// verifier's call, then the `ct` stage). Otherwise as [`TimedVerifier::for_method`].
-    pub fn for_method_with_ct(
-        verifier: Arc<dyn DynVerifier>,
-        roots: Arc<AnyRoots>,
-        ct: Option<Arc<CtLogs>>,
-        sink: Arc<dyn VerificationSink>,
-    ) -> Self {
-        match ct.filter(|_| verifier.capabilities().ct) {
-            Some(logs) => TimedVerifier {
-                inner: Inner::Staged(Arc::new(
-                    MethodVerifier::new(verifier, roots).with_ct(Some(logs)),
-                )),
-                sink,
-            },
-            None => TimedVerifier::for_method(verifier, roots, sink),
-        }
-    }
-
-    /// [`TimedVerifier::for_method_with_ct`], also checking revocation against `revocation`
-    /// (`--revocation`) where the method has a mechanism: then always through
-    /// [`MethodVerifier`] (as for CT), which hands the method the server's stapled response.
-    pub fn for_method_checking(
-        verifier: Arc<dyn DynVerifier>,
-        roots: Arc<AnyRoots>,
-        ct: Option<Arc<CtLogs>>,
-        revocation: Option<Arc<RevocationData>>,
-        sink: Arc<dyn VerificationSink>,
-    ) -> Self {
-        let support = verifier.capabilities().revocation;
-        match revocation.filter(|d| support.mechanism(d).is_some()) {
-            Some(data) => TimedVerifier {
-                inner: Inner::Staged(Arc::new(
-                    MethodVerifier::new(verifier, roots)
-                        .with_ct(ct)
-                        .with_revocation(Some(data)),
-                )),
-                sink,
-            },
-            None => TimedVerifier::for_method_with_ct(verifier, roots, ct, sink),
-        }
     }
 }
 

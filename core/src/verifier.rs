@@ -23,6 +23,7 @@ use rustls_pki_types::{CertificateDer, CertificateRevocationListDer};
 use crate::chain::Chain;
 use crate::ct::CtLogs;
 use crate::error::Error;
+use crate::revocation::Mechanism;
 use crate::revocation::data::{Refusal, RevocationData};
 use crate::stages::Recorder;
 
@@ -86,14 +87,15 @@ pub struct Target<'a> {
     pub max_depth: Option<u32>,
     /// Certificate revocation lists to check every certificate of the path against.
     pub crls: &'a [CertificateRevocationListDer<'a>],
-    /// Certificate Transparency (`--ct`): the logs to check the leaf's SCTs against, after the
-    /// path is verified (the `ct` stage). `None`: no CT check. A method that has no CT check
+    /// Certificate Transparency: the logs to check the leaf's SCTs against, after the path is
+    /// verified (the `ct` stage). `None`: no CT check. A method that has no CT check
     /// ignores it (the sample then has no `ct`).
     pub ct: Option<&'a CtLogs>,
-    /// Revocation (`--revocation`): the data each mechanism checks, loaded once per process,
-    /// checked after the path is verified (the `revocation` stage). `None`: no check. A method
-    /// with no mechanism ignores it (the sample then has no `revocation`).
-    pub revocation: Option<&'a RevocationData>,
+    /// Revocation: the mechanism to check with and its data (loaded once per process),
+    /// checked after the path is verified (the `revocation` stage), as the method's
+    /// [`crate::checks::Checks`] resolved it. `None`: no check. A method with no mechanism
+    /// ignores it (the sample then has no `revocation`).
+    pub revocation: Option<(Mechanism, &'a RevocationData)>,
     /// The OCSP response the server stapled for the end-entity certificate (TLS
     /// `status_request`), if it stapled one.
     pub stapled_ocsp: Option<&'a [u8]>,
@@ -115,16 +117,28 @@ impl<'a> Target<'a> {
         }
     }
 
+    /// The same target, with the checks `checks` resolved for the method, the server having
+    /// stapled `stapled_ocsp`.
+    pub fn with_checks(
+        self,
+        checks: &'a crate::checks::Checks,
+        stapled_ocsp: Option<&'a [u8]>,
+    ) -> Target<'a> {
+        let revocation = checks.revocation.as_ref().map(|(m, d)| (*m, d.as_ref()));
+        self.with_ct(checks.ct.as_deref())
+            .with_revocation(revocation, stapled_ocsp)
+    }
+
     /// The same target, with the leaf's SCTs checked against `logs`.
     pub fn with_ct(self, logs: Option<&'a CtLogs>) -> Target<'a> {
         Target { ct: logs, ..self }
     }
 
-    /// The same target, with revocation checked against `data`, the server having stapled
-    /// `stapled_ocsp`.
+    /// The same target, with revocation checked with a mechanism against its data, the
+    /// server having stapled `stapled_ocsp`.
     pub fn with_revocation(
         self,
-        data: Option<&'a RevocationData>,
+        data: Option<(Mechanism, &'a RevocationData)>,
         stapled_ocsp: Option<&'a [u8]>,
     ) -> Target<'a> {
         Target {
@@ -163,11 +177,11 @@ pub struct Capabilities {
     pub crls: bool,
     /// ML-DSA keys and signatures (FIPS 204, RFC 9881): the post-quantum chains of `--pq`.
     pub ml_dsa: bool,
-    /// A Certificate Transparency check (`--ct`, [`Target::ct`]): the browsers' own, or what a
-    /// rustls user adds. A method without one ignores the target's logs.
-    pub ct: bool,
-    /// A revocation check (`--revocation`, [`Target::revocation`]): the browser's own
-    /// mechanism, or the one `--revocation` names for the rustls methods.
+    /// A Certificate Transparency check ([`Target::ct`]): the browser's own, made by default,
+    /// or what a rustls user adds (`--ct`). A method without one ignores the target's logs.
+    pub ct: crate::checks::CtSupport,
+    /// A revocation check ([`Target::revocation`]): the browser's own mechanism, made by
+    /// default, or the one `--revocation` names for the rustls methods.
     pub revocation: crate::revocation::types::Support,
     /// Merkle Tree Certificates (the `mtc` profile, [`crate::mtc`]) and only those: a method
     /// with `mtc` verifies no signed X.509 chain, one without it no Merkle Tree Certificate.
@@ -184,7 +198,7 @@ impl Capabilities {
         max_depth: true,
         crls: true,
         ml_dsa: true,
-        ct: false,
+        ct: crate::checks::CtSupport::None,
         revocation: crate::revocation::types::Support::None,
         mtc: false,
     };

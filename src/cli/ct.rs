@@ -17,24 +17,21 @@ pub fn corpus_log_list() -> PathBuf {
 
 #[derive(Args, Debug, Clone, Default)]
 pub(super) struct CtArgs {
-    /// Check Certificate Transparency (the `ct` stage): chrome and firefox as each browser
-    /// checks it (their own code, their own policy), the rustls methods (rustlsserial,
-    /// rustlsparallel, webpki, platform) as a rustls user would add it (Chrome's policy);
+    /// Servo's rustls methods (rustlsserial, rustlsparallel, webpki, platform) check
+    /// Certificate Transparency too (the `ct` stage), as a rustls user would add it (Chrome's
+    /// policy); chrome and firefox check it as shipped without it (their own code and policy);
     /// other methods have no CT check.
     #[arg(long)]
     pub ct: bool,
     /// The CT log list, in Chrome's v3 JSON format [default: the corpus's
     /// (corpus/ct-logs/log_list.json); with --mirror, the mirror's own logs].
-    #[arg(long, value_name = "FILE", requires = "ct")]
+    #[arg(long, value_name = "FILE")]
     pub ct_logs: Option<PathBuf>,
 }
 
 impl CtArgs {
-    /// The logs, if `--ct`: `--ct-logs`, else `default` (the mirror's list), else the corpus's.
-    pub fn logs(&self, default: Option<(&str, &str)>) -> Result<Option<Arc<CtLogs>>> {
-        if !self.ct {
-            return Ok(None);
-        }
+    /// The logs: `--ct-logs`, else `default` (the mirror's list), else the corpus's.
+    pub fn logs(&self, default: Option<(&str, &str)>) -> Result<Arc<CtLogs>> {
         let logs = match (&self.ct_logs, default) {
             (Some(path), _) => load(path)?,
             (None, Some((json, origin))) => CtLogs::from_v3_json(json, origin)
@@ -45,22 +42,17 @@ impl CtArgs {
                 logs
             }
         };
-        Ok(Some(Arc::new(logs)))
+        Ok(Arc::new(logs))
     }
 }
 
 impl CtArgs {
-    /// `--ct`'s logs for a run that may be on the mirror: `--ct-logs`; else, with `--mirror`,
-    /// the mirror's own logs (its clones embed SCTs from them, which a mirror run trusts as it
+    /// The logs of a run that may be on the mirror: `--ct-logs`; else, with `--mirror`, the
+    /// mirror's own logs (its clones embed SCTs from them, which a mirror run trusts as it
     /// trusts the mirror's roots), those of every set served with `--pq` too (each profile's
-    /// set has logs of its own); else the corpus's. `None` without `--ct`.
-    pub fn mirror_logs(
-        &self,
-        mirror: Option<&MirrorSet>,
-        pq: &[MirrorSet],
-    ) -> Result<Option<Arc<CtLogs>>> {
-        let Some(set) = mirror.filter(|_| self.ct && self.ct_logs.is_none() && !pq.is_empty())
-        else {
+    /// set has logs of its own); else the corpus's.
+    pub fn mirror_logs(&self, mirror: Option<&MirrorSet>, pq: &[MirrorSet]) -> Result<Arc<CtLogs>> {
+        let Some(set) = mirror.filter(|_| self.ct_logs.is_none() && !pq.is_empty()) else {
             return self.logs(mirror.map(|m| (m.ct_log_list.as_str(), "mirror")));
         };
         let mut logs = Vec::new();
@@ -70,7 +62,7 @@ impl CtArgs {
             })?;
             logs.extend(list.logs().iter().cloned());
         }
-        Ok(Some(Arc::new(CtLogs::new(logs, "mirror"))))
+        Ok(Arc::new(CtLogs::new(logs, "mirror")))
     }
 
     /// Whether `handshake` checks CT (`--ct`): its certificate is made for the run, with SCTs

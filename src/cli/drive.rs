@@ -61,9 +61,7 @@ pub(super) struct DriveArgs {
     #[command(flatten)]
     pq: super::pq::PqArgs,
     #[command(flatten)]
-    ct: super::ct::CtArgs,
-    #[command(flatten)]
-    revocation: super::revocation::RevocationArgs,
+    checks: super::checks::ChecksArgs,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -82,8 +80,16 @@ impl DriveArgs {
         let pq = self.pq.settle(&self.net, &mut net, self.out.quiet)?;
         let raw_path = (self.resume.clone().or(self.raw.clone()))
             .unwrap_or_else(crate::run::sink::default_path);
+        let methods = methods(&self.method, &self.pq.pq);
+        let sources = super::checks::Sources {
+            mirror: net.mirror.as_ref(),
+            pq: &pq.sets,
+        };
+        let checks = (self.checks).resolve(&methods, sources, &|s| self.out.note(s), &|s| {
+            self.out.error(s)
+        })?;
         let opts = DriverOptions {
-            methods: methods(&self.method, &self.pq.pq),
+            methods,
             runs: self.runs,
             warmup: self.warmup,
             transport: self.transport,
@@ -94,8 +100,7 @@ impl DriveArgs {
             resumption: self.tls_resumption,
             concurrency: usize::from(self.concurrency),
             served: pq.served(),
-            ct: self.ct.mirror_logs(net.mirror.as_ref(), &pq.sets)?,
-            revocation: (self.revocation).data(net.mirror.as_ref(), &|s| self.out.note(s))?,
+            checks,
         };
         let plan = DrivePlan {
             sites,

@@ -14,6 +14,7 @@ use clap::{Parser, Subcommand};
 mod args;
 mod bulk;
 mod capture;
+mod checks;
 mod ct;
 mod drive;
 mod handshake;

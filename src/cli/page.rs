@@ -55,9 +55,7 @@ pub(super) struct PageArgs {
     #[command(flatten)]
     net: NetArgs,
     #[command(flatten)]
-    ct: super::ct::CtArgs,
-    #[command(flatten)]
-    revocation: super::revocation::RevocationArgs,
+    checks: super::checks::ChecksArgs,
     #[command(flatten)]
     out: OutputArgs,
 }
@@ -78,15 +76,18 @@ pub(super) fn run(args: PageArgs) -> Result<Outcome> {
         anyhow::bail!("{}: no page to load", args.pages.display());
     }
     let net = args.net.settle(out.quiet)?;
+    let methods = methods(&args.method, &[]);
+    let sources = super::checks::Sources {
+        mirror: net.mirror.as_ref(),
+        pq: &[],
+    };
+    let checks = (args.checks).resolve(&methods, sources, &|l| out.note(l), &|l| out.error(l))?;
     let opts = PageOptions {
-        methods: methods(&args.method, &[]),
+        methods,
         loads: args.loads,
         warmup: args.warmup,
         caches: caches(&args.verify_cache),
-        ct: args.ct.mirror_logs(net.mirror.as_ref(), &[])?,
-        revocation: args
-            .revocation
-            .data(net.mirror.as_ref(), &|l| out.note(l))?,
+        checks,
         resumption: args.tls_resumption,
         concurrency: usize::from(args.concurrency),
         transport: args.transport,

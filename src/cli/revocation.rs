@@ -36,23 +36,28 @@ impl From<RustlsMechanism> for Mechanism {
 
 #[derive(Args, Debug, Clone, Default)]
 pub(super) struct RevocationArgs {
-    /// Check revocation (the `revocation` stage): chrome with Chrome's CRLSet, firefox with
-    /// CRLite as Gecko queries it, gnutls the stapled OCSP response as GnuTLS checks it,
-    /// whatever MECHANISM is; the rustls methods (rustlsserial, rustlsparallel, webpki,
-    /// platform) with MECHANISM; other methods check none.
+    /// Servo's rustls methods (rustlsserial, rustlsparallel, webpki, platform) check
+    /// revocation too (the `revocation` stage) with MECHANISM; chrome (Chrome's CRLSet),
+    /// firefox (CRLite as Gecko queries it) and gnutls (the stapled OCSP response as GnuTLS
+    /// checks it) check their own as shipped without it; other methods check none.
     #[arg(long, value_enum, value_name = "MECHANISM")]
     pub revocation: Option<RustlsMechanism>,
     /// The revocation data's folder (`crlset`, `crlite.filter`, `upki/`, `crls/*.crl`); a
     /// file missing there is missing data, which each browser soft-fails [default: the data
     /// certbench makes for the corpus and the mirror, cached].
-    #[arg(long, value_name = "DIR", requires = "revocation")]
+    #[arg(long, value_name = "DIR")]
     pub revocation_data: Option<PathBuf>,
     /// The scale of the data certbench makes: full (Chrome's CRLSet size, a CRLite filter of
     /// 100 M certificates: minutes to make once) or test (the corpus' and mirror's issuers
     /// alone, a tiny filter: under a second). `handshake` makes its data for the run's fresh
     /// CA each run: at full, Chrome's CRLSet size and a CRLite filter of 10 M certificates
     /// (CRLite's small scale: seconds), not the published 900 M.
-    #[arg(long, value_enum, default_value = "full", requires = "revocation")]
+    #[arg(
+        long,
+        value_enum,
+        default_value = "full",
+        env = "CERTBENCH_REVOCATION_SCALE"
+    )]
     pub revocation_scale: ScaleArg,
 }
 
@@ -92,16 +97,13 @@ impl RevocationArgs {
         Ok(Some((mechanism.into(), scale)))
     }
 
-    /// The data, if `--revocation`: `--revocation-data`, else certbench's own for the corpus
-    /// (and `mirror`'s issuers), made once and cached.
+    /// The data: `--revocation-data`, else certbench's own for the corpus (and `mirror`'s
+    /// issuers), made once and cached.
     pub fn data(
         &self,
         mirror: Option<&MirrorSet>,
         note: &dyn Fn(&str),
-    ) -> Result<Option<Arc<RevocationData>>> {
-        let Some(mechanism) = self.revocation else {
-            return Ok(None);
-        };
+    ) -> Result<Arc<RevocationData>> {
         let files = match &self.revocation_data {
             Some(dir) => {
                 anyhow::ensure!(
@@ -126,6 +128,6 @@ impl RevocationArgs {
                 made.files
             }
         };
-        Ok(Some(Arc::new(RevocationData::new(mechanism.into(), files))))
+        Ok(Arc::new(RevocationData::new(files)))
     }
 }

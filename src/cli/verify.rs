@@ -50,9 +50,7 @@ pub(super) struct VerifyArgs {
     #[command(flatten)]
     pq: super::pq::VerifyPqArgs,
     #[command(flatten)]
-    ct: super::ct::CtArgs,
-    #[command(flatten)]
-    revocation: super::revocation::RevocationArgs,
+    checks: super::checks::ChecksArgs,
     /// Append every sample (warm-up included) to FILE as JSON lines, flushed as taken.
     #[arg(long)]
     raw: Option<PathBuf>,
@@ -83,14 +81,17 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
     for f in plan.failures() {
         out.error(&format!("certbench: error: chain {}: {}", f.id, f.why));
     }
+    let methods = methods(&args.method, &args.pq.pq);
+    let checks = (args.checks).resolve(&methods, Default::default(), &|l| out.note(l), &|l| {
+        out.error(l)
+    })?;
     let opts = VerifyOptions {
-        methods: methods(&args.method, &args.pq.pq),
+        methods,
         runs: args.runs,
         warmup: args.warmup,
         cache_roots: args.cache_roots,
         extra_intermediates: plan.extra.intermediates.clone(),
-        ct: args.ct.logs(None)?,
-        revocation: args.revocation.data(None, &|l| out.note(l))?,
+        checks,
     };
     out.note(&plan.describe(&opts));
 

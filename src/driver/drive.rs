@@ -68,10 +68,7 @@ async fn schedule<T: Transport>(
         .flat_map(|&method| profiles.iter().map(move |&profile| (method, profile)))
         .map(|(method, profile)| {
             let verifier: Arc<dyn DynVerifier> = Arc::from(method.verifier());
-            let ct = (opts.ct.clone()).filter(|_| verifier.capabilities().ct);
-            let support = verifier.capabilities().revocation;
-            let revocation =
-                (opts.revocation.clone()).and_then(|d| Some((d.clone(), support.mechanism(&d)?)));
+            let checks = opts.checks.for_method(&verifier.capabilities());
             let unsupported = profile
                 .and_then(|p| p.profile.unsupported_by(&verifier.capabilities()))
                 .map(|u| u.to_string());
@@ -81,8 +78,7 @@ async fn schedule<T: Transport>(
                 method,
                 profile,
                 verifier,
-                ct,
-                revocation,
+                checks,
                 cached,
                 unsupported,
             }

@@ -8,8 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use certbench_core::ct::CtLogs;
-use certbench_core::revocation::RevocationData;
+use certbench_core::RunChecks;
 use certbench_schema::Sample;
 
 use crate::mirror::local::ResolveMap;
@@ -46,12 +45,10 @@ pub struct DriverOptions {
     pub concurrency: usize,
     /// What the mirror serves and how it is reached (`--pq`, `--link`).
     pub served: Served,
-    /// `--ct`: the CT logs every method with a CT check checks the leaves' SCTs against (the
-    /// `ct` stage); `None`: no CT check.
-    pub ct: Option<Arc<CtLogs>>,
-    /// `--revocation`: the data every method with a revocation mechanism checks against (the
-    /// `revocation` stage); `None`: no check.
-    pub revocation: Option<Arc<RevocationData>>,
+    /// What the methods check beyond the path (the `ct` and `revocation` stages): each
+    /// browser's method as shipped, Servo's what `--ct` and `--revocation` add, none with
+    /// `--path-only`; resolved per method ([`RunChecks::for_method`]).
+    pub checks: RunChecks,
 }
 
 /// What the mirror serves beyond today's chains, and how it is reached.

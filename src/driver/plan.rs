@@ -64,16 +64,33 @@ impl DrivePlan {
         what + ")"
     }
 
-    /// `, CT checked (28 logs of corpus/ct-logs)` with `--ct`, else nothing; then
-    /// `, revocation checked (rustls methods: crlite)` with `--revocation`.
+    /// What the methods check beyond the path: `, path only (--path-only)`, or e.g.
+    /// `, checks as shipped (CT: 28 logs of mirror; revocation: …)`, then what `--ct` and
+    /// `--revocation` add to Servo's methods.
     fn ct(&self) -> String {
-        let ct = (self.opts.ct.as_deref()).map_or(String::new(), |logs| {
-            format!(", CT checked ({})", logs.label())
-        });
-        let revocation = (self.opts.revocation.as_deref()).map_or(String::new(), |d| {
-            format!(", revocation checked (rustls methods: {})", d.rustls)
-        });
-        ct + &revocation
+        let checks = &self.opts.checks;
+        if checks.request.path_only {
+            return ", path only (--path-only: no CT, no revocation)".to_owned();
+        }
+        let mut what = Vec::new();
+        if let Some(logs) = checks.logs.as_deref() {
+            what.push(format!("CT against {}", logs.label()));
+        }
+        if let Some(d) = checks.data.as_deref() {
+            what.push(format!("revocation data of {}", d.files().origin));
+        }
+        let mut added = Vec::new();
+        if checks.request.ct {
+            added.push("CT".to_owned());
+        }
+        if let Some(m) = checks.request.revocation {
+            added.push(m.to_string());
+        }
+        let added = match added.is_empty() {
+            true => String::new(),
+            false => format!("; Servo's methods add {}", added.join(" + ")),
+        };
+        format!(", checks as shipped ({}{added})", what.join(", "))
     }
 
     /// The title of the tables.
@@ -201,13 +218,16 @@ pub fn spec(opts: &DriverOptions, mirror: bool, roots: &RootsSpec, resolve: &[St
         pq: crate::pq::scenario::profiles_of(&opts.served.profiles),
         scenarios: crate::pq::scenario::scenarios_of(&opts.served.profiles),
         link: opts.served.link.clone(),
-        // `--ct` changes what every sample of a method with a CT check measures (its `ct`
-        // stage), and against which logs: the list's label (its size and origin) stands for it.
-        ct: opts.ct.as_deref().map(|logs| logs.label()),
-        // `--revocation` likewise (the `revocation` stage): the rustls methods' mechanism and
-        // the data's origin stand for it.
-        revocation: opts.revocation.as_deref().map(|data| RevocationSpec {
-            mechanism: data.rustls,
+        // The checks change what a sample measures (its `ct` and `revocation` stages):
+        // `--path-only`, what `--ct` adds, and against which logs (the list's label, its size
+        // and origin, stands for it).
+        path_only: opts.checks.request.path_only,
+        ct_added: opts.checks.request.ct,
+        ct: opts.checks.logs.as_deref().map(|logs| logs.label()),
+        // Likewise the revocation data: `--revocation`'s mechanism for Servo's methods, if
+        // any, and the data's origin.
+        revocation: opts.checks.data.as_deref().map(|data| RevocationSpec {
+            mechanism: opts.checks.request.revocation,
             origin: data.files().origin.clone(),
         }),
         // `--compress-certs` changes the bytes on the wire and adds `cert-decompression`.

@@ -4,9 +4,8 @@
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use certbench_core::ct::CtLogs;
+use certbench_core::Checks;
 use certbench_core::methods::openssl::OpenSslVerifier;
-use certbench_core::revocation::{Mechanism, RevocationData};
 use certbench_schema::Config;
 use certbench_schema::{Sample, SampleMeta, Source, Stage, Verdict};
 
@@ -15,7 +14,7 @@ use crate::pq::scenario::TwinSet;
 use crate::run::schedule::Step;
 use crate::run::{self, sample::Subject};
 use crate::sites::Site;
-use crate::transport::{Checks, Failure, Transport, http_get};
+use crate::transport::{Failure, Transport, http_get};
 use certbench_core::methods::{DynVerifier, Method};
 use certbench_core::roots::RootSet;
 use certbench_core::stages::Recorder;
@@ -27,11 +26,8 @@ pub(super) struct Entry<T: Transport> {
     /// The set of chains (profile and scenario) with `--pq`.
     pub(super) profile: Option<TwinSet>,
     pub(super) verifier: Arc<dyn DynVerifier>,
-    /// The CT logs this method checks against (`--ct` and a method with a CT check).
-    pub(super) ct: Option<Arc<CtLogs>>,
-    /// The revocation data and the mechanism this method checks it with (`--revocation` and a
-    /// method with a mechanism).
-    pub(super) revocation: Option<(Arc<RevocationData>, Mechanism)>,
+    /// What this method checks beyond the path (resolved once for the run).
+    pub(super) checks: Checks,
     pub(super) cached: Option<Result<T::Stores, Failure>>,
     pub(super) unsupported: Option<String>,
 }
@@ -81,7 +77,7 @@ pub(super) async fn measure<T: Transport>(
     // The library's start-up (once per process), apart from `roots-creation` and `total`,
     // and what it makes of the CT logs (once per list), apart from any stage.
     entry.verifier.start_up();
-    if let Some(logs) = &entry.ct {
+    if let Some(logs) = &entry.checks.ct {
         entry.verifier.prepare_ct(logs);
     }
     if let Some(ns) = entry.verifier.take_start_up_ns() {
@@ -89,7 +85,7 @@ pub(super) async fn measure<T: Transport>(
     }
     // The revocation data's load (once per process), apart from `total` too: the sample that
     // loads it is the cold one.
-    if let Some((data, mechanism)) = &entry.revocation {
+    if let Some((mechanism, data)) = &entry.checks.revocation {
         data.preload(*mechanism, &mut rec);
     }
     let total = rec.start();
@@ -115,10 +111,6 @@ pub(super) async fn measure<T: Transport>(
     // http-connector-creation
     let addr = opts.address(entry.profile, &site.host, site.port);
     let connector = rec.time(Stage::HttpConnectorCreation, || {
-        let checks = Checks {
-            ct: entry.ct.as_ref(),
-            revocation: entry.revocation.as_ref().map(|(d, _)| d),
-        };
         t.connector(
             entry.method,
             &entry.verifier,
@@ -126,7 +118,7 @@ pub(super) async fn measure<T: Transport>(
             site,
             addr,
             time,
-            checks,
+            &entry.checks,
             reuse,
         )
     });
@@ -217,8 +209,8 @@ fn config<T: Transport>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
         profile: entry.profile.map(|p| p.profile.into()),
         scenario: entry.profile.and_then(|p| p.scenario),
         link: opts.served.link.clone().map(Into::into),
-        ct: entry.ct.as_deref().map(|logs| logs.label().into()),
-        revocation: (entry.revocation.as_ref()).map(|(data, m)| data.label(*m).into()),
+        ct: entry.checks.ct.as_deref().map(|logs| logs.label().into()),
+        revocation: (entry.checks.revocation.as_ref()).map(|(m, data)| data.label(*m).into()),
         // Offered by the rustls client only (`--compress-certs` needs that transport).
         compression: (t.kind() == crate::tls::Stack::Rustls)
             .then(|| opts.served.compression.clone())

@@ -87,17 +87,16 @@ pub(super) fn rustls_client(
             // Every method goes through MethodVerifier here (`webpki` and `platform` too,
             // whose `verify()` is their own rustls verifier's call): with `ct`, its `verify()`
             // adds the CT check, which their rustls verifiers do not make.
-            let timed = certbench_core::timed::MethodVerifier::new(verifier, Arc::new(roots))
-                .with_ct(checks.ct.cloned());
-            let verifier: Arc<dyn rustls::client::danger::ServerCertVerifier> = match checks
-                .revocation
-                .filter(|_| checks.mechanism(cfg).is_some())
-            {
-                Some(r) => Arc::new(Counted {
-                    inner: timed.with_revocation(Some(r.data.clone())),
+            let resolved = checks.for_method(method);
+            let revoking = resolved.revocation.is_some();
+            let timed =
+                certbench_core::timed::MethodVerifier::new(verifier, Arc::new(roots), &resolved);
+            let verifier: Arc<dyn rustls::client::danger::ServerCertVerifier> = match revoking {
+                true => Arc::new(Counted {
+                    inner: timed,
                     counts: counts.clone(),
                 }),
-                None => Arc::new(timed),
+                false => Arc::new(timed),
             };
             builder
                 .dangerous()

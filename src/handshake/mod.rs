@@ -309,12 +309,11 @@ pub fn run_checking(
 /// the method's without).
 pub fn verifier_name(method: certbench_core::Method, checks: Checks<'_>) -> String {
     let mut name = method.name().to_owned();
-    if let Some(logs) = crate::verify::ct_for(method, checks.ct.map(|l| l.as_ref())) {
+    let resolved = checks.for_method(method);
+    if let Some(logs) = &resolved.ct {
         name.push_str(&format!(" + CT ({})", logs.label()));
     }
-    let rev = checks.revocation;
-    let mechanism = rev.and_then(|r| crate::verify::revocation_for(method, &r.data));
-    if let Some((r, m)) = rev.zip(mechanism) {
+    if let (Some(r), Some(m)) = (checks.revocation, resolved.mechanism()) {
         name.push_str(&format!(" + revocation ({})", r.label(m)));
     }
     name

@@ -44,6 +44,9 @@ const VALID_DAYS: u64 = 7;
 
 /// The revocation data of one certificate of a run (see the module docs).
 pub struct RunData {
+    /// The mechanism `--revocation` names for Servo's rustls methods (the browsers' methods
+    /// check with their own).
+    pub rustls: Mechanism,
     /// The data, loaded once per run ([`RunData::preload`]).
     pub data: Arc<RevocationData>,
     /// The OCSP response the server staples (DER).
@@ -96,7 +99,8 @@ pub fn make(
     std::fs::create_dir_all(dir.join("crls")).map_err(|e| io(e.to_string()))?;
     // From here the folder is removed with `RunData`, whatever fails.
     let mut run = RunData {
-        data: Arc::new(RevocationData::new(rustls, DataFiles::default())),
+        rustls,
+        data: Arc::new(RevocationData::new(DataFiles::default())),
         staple: Vec::new(),
         took: Duration::ZERO,
         scale,
@@ -119,10 +123,7 @@ pub fn make(
         bundle::Scale::Full => "the handshake run",
         bundle::Scale::Test => "the handshake run, test scale",
     };
-    run.data = Arc::new(RevocationData::new(
-        rustls,
-        DataFiles::in_dir(&run.dir, origin),
-    ));
+    run.data = Arc::new(RevocationData::new(DataFiles::in_dir(&run.dir, origin)));
     run.took = started.elapsed();
     Ok(run)
 }

@@ -89,9 +89,32 @@ pub struct Checks<'a> {
 }
 
 impl Checks<'_> {
+    /// What `--ct` and `--revocation` ask of `method` here: a handshake run checks only what
+    /// they name (its certificate carries SCTs and revocation data only when they ask).
+    fn request(&self) -> certbench_core::Request {
+        certbench_core::Request {
+            path_only: false,
+            ct: self.ct.is_some(),
+            revocation: self.revocation.map(|r| r.rustls),
+        }
+    }
+
     /// The mechanism `cfg`'s client checks revocation with: its method's, given data.
     pub fn mechanism(&self, cfg: &Scenario) -> Option<Mechanism> {
         let method = cfg.verifier.filter(|_| cfg.client == Stack::Rustls)?;
-        crate::verify::revocation_for(method, &self.revocation?.data)
+        self.request().revocation(&method.verifier().capabilities())
+    }
+
+    /// What `method` checks, as the core's [`certbench_core::Checks`]: the logs if it has a
+    /// CT check, the data with its mechanism if it has one (browsers' and Servo's alike: a
+    /// handshake run checks CT with every method that can, as `--ct` asks).
+    pub fn for_method(&self, method: certbench_core::Method) -> certbench_core::Checks {
+        let caps = method.verifier().capabilities();
+        let request = self.request();
+        let mechanism = request.revocation(&caps);
+        certbench_core::Checks {
+            ct: (self.ct.cloned()).filter(|_| caps.ct != certbench_core::CtSupport::None),
+            revocation: (self.revocation.zip(mechanism)).map(|(r, m)| (m, r.data.clone())),
+        }
     }
 }

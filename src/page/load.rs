@@ -18,10 +18,11 @@ use crate::sites::Site;
 use crate::tls::Stack;
 use crate::transport::openssl::HookMode;
 use crate::transport::setup::{TransportSetup, with_transport};
-use crate::transport::{Checks, Failure, Transport, http_get};
+use crate::transport::{Failure, Transport, http_get};
 use certbench_core::cache::{CachePolicy, CachingVerifier};
 use certbench_core::methods::{DynVerifier, Method};
 use certbench_core::roots::RootSet;
+use certbench_core::{Checks, RunChecks};
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -34,12 +35,10 @@ pub struct PageOptions {
     pub warmup: u32,
     /// The caches above every method: one browser per method and cache, side by side.
     pub caches: Vec<CachePolicy>,
-    /// `--ct`: the CT logs the methods with a CT check check against; each browser gets a
-    /// set of its own of these logs.
-    pub ct: Option<Arc<CtLogs>>,
-    /// `--revocation`: the data the methods with a mechanism check against; each browser
-    /// gets a copy of its own, loaded once in that browser.
-    pub revocation: Option<Arc<RevocationData>>,
+    /// What the methods check beyond the path, resolved per method; each browser gets a
+    /// set of its own of the CT logs, and a copy of its own of the revocation data, loaded
+    /// once in that browser.
+    pub checks: RunChecks,
     /// Offer TLS sessions again.
     pub resumption: bool,
     /// Connections opened to one host at once (1–6).
@@ -57,12 +56,10 @@ struct Browser<T: Transport> {
     method: Method,
     cache: Arc<CachingVerifier>,
     verifier: Arc<dyn DynVerifier>,
-    /// This browser's CT log set (`--ct`, a method with a CT check), of its own: with
-    /// Firefox's model it keeps the browser's SCT signature cache, cold at its first load.
-    ct: Option<Arc<CtLogs>>,
-    /// This browser's revocation data (`--revocation`, a method with a mechanism), of its
-    /// own: loaded on its first check, once per browser.
-    revocation: Option<Arc<RevocationData>>,
+    /// What this browser's method checks, with a CT log set of its own (with Firefox's model
+    /// it keeps the browser's SCT signature cache, cold at its first load) and revocation
+    /// data of its own (loaded on its first check, once per browser).
+    checks: Checks,
     stores: Result<T::Stores, Failure>,
     /// Per site id: the TLS client state kept between connections.
     reuse: Mutex<HashMap<String, T::Reuse>>,
@@ -74,30 +71,31 @@ impl<T: Transport> Browser<T> {
         method: Method,
         roots: &RootSet,
         policy: CachePolicy,
-        (ct, revocation): (Option<&CtLogs>, Option<&RevocationData>),
+        checks: &RunChecks,
     ) -> Browser<T> {
         let cache = Arc::new(CachingVerifier::new(Arc::from(method.verifier()), policy));
         let verifier: Arc<dyn DynVerifier> = cache.clone();
-        let ct = ct.filter(|_| verifier.capabilities().ct).map(|logs| {
-            let own = CtLogs::new(logs.logs().to_vec(), &logs.origin)
-                .with_signature_cache(policy.signature_cache());
-            Arc::new(own)
-        });
-        let support = verifier.capabilities().revocation;
-        let revocation = (revocation.filter(|d| support.mechanism(d).is_some()))
-            .map(|d| Arc::new(RevocationData::new(d.rustls, d.files().clone())));
+        let shared = checks.for_method(&verifier.capabilities());
+        let checks = Checks {
+            ct: shared.ct.map(|logs| {
+                let own = CtLogs::new(logs.logs().to_vec(), &logs.origin)
+                    .with_signature_cache(policy.signature_cache());
+                Arc::new(own)
+            }),
+            revocation: (shared.revocation)
+                .map(|(m, d)| (m, Arc::new(RevocationData::new(d.files().clone())))),
+        };
         let stores = t.stores(method, verifier.as_ref(), roots);
         // What the method makes of the logs (a shim's log set, its SCT cache empty), now,
         // before any load, as the store.
-        if let Some(logs) = &ct {
+        if let Some(logs) = &checks.ct {
             verifier.prepare_ct(logs);
         }
         Browser {
             method,
             cache,
             verifier,
-            ct,
-            revocation,
+            checks,
             stores,
             reuse: Mutex::default(),
         }
@@ -133,12 +131,8 @@ async fn connect<T: Transport + Send + 'static>(
         let connector = {
             let mut reuse = b.reuse();
             let r = reuse.entry(site.id()).or_default();
-            let checks = Checks {
-                ct: b.ct.as_ref(),
-                revocation: b.revocation.as_ref(),
-            };
             let v = &b.verifier;
-            t.connector(b.method, v, Some(stores), &site, addr, now, checks, r)?
+            t.connector(b.method, v, Some(stores), &site, addr, now, &b.checks, r)?
         };
         let (io, info) = tokio::time::timeout(opts.timeout, async {
             let (io, info) = t.handshake(&connector, &site).await?;
@@ -248,9 +242,8 @@ async fn load<T: Transport + Send + 'static>(
         method: b.method.name().to_owned(),
         transport: t.kind().name().to_owned(),
         verify_cache: b.cache.policy().name().to_owned(),
-        ct: b.ct.as_deref().map(CtLogs::label),
-        revocation: (b.revocation.as_deref())
-            .and_then(|d| Some(d.label(b.verifier.capabilities().revocation.mechanism(d)?))),
+        ct: b.checks.ct.as_deref().map(CtLogs::label),
+        revocation: (b.checks.revocation.as_ref()).map(|(m, d)| d.label(*m)),
         resumption: opts.resumption,
         load: n,
         connections: conns.len() as u32,
@@ -312,7 +305,7 @@ async fn run_on<T: Transport + Send + 'static>(
     mut sink: impl FnMut(PageLoad),
 ) -> Vec<StoreFailure> {
     let opts = Arc::new(opts.clone());
-    let ct = (opts.ct.as_deref(), opts.revocation.as_deref());
+    let ct = &opts.checks;
     let browsers: Vec<Arc<Browser<T>>> = (opts.caches.iter())
         .flat_map(|&policy| opts.methods.iter().map(move |&m| (m, policy)))
         .map(|(m, policy)| Arc::new(Browser::new(t.as_ref(), m, roots, policy, ct)))

@@ -36,18 +36,20 @@ impl PagePlan {
         names.join(", ")
     }
 
-    /// `, CT checked (28 logs of mirror)` with `--ct`, `, revocation checked (crl, …)` with
-    /// `--revocation`, else nothing.
+    /// What the methods check beyond the path: `, path only`, or the CT logs and revocation
+    /// data the methods that check them check against (`, CT against 28 logs of mirror,
+    /// revocation data of …`), and what `--ct`/`--revocation` add to Servo's methods.
     fn ct(&self) -> String {
-        let ct = (self.opts.ct.as_deref()).map_or(String::new(), |logs| {
-            format!(", CT checked ({})", logs.label())
+        let checks = &self.opts.checks;
+        if checks.request.path_only {
+            return ", path only".to_owned();
+        }
+        let ct = (checks.logs.as_deref()).map_or(String::new(), |logs| {
+            format!(", CT against {}", logs.label())
         });
-        let revocation = (self.opts.revocation.as_deref()).map_or(String::new(), |d| {
-            format!(
-                ", revocation checked ({}, data of {})",
-                d.rustls,
-                d.files().origin
-            )
+        let revocation = (checks.data.as_deref()).map_or(String::new(), |d| {
+            let added = (checks.request.revocation).map_or(String::new(), |m| format!("{m}, "));
+            format!(", revocation ({added}data of {})", d.files().origin)
         });
         ct + &revocation
     }

@@ -60,11 +60,17 @@ pub struct RunSpec {
     /// The emulated link in front of the mirror, as its model describes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
-    /// The CT log list every method with a CT check checks against, by its label (its size
-    /// and origin).
+    /// No method checks CT or revocation (`--path-only`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub path_only: bool,
+    /// Servo's methods check CT too (`--ct`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ct_added: bool,
+    /// The CT log list the methods that check CT check against, by its label (its size and
+    /// origin).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ct: Option<String>,
-    /// The revocation data every method with a mechanism checks against.
+    /// The revocation data the methods that check revocation check against.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revocation: Option<RevocationSpec>,
     /// The certificate compression offered and served (`--compress-certs`), by name.
@@ -72,12 +78,17 @@ pub struct RunSpec {
     pub compress_certs: Option<String>,
 }
 
-/// The revocation data a run checks against: the rustls methods' mechanism and where the
-/// data came from.
+/// The revocation data a run checks against: the mechanism `--revocation` gives Servo's
+/// methods (none: only the browsers' methods check, with their own) and where the data came
+/// from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RevocationSpec {
-    #[serde(with = "named")]
-    pub mechanism: Mechanism,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "named_option"
+    )]
+    pub mechanism: Option<Mechanism>,
     pub origin: String,
 }
 
@@ -94,6 +105,7 @@ pub enum Field {
     Pq,
     Scenarios,
     Link,
+    PathOnly,
     Ct,
     Revocation,
     Hook,
@@ -102,7 +114,7 @@ pub enum Field {
 
 impl Field {
     /// Every field, in [`RunSpec::fields`]' order.
-    pub const ALL: [Field; 14] = [
+    pub const ALL: [Field; 15] = [
         Field::Transport,
         Field::Mirror,
         Field::TlsResumption,
@@ -113,6 +125,7 @@ impl Field {
         Field::Pq,
         Field::Scenarios,
         Field::Link,
+        Field::PathOnly,
         Field::Ct,
         Field::Revocation,
         Field::Hook,
@@ -132,6 +145,7 @@ impl Field {
             Field::Pq => "pq",
             Field::Scenarios => "scenarios",
             Field::Link => "link",
+            Field::PathOnly => "path-only",
             Field::Ct => "ct",
             Field::Revocation => "revocation",
             Field::Hook => "hook",
@@ -190,11 +204,22 @@ impl RunSpec {
         if let Some(link) = &self.link {
             v.push((Field::Link, link.clone()));
         }
+        if self.path_only {
+            v.push((Field::PathOnly, true.to_string()));
+        }
         if let Some(ct) = &self.ct {
-            v.push((Field::Ct, ct.clone()));
+            let added = if self.ct_added {
+                ", Servo's methods too"
+            } else {
+                ""
+            };
+            v.push((Field::Ct, format!("{ct}{added}")));
         }
         if let Some(r) = &self.revocation {
-            v.push((Field::Revocation, format!("{} ({})", r.mechanism, r.origin)));
+            let mechanism = r
+                .mechanism
+                .map_or("the browsers' own".to_owned(), |m| m.to_string());
+            v.push((Field::Revocation, format!("{mechanism} ({})", r.origin)));
         }
         if let Some(hook) = self.hook {
             v.push((Field::Hook, hook.name().to_owned()));
@@ -362,6 +387,8 @@ impl RunSpec {
             pq: vec![],
             scenarios: vec![],
             link: None,
+            path_only: false,
+            ct_added: false,
             ct: None,
             revocation: None,
             compress_certs: None,
@@ -380,7 +407,7 @@ mod tests {
             resolve: vec!["b:443:127.0.0.1".into(), "a:443:127.0.0.1".into()],
             ct: Some("28 logs of mirror".into()),
             revocation: Some(RevocationSpec {
-                mechanism: Mechanism::Crlite,
+                mechanism: Some(Mechanism::Crlite),
                 origin: "mirror".into(),
             }),
             ..RunSpec::plain(Stack::Openssl, HookMode::Callback)

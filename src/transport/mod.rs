@@ -12,8 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use certbench_core::ct::CtLogs;
-use certbench_core::revocation::RevocationData;
+use certbench_core::Checks;
 use certbench_schema::ErrorKind;
 use http_body_util::Empty;
 
@@ -107,17 +106,6 @@ pub struct ConnInfo {
     pub compressed_cert_message_bytes: Option<u64>,
 }
 
-/// What a method checks beyond the chain, inside the handshake: the leaf's SCTs against `ct`
-/// (`--ct`) and revocation against `revocation` (`--revocation`, with the response the server
-/// staples: the transport asks for one). A method without the check ignores it.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Checks<'a> {
-    /// The CT logs.
-    pub ct: Option<&'a Arc<CtLogs>>,
-    /// The revocation data.
-    pub revocation: Option<&'a Arc<RevocationData>>,
-}
-
 /// What the verifier did inside one handshake: its stages, and its reason if it rejected.
 #[derive(Debug, Default)]
 pub struct Verification {
@@ -174,10 +162,9 @@ pub trait Transport: Sync {
     }
 
     /// Builds the connector of one sample for `site` (reached at `addr` instead of its
-    /// resolved address, if given), verifying at `time`, with `checks`: the leaf's SCTs
-    /// against `checks.ct` (`--ct`) and revocation against `checks.revocation`
-    /// (`--revocation`, with the response the server staples); a method without a CT check or
-    /// a revocation mechanism ignores them. `stores` is `None` only when
+    /// resolved address, if given), verifying at `time`, checking what `checks` names (the
+    /// method's, resolved once: the leaf's SCTs, revocation with the response the server
+    /// staples). `stores` is `None` only when
     /// [`Transport::reuses_stores`] said so.
     #[allow(clippy::too_many_arguments)]
     fn connector(
@@ -188,7 +175,7 @@ pub trait Transport: Sync {
         site: &Site,
         addr: Option<SocketAddr>,
         time: u64,
-        checks: Checks<'_>,
+        checks: &Checks,
         reuse: &mut Self::Reuse,
     ) -> Result<Self::Connector, Failure>;
 

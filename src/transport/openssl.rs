@@ -28,11 +28,9 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
-use certbench_core::ct::CtLogs;
 use certbench_core::fail_closed;
 use certbench_core::ffi::ossl;
 use certbench_core::methods::openssl::{OpenSslRoots, OpenSslVerifier};
-use certbench_core::revocation::RevocationData;
 use certbench_schema::Stage;
 use hyper_util::rt::TokioIo;
 use openssl::ssl::{
@@ -42,9 +40,10 @@ use openssl::x509::store::X509Store;
 use openssl::x509::{X509StoreContext, X509StoreContextRef};
 use rustls_pki_types::CertificateDer;
 
-use super::{Checks, ConnInfo, Failure, Transport, Verification, tcp};
+use super::{ConnInfo, Failure, Transport, Verification, tcp};
 use crate::sites::Site;
 use crate::tls::Stack;
+use certbench_core::Checks;
 use certbench_core::chain::Chain;
 use certbench_core::methods::{AnyRoots, DynVerifier, Method};
 use certbench_core::roots::RootSet;
@@ -151,31 +150,18 @@ fn webpki(
 }
 
 /// Builds a connector for one sample. `store` is OpenSSL's trust store (unused by
-/// [`Hook::Replace`]); `host` and `time` are what webpki checks. With `resumption`, the
-/// sessions the server gives land in `state.session`; without, no session is kept.
+/// [`Hook::Replace`]); `host` and `time` are what webpki checks; the hooked method checks what
+/// `checks` names (its own, resolved once: the leaf's SCTs, revocation with the server's
+/// staple); [`Hook::Native`] checks neither. With `resumption`, the sessions the server gives
+/// land in `state.session`; without, no session is kept.
 ///
 /// Invariant relied on by `ossl::offer_session`: no session ever enters this context's
 /// internal session cache.
 pub fn connector(
     hook: Hook,
     store: Option<X509Store>,
-    host: &str,
-    time: u64,
-    resumption: bool,
-    state: Arc<Mutex<HookState>>,
-) -> Result<SslConnector, openssl::error::ErrorStack> {
-    connector_checking(hook, store, host, time, (None, None), resumption, state)
-}
-
-/// [`connector`], the hooked method checking the leaf's SCTs against `ct` (`--ct`) if it has
-/// a CT check, and revocation against `revocation` (`--revocation`) with the server's staple
-/// if it has a mechanism; [`Hook::Native`] has neither.
-pub fn connector_checking(
-    hook: Hook,
-    store: Option<X509Store>,
-    host: &str,
-    time: u64,
-    (ct, revocation): (Option<Arc<CtLogs>>, Option<Arc<RevocationData>>),
+    (host, time): (&str, u64),
+    checks: &Checks,
     resumption: bool,
     state: Arc<Mutex<HookState>>,
 ) -> Result<SslConnector, openssl::error::ErrorStack> {
@@ -195,7 +181,7 @@ pub fn connector_checking(
     if let Some(store) = store {
         b.set_cert_store(store);
     }
-    let hooked = |v, r| HookedMethod::new(v, r, (host, time), ct, revocation);
+    let hooked = |v, r| HookedMethod::new(v, r, (host, time), checks);
     match hook {
         Hook::Native => install_native(&mut b, host, time, state),
         Hook::Callback(v, r) => install_callback(&mut b, hooked(v, r), state),
@@ -255,8 +241,7 @@ struct HookedMethod {
     roots: Arc<AnyRoots>,
     host: String,
     time: u64,
-    ct: Option<Arc<CtLogs>>,
-    revocation: Option<Arc<RevocationData>>,
+    checks: Checks,
 }
 
 /// The OCSP response the server stapled on the connection whose chain `ctx` verifies.
@@ -267,20 +252,15 @@ fn stapled(ctx: &X509StoreContextRef) -> Option<Vec<u8>> {
 }
 
 impl HookedMethod {
-    /// `verifier` with its store `roots`, verifying `host` at `time`, and the leaf's SCTs
-    /// against `ct` (`--ct`) if the method has a CT check (prepared for it now, before any
-    /// handshake), and revocation against `revocation` if the method has a mechanism.
+    /// `verifier` with its store `roots`, verifying `host` at `time`, checking what `checks`
+    /// names (CT logs prepared for the method now, before any handshake).
     fn new(
         verifier: Arc<dyn DynVerifier>,
         roots: Arc<AnyRoots>,
         (host, time): (&str, u64),
-        ct: Option<Arc<CtLogs>>,
-        revocation: Option<Arc<RevocationData>>,
+        checks: &Checks,
     ) -> Self {
-        let ct = ct.filter(|_| verifier.capabilities().ct);
-        let support = verifier.capabilities().revocation;
-        let revocation = revocation.filter(|d| support.mechanism(d).is_some());
-        if let Some(logs) = &ct {
+        if let Some(logs) = &checks.ct {
             verifier.prepare_ct(logs);
         }
         HookedMethod {
@@ -288,18 +268,16 @@ impl HookedMethod {
             roots,
             host: host.to_owned(),
             time,
-            ct,
-            revocation,
+            checks: checks.clone(),
         }
     }
 
     /// Runs the method on the chain in `ctx` (see [`webpki`]), with the server's staple when
     /// it checks revocation.
     fn verify(&self, ctx: &mut X509StoreContextRef, rec: &mut Recorder) -> Result<(), Rejection> {
-        let staple = self.revocation.as_ref().and_then(|_| stapled(ctx));
-        let target = Target::server(&self.host, self.time)
-            .with_ct(self.ct.as_deref())
-            .with_revocation(self.revocation.as_deref(), staple.as_deref());
+        let staple = self.checks.revocation.as_ref().and_then(|_| stapled(ctx));
+        let target =
+            Target::server(&self.host, self.time).with_checks(&self.checks, staple.as_deref());
         webpki(self.verifier.as_ref(), &self.roots, ctx, target, rec)
     }
 }
@@ -490,7 +468,7 @@ impl Transport for OpensslTransport {
         site: &Site,
         addr: Option<SocketAddr>,
         time: u64,
-        checks: Checks<'_>,
+        checks: &Checks,
         reuse: &mut Option<SslSession>,
     ) -> Result<OpensslConnector, Failure> {
         let stores = stores.ok_or_else(|| Failure::Input("no trust store".to_owned()))?;
@@ -508,16 +486,13 @@ impl Transport for OpensslTransport {
             (false, Some(r)) => Hook::Replace(verifier.clone(), r),
             (false, None) => return Err(Failure::Input(format!("no {method} trust store"))),
         };
-        let support = verifier.capabilities().revocation;
-        let revocation = (checks.revocation.cloned())
-            .filter(|d| !self.native(method) && support.mechanism(d).is_some());
-        let status_request = revocation.is_some();
-        let ssl = connector_checking(
+        // `openssl` natively checks nothing beyond the path (its Checks are none).
+        let status_request = checks.revocation.is_some() && !self.native(method);
+        let ssl = connector(
             hook,
             store,
-            &site.host,
-            time,
-            (checks.ct.cloned(), revocation),
+            (&site.host, time),
+            checks,
             self.resumption,
             state.clone(),
         )

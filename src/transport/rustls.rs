@@ -16,15 +16,14 @@
 //! received give the chain's bytes and its Certificate message. In a `--pq` run
 //! (`hybrid_first`) the client offers X25519MLKEM768 first, as Chrome and Firefox do.
 //!
-//! With `--ct`, a method that checks CT is put in as a [`MethodVerifier`] given the logs
-//! ([`TimedVerifier::for_method_with_ct`]), always: also `webpki` and `platform`, whose own
-//! rustls verifiers (what [`TimedVerifier::for_method`] would take, as one opaque `verify`)
-//! check no SCT; their `verify()` is the same verifier's call, then the `ct` stage.
-//!
-//! With `--revocation`, likewise for a method with a revocation mechanism
-//! ([`TimedVerifier::for_method_checking`]): rustls asks every server for a staple
-//! (`status_request`) and hands the response to `verify_server_cert`, which passes it and the
-//! run's data to the method (its `revocation` stage inside the handshake).
+//! A method that checks CT or revocation (its [`Checks`]: the browsers' methods as shipped,
+//! Servo's with `--ct` or `--revocation`) is put in as a [`MethodVerifier`] given them
+//! ([`TimedVerifier::for_method`]), always: also `webpki` and `platform`, whose own rustls
+//! verifiers (taken as one opaque `verify` when nothing else is checked) check neither; their
+//! `verify()` is the same verifier's call, then the `ct` and `revocation` stages. rustls asks
+//! every server for a staple (`status_request`) and hands the response to
+//! `verify_server_cert`, which passes it and the data to the method (its `revocation` stage
+//! inside the handshake).
 //!
 //! With `--compress-certs`, the client offers the one algorithm asked for, through a timed
 //! decompressor ([`crate::tls::compression::client`]): a server that compresses gives the
@@ -37,12 +36,12 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use certbench_core::ct::CtLogs;
+use certbench_core::Checks;
 use hyper_util::rt::TokioIo;
 use rustls::client::danger::ServerCertVerifier;
 
 use super::flight::{Counted, Flights, certificate_message_bytes, chain_bytes};
-use super::{Checks, ConnInfo, Failure, Transport, Verification, tcp};
+use super::{ConnInfo, Failure, Transport, Verification, tcp};
 use crate::sites::Site;
 use crate::tls::Stack;
 use crate::tls::compression::{self, Timed};
@@ -53,35 +52,17 @@ pub use certbench_core::timed::{
 };
 
 /// The verifier a sample's rustls configuration verifies with: `verifier` timed into `sink`,
-/// checking CT against `ct` when given (see the module documentation), else as
-/// [`TimedVerifier::for_method`] puts it in.
+/// checking what `checks` names (see the module documentation).
 pub fn timed(
     verifier: &Arc<dyn DynVerifier>,
     store: Arc<AnyRoots>,
-    ct: Option<&Arc<CtLogs>>,
+    checks: &Checks,
     sink: Arc<dyn VerificationSink>,
 ) -> Arc<dyn ServerCertVerifier> {
-    Arc::new(TimedVerifier::for_method_with_ct(
+    Arc::new(TimedVerifier::for_method(
         verifier.clone(),
         store,
-        ct.cloned(),
-        sink,
-    ))
-}
-
-/// [`timed`], the method also checking revocation against `checks.revocation` with the
-/// server's staple ([`TimedVerifier::for_method_checking`]).
-pub fn timed_checking(
-    verifier: &Arc<dyn DynVerifier>,
-    store: Arc<AnyRoots>,
-    checks: Checks<'_>,
-    sink: Arc<dyn VerificationSink>,
-) -> Arc<dyn ServerCertVerifier> {
-    Arc::new(TimedVerifier::for_method_checking(
-        verifier.clone(),
-        store,
-        checks.ct.cloned(),
-        checks.revocation.cloned(),
+        checks,
         sink,
     ))
 }
@@ -252,7 +233,7 @@ impl Transport for RustlsTransport {
         _site: &Site,
         addr: Option<SocketAddr>,
         _time: u64,
-        checks: Checks<'_>,
+        checks: &Checks,
         reuse: &mut RustlsReuse,
     ) -> Result<RustlsConnector, Failure> {
         let reused = if self.resumption {
@@ -264,7 +245,7 @@ impl Transport for RustlsTransport {
             (Some(kept), _) => kept,
             (None, Some(store)) => {
                 let last = Arc::new(LastVerification::default());
-                let timed = timed_checking(verifier, store, checks, last.clone());
+                let timed = timed(verifier, store, checks, last.clone());
                 let sessions = self.resumption.then(|| reuse.sessions.clone());
                 let provider = match self.hybrid_first {
                     true => Arc::new(crate::tls::hybrid_first(

@@ -26,10 +26,9 @@ use certbench_schema::{Sample, SampleMeta, Source, Stage, Verdict};
 use crate::pq::scenario::TwinSet;
 use crate::run::sample::{Subject, sample};
 use crate::run::schedule::{Step, steps};
+use certbench_core::Checks;
 use certbench_core::corpus::CorpusChain;
-use certbench_core::ct::CtLogs;
 use certbench_core::methods::{DynVerifier, Method};
-use certbench_core::revocation::{Mechanism, RevocationData};
 use certbench_core::roots::RootSet;
 use certbench_core::stages::Recorder;
 use certbench_core::verifier::Target;
@@ -43,12 +42,14 @@ pub use options::{CachedRoots, VerifyOptions};
 pub use plan::{Plan, PlanOptions, Unmeasured, VerifyPlanError};
 
 /// The configuration of `method`'s samples on chains of `profile`: no transport, the roots,
-/// `--cache-roots`, OpenSSL's policy for `openssl`, the verifier's library, the profile.
+/// `--cache-roots`, OpenSSL's policy for `openssl`, the verifier's library, the profile, and
+/// what it checks beyond the path (`checks`).
 fn config(
     method: Method,
     opts: &VerifyOptions,
     roots: &RootSet,
     profile: Option<TwinSet>,
+    checks: &Checks,
 ) -> Config {
     let library = method.verifier().library();
     Config {
@@ -59,22 +60,10 @@ fn config(
         versions: [(library.name.to_owned(), library.version)].into(),
         profile: profile.map(|p| p.profile.into()),
         scenario: profile.and_then(|p| p.scenario),
-        ct: ct_for(method, opts.ct.as_deref()).map(|logs| logs.label().into()),
-        revocation: (opts.revocation.as_deref())
-            .and_then(|d| Some(d.label(revocation_for(method, d)?).into())),
+        ct: checks.ct.as_deref().map(|logs| logs.label().into()),
+        revocation: (checks.revocation.as_ref()).map(|(m, d)| d.label(*m).into()),
         ..Config::default()
     }
-}
-
-/// The CT logs `method` checks against in a run with `ct` (`--ct`): none for a method
-/// without a CT check.
-pub fn ct_for(method: Method, ct: Option<&CtLogs>) -> Option<&CtLogs> {
-    ct.filter(|_| method.verifier().capabilities().ct)
-}
-
-/// The mechanism `method` checks `data` with (`--revocation`): none for a method without one.
-pub fn revocation_for(method: Method, data: &RevocationData) -> Option<Mechanism> {
-    method.verifier().capabilities().revocation.mechanism(data)
 }
 
 /// OpenSSL's policy, for the methods that are OpenSSL.
@@ -116,12 +105,13 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
     };
 
     for f in plan.failures() {
-        for (m, _) in &verifiers {
+        for (m, v) in &verifiers {
             let chain = Subject::Chain {
                 host: &f.host,
                 id: &f.id,
             };
-            let config = config(*m, opts, roots, f.profile);
+            let checks = opts.checks.for_method(&v.capabilities());
+            let config = config(*m, opts, roots, f.profile, &checks);
             let mut sample = sample(Source::Verify, *m, config, chain, (false, 0));
             sample.verdict = Verdict::Error(f.why.clone());
             sink(sample);
@@ -192,25 +182,16 @@ fn one(
     opts: &VerifyOptions,
 ) -> Sample {
     let item = &o.item;
+    let checks = checks_for(verifier, item, opts);
     let (rec, verdict) = match &o.unsupported[k] {
         Some(why) => (Recorder::new(), Verdict::Unsupported(why.clone())),
-        None => measure_with(
-            verifier,
-            cache,
-            roots,
-            item,
-            Checks {
-                // A private CA's chain: no browser requires CT of it.
-                ct: (opts.ct.as_deref()).filter(|_| verifier.capabilities().ct && item.public_root),
-                revocation: opts.revocation.as_deref(),
-            },
-        ),
+        None => measure_with(verifier, cache, roots, item, &checks),
     };
     let chain = Subject::Chain {
         host: &item.host,
         id: &item.id,
     };
-    let config = config(method, opts, roots, o.profile);
+    let config = config(method, opts, roots, o.profile, &checks);
     let mut sample = sample(
         Source::Verify,
         method,
@@ -247,6 +228,16 @@ struct Offered {
     unsupported: Vec<Option<String>>,
 }
 
+/// What `verifier` checks on `item` in a run with `opts`: its [`Checks`], less CT on a
+/// private CA's chain (no browser requires CT of it).
+fn checks_for(verifier: &dyn DynVerifier, item: &CorpusChain, opts: &VerifyOptions) -> Checks {
+    let mut checks = opts.checks.for_method(&verifier.capabilities());
+    if !item.public_root {
+        checks.ct = None;
+    }
+    checks
+}
+
 /// One sample: the stages of `verifier` on `item`.
 pub fn measure(
     verifier: &dyn DynVerifier,
@@ -254,16 +245,7 @@ pub fn measure(
     roots: &RootSet,
     item: &CorpusChain,
 ) -> (Recorder, Verdict) {
-    measure_with(verifier, cached, roots, item, Checks::default())
-}
-
-/// What a sample checks beyond the path and the name.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Checks<'a> {
-    /// The CT logs to check the leaf's SCTs against (the `ct` stage).
-    pub ct: Option<&'a CtLogs>,
-    /// The revocation data to check the path against (the `revocation` stage).
-    pub revocation: Option<&'a RevocationData>,
+    measure_with(verifier, cached, roots, item, &Checks::none())
 }
 
 /// One sample, with `checks`.
@@ -272,26 +254,21 @@ pub fn measure_with(
     cached: Option<&CachedRoots>,
     roots: &RootSet,
     item: &CorpusChain,
-    checks: Checks<'_>,
+    checks: &Checks,
 ) -> (Recorder, Verdict) {
     let mut rec = Recorder::new();
     // The library's start-up (once per process), apart from `roots-creation` and `total`,
     // what it makes of the CT logs (once per list), apart from any stage, and the revocation
     // data's load (once per process), as `revocation-load`.
     verifier.start_up();
-    if let Some(logs) = checks.ct {
+    if let Some(logs) = &checks.ct {
         verifier.prepare_ct(logs);
     }
     if let Some(ns) = verifier.take_start_up_ns() {
         rec.add(Stage::LibraryInit, ns);
     }
-    let revocation = checks
-        .revocation
-        .filter(|d| verifier.capabilities().revocation.mechanism(d).is_some());
-    if let Some(data) = revocation
-        && let Some(mechanism) = verifier.capabilities().revocation.mechanism(data)
-    {
-        data.preload(mechanism, &mut rec);
+    if let Some((mechanism, data)) = &checks.revocation {
+        data.preload(*mechanism, &mut rec);
     }
     let total = rec.start();
     let built;
@@ -317,8 +294,7 @@ pub fn measure_with(
         }
     };
     let target = Target::server(&item.host, item.validation_time)
-        .with_ct(checks.ct)
-        .with_revocation(revocation, item.stapled_ocsp.as_deref());
+        .with_checks(checks, item.stapled_ocsp.as_deref());
     let span = rec.start();
     let result = verifier.verify(store, &item.chain, target, &mut rec);
     rec.stop(Stage::TotalVerification, span);

@@ -1,10 +1,7 @@
 //! What `certbench verify` measures with ([`VerifyOptions`]), and a method's store built once
 //! for `--cache-roots` ([`CachedRoots`]): shared by the plan, the run and its figures.
 
-use std::sync::Arc;
-
-use certbench_core::ct::CtLogs;
-use certbench_core::revocation::RevocationData;
+use certbench_core::RunChecks;
 
 use certbench_core::methods::{AnyRoots, Method};
 
@@ -22,12 +19,10 @@ pub struct VerifyOptions {
     /// Untrusted intermediates offered with every chain, after its leaf and before the
     /// certificates it sent (`--extra-intermediates`; see [`crate::extra`]).
     pub extra_intermediates: Vec<rustls_pki_types::CertificateDer<'static>>,
-    /// `--ct`: the CT logs the methods that have a CT check check the leaves' SCTs against
-    /// (the `ct` stage).
-    pub ct: Option<Arc<CtLogs>>,
-    /// `--revocation`: the data the methods that check revocation check against (the
-    /// `revocation` stage).
-    pub revocation: Option<Arc<RevocationData>>,
+    /// What the methods check beyond the path (the `ct` and `revocation` stages): each
+    /// browser's as shipped, Servo's what `--ct` and `--revocation` add, none with
+    /// `--path-only`; resolved per method.
+    pub checks: RunChecks,
 }
 
 /// A method's store built once, for `--cache-roots`, with what building it cost.

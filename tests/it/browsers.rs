@@ -179,7 +179,7 @@ fn a_cpp_exception_in_a_native_verifier_is_a_rejection_not_an_abort() {
             } else {
                 &[]
             };
-            let out = std::process::Command::new(env!("CARGO_BIN_EXE_certbench"))
+            let out = crate::common::certbench_command()
                 .args([
                     "verify",
                     "--method",
@@ -241,7 +241,7 @@ fn a_cpp_exception_in_a_native_verifier_is_a_rejection_not_an_abort() {
 fn a_missing_native_verifier_is_named_with_how_to_get_it_and_the_others_run() {
     let dir = tempfile::tempdir().unwrap();
     let raw = dir.path().join("samples.jsonl");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_certbench"))
+    let out = crate::common::certbench_command()
         .args([
             "verify", "--method", "all", "--runs", "1", "--warmup", "0", "--quiet",
         ])

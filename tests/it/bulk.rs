@@ -1,13 +1,11 @@
 //! `certbench bulk`: every stack and suite, a small transfer, send and receive apart; the
 //! JSON back through `certbench report`.
 
-use std::process::Command;
-
 use certbench_analysis::bulk::BulkResult;
 
 #[test]
 fn bulk_measures_every_stack_and_suite_and_reports_back() {
-    let o = Command::new(env!("CARGO_BIN_EXE_certbench"))
+    let o = crate::common::certbench_command()
         .args(["bulk", "--bytes", "300000", "--runs", "2", "--quiet"])
         .args([
             "--tls",

@@ -2,8 +2,6 @@
 //! measured by `certbench verify --chains DIR`; a failing site is an error row, the rest are
 //! captured.
 
-use std::process::Command;
-
 use certbench_core::corpus::Corpus;
 use certbench_schema::Verdict;
 use certbench_schema::io::read_jsonl;
@@ -21,7 +19,7 @@ fn capture_saves_the_mirrors_chains_and_verify_measures_them() {
     text.push_str("expired.mirror.test\nrefused.mirror.test\n");
     std::fs::write(&sites, text).unwrap();
     let out = dir.path().join("captured");
-    let o = Command::new(env!("CARGO_BIN_EXE_certbench"))
+    let o = crate::common::certbench_command()
         .args(["capture", "--mirror", "--sites"])
         .arg(&sites)
         .arg("--mirror-cache")
@@ -76,7 +74,7 @@ fn capture_saves_the_mirrors_chains_and_verify_measures_them() {
     // `verify --chains DIR` verifies every captured chain, with every method that
     // speaks to a custom root set (the platform verifier trusts the system's roots only).
     let raw = dir.path().join("verify.jsonl");
-    let o = Command::new(env!("CARGO_BIN_EXE_certbench"))
+    let o = crate::common::certbench_command()
         .args([
             "verify", "--runs", "1", "--warmup", "0", "--quiet", "--chains",
         ])

@@ -2,7 +2,7 @@
 //! bad input.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use crate::common::{Fault, browser_reason};
 use certbench_schema::EvOutcome;
@@ -10,7 +10,7 @@ use certbench_schema::io::read_jsonl;
 use certbench_schema::{Sample, Stage, Verdict};
 
 fn certbench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_certbench"))
+    crate::common::certbench_command()
         .args(args)
         .output()
         .expect("run certbench")

@@ -165,7 +165,12 @@ fn certificate_verify_is_timed_apart_and_a_bad_signature_is_a_rejection() {
         let verifier: Arc<dyn certbench_core::methods::DynVerifier> = Arc::from(method.verifier());
         let roots = Arc::new(verifier.build_roots(&set.roots).unwrap());
         let last = Arc::new(LastVerification::default());
-        let timed = TimedVerifier::for_method(verifier, roots, last.clone());
+        let timed = TimedVerifier::for_method(
+            verifier,
+            roots,
+            &certbench_core::Checks::none(),
+            last.clone(),
+        );
         let name = ServerName::try_from(host).unwrap();
         let inter = &set.hosts[host].chain[1..];
         for (good, dss) in [(true, dss.clone()), (false, corrupt(&dss))] {
@@ -192,7 +197,7 @@ fn the_flag_names_its_algorithms_and_needs_the_rustls_transport() {
     let sites = dir.path().join("sites.txt");
     std::fs::write(&sites, "cnn.com\n").unwrap();
     let run = |extra: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_certbench"))
+        let out = crate::common::certbench_command()
             .args(["--sites", sites.to_str().unwrap(), "--runs", "1"])
             .args(extra)
             .output()

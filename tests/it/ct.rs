@@ -21,7 +21,7 @@ pub fn ct_methods() -> Vec<Method> {
     all_methods()
         .iter()
         .copied()
-        .filter(|m| m.verifier().capabilities().ct)
+        .filter(|m| m.verifier().capabilities().ct != certbench_core::CtSupport::None)
         .collect()
 }
 
@@ -145,7 +145,7 @@ fn verify_ct_records_the_ct_stage_and_the_scts_per_sample() {
         .into_iter()
         .filter(|n| all_methods().iter().any(|m| m.name() == *n))
         .collect();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_certbench"))
+    let out = crate::common::certbench_command()
         .args(["verify", "--method", &methods.join(","), "--ct", "--quiet"])
         .args(["--runs", "1", "--warmup", "0", "--format", "json"])
         .arg("--raw")

@@ -205,3 +205,96 @@ fn an_sct_from_the_future_does_not_count() {
         assert_eq!((ct.valid, ct.invalid), (1, 1), "{m}");
     }
 }
+
+/// Gecko's order: the SCTs are verified first (inside `CheckRevocationByCRLite`) and CRLite
+/// counts only the valid ones, then the CT policy reuses that result. A leaf whose only SCT
+/// from a log the filter covers has a bad signature is not covered (a soft-fail: the filter,
+/// which lists it as revoked, is not consulted), and is then rejected by the CT policy; a
+/// revoked leaf with valid SCTs is rejected as revoked, its sample showing its SCTs checked.
+/// Chrome checks its SCTs before its CRLSet too.
+#[test]
+fn firefox_verifies_scts_before_crlite_and_counts_only_valid_ones() {
+    use certbench::revocation::crlite::{Scale, build_filter};
+    use certbench::revocation::{Issued, Issuer};
+    use certbench_core::revocation::{DataFiles, Mechanism, RevocationData};
+
+    let f = fixture();
+    let a = MirrorLog::generate("test log A", "Operator A").unwrap();
+    let b = MirrorLog::generate("test log B", "Operator B").unwrap();
+    let logs = known(&[&a, &b]);
+    let sct = |log, corrupt_signature| SctSpec {
+        log,
+        timestamp_ms: NOT_BEFORE as u64 * 1000,
+        extensions: Vec::new(),
+        corrupt_signature,
+    };
+    // Both leaves are revoked in the filter, which covers log B only.
+    let bad_covering = leaf(&f, 90, &[sct(&a, false), sct(&b, true)]);
+    let revoked = leaf(&f, 90, &[sct(&a, false), sct(&b, false)]);
+    let serial = |c: &Chain| certbench_core::der::serial(&c.leaf).unwrap().to_vec();
+    let issuer = Issuer {
+        name: "certbench CT test CA".into(),
+        spki: certbench_core::der::spki_tlv(&f.inter).unwrap().to_vec(),
+        issued: [&bad_covering, &revoked]
+            .map(|c| Issued {
+                serial: serial(c),
+                revoked: true,
+                scts: vec![],
+            })
+            .to_vec(),
+    };
+    let t0 = NOT_BEFORE as u64 * 1000;
+    let coverage = [(*b.log_id(), t0 - 86_400_000, t0 + 86_400_000)];
+    let filter = build_filter(&[issuer], &coverage, Scale::TINY, 7).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("crlite.filter"), filter).unwrap();
+    let data = RevocationData::new(DataFiles::in_dir(dir.path(), "the test's filter"));
+
+    let Some(&m) = crate::common::all_methods()
+        .iter()
+        .find(|m| m.name() == "firefox")
+    else {
+        return; // not built here (named by `all_methods`)
+    };
+    let v = m.verifier();
+    v.prepare_ct(&logs);
+    let store = v.build_roots(std::slice::from_ref(&f.root)).unwrap();
+    let check = |chain: &Chain| {
+        let mut rec = Recorder::new();
+        let target = Target::server(HOST, (NOT_BEFORE + DAY) as u64)
+            .with_ct(Some(&logs))
+            .with_revocation(Some((Mechanism::Crlite, &data)), None);
+        let r = v
+            .verify(&store, chain, target, &mut rec)
+            .map_err(|r| r.reason);
+        (
+            r,
+            rec.ct().expect("the SCTs were checked"),
+            rec.revocation().cloned(),
+        )
+    };
+
+    let (r, ct, revocation) = check(&bad_covering);
+    let revocation = revocation.expect("CRLite consulted");
+    assert_eq!(
+        (revocation.status.as_str(), revocation.soft_fail.as_deref()),
+        ("soft-fail", Some("not-covered")),
+        "the covering SCT's signature is bad: {revocation:?}"
+    );
+    let reason = r.expect_err("one valid SCT left: the CT policy is not met");
+    assert!(
+        reason.starts_with(&rejection(m, "", "NotEnoughScts")),
+        "{reason}"
+    );
+    assert_eq!((ct.scts, ct.valid, ct.invalid), (2, 1, 1));
+
+    let (r, ct, revocation) = check(&revoked);
+    let reason = r.expect_err("revoked");
+    assert!(reason.starts_with("revoked (crlite)"), "{reason}");
+    assert_eq!(revocation.unwrap().status, "revoked");
+    assert_eq!(
+        (ct.scts, ct.checked, ct.valid, ct.compliant),
+        (2, 2, 2, true),
+        "a revoked leaf's SCTs are checked before CRLite answers"
+    );
+}

@@ -8,7 +8,7 @@ use certbench_schema::io::read_jsonl;
 use certbench_schema::{Stage, Verdict};
 
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_certbench"))
+    crate::common::certbench_command()
 }
 
 #[test]

@@ -109,8 +109,16 @@ fn drive_ct(
             resumption,
             concurrency: 1,
             served: Default::default(),
-            ct,
-            revocation: None,
+            // The CT check alone, in every method that can (`--ct`), or nothing (`--path-only`).
+            checks: certbench_core::RunChecks {
+                request: certbench_core::Request {
+                    path_only: ct.is_none(),
+                    ct: ct.is_some(),
+                    revocation: None,
+                },
+                logs: ct,
+                data: None,
+            },
         };
         let mut out = Vec::new();
         run(&sites, &roots, &opts, |s| out.push(s)).await;
@@ -329,8 +337,15 @@ fn a_panicking_verifier_is_a_rejection_and_the_process_lives() {
         let server = MirrorServer::start(set, listener).unwrap();
         let handshake = |hook: Hook| {
             let state = Arc::new(Mutex::new(HookState::default()));
-            let c =
-                connector(hook, Some(store()), "reddit.com", now, false, state.clone()).unwrap();
+            let c = connector(
+                hook,
+                Some(store()),
+                ("reddit.com", now),
+                &certbench_core::Checks::none(),
+                false,
+                state.clone(),
+            )
+            .unwrap();
             async move {
                 let tcp = tokio::net::TcpStream::connect(server.addr).await.unwrap();
                 let ssl = c
@@ -506,7 +521,8 @@ fn rustls_transport_turns_a_panicking_verifier_into_a_rejection() {
             };
             let roots = Arc::new(v.build_roots(&set.roots).unwrap());
             let last = Arc::new(LastVerification::default());
-            let timed = TimedVerifier::for_method(v, roots, last.clone());
+            let timed =
+                TimedVerifier::for_method(v, roots, &certbench_core::Checks::none(), last.clone());
             let config = client_config(Arc::new(timed), None).unwrap();
             let mut c = connector(
                 config,

@@ -143,7 +143,7 @@ fn apple_samples(throw: Option<&str>) -> Vec<serde_json::Value> {
     let methods: Vec<&str> = ev_browsers().iter().map(|m| m.name()).collect();
     let dir = tempfile::tempdir().unwrap();
     let raw = dir.path().join("samples.jsonl");
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_certbench"));
+    let mut cmd = crate::common::certbench_command();
     cmd.args(["verify", "--method", &methods.join(","), "--runs", "1"])
         .args(["--warmup", "0", "--quiet", "--raw"])
         .arg(&raw);

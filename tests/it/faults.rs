@@ -84,8 +84,7 @@ fn drive(
             resumption: false,
             concurrency: 1,
             served: Default::default(),
-            ct: None,
-            revocation: None,
+            checks: certbench_core::RunChecks::path_only(),
         };
         let mut out = Vec::new();
         let start = Instant::now();

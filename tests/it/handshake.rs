@@ -2,10 +2,8 @@
 //! columns for 1 and 16 clients, full and resumed; memory per connection for both stacks.
 //! (Counts, resumption flags and the clean shutdown: `tests/handshake_counts.rs`.)
 
-use std::process::Command;
-
 fn certbench(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_certbench"))
+    let out = crate::common::certbench_command()
         .args(args)
         .output()
         .unwrap();

@@ -29,7 +29,7 @@ fn two_runs_count_the_same_instructions() {
     }
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("counts.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_certbench"))
+    let out = crate::common::certbench_command()
         .args([
             "icount",
             "--method",
@@ -82,7 +82,7 @@ fn handshake_and_bulk_scenarios_count_the_same_instructions_twice() {
     }
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("scenarios.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_certbench"))
+    let out = crate::common::certbench_command()
         .args(["icount", "--scenario", "handshake,bulk"])
         .args(["--stack", "openssl,rustls-aws-lc-rs"])
         .args(["--iterations", "10", "--repeat", "2", "--json"])
@@ -143,7 +143,7 @@ fn the_browsers_verifiers_count_the_same_instructions_twice() {
         .map(|m| m.name())
         .filter(|n| matches!(*n, "chrome" | "firefox" | "gnutls"))
         .collect();
-    let out = Command::new(env!("CARGO_BIN_EXE_certbench"))
+    let out = crate::common::certbench_command()
         .args(["icount", "--method", &methods.join(","), "--key", "rsa2048"])
         .args(["--iterations", "3", "--repeat", "2"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))

@@ -6,7 +6,7 @@
 
 use std::collections::HashSet;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use certbench_schema::io::read_jsonl;
@@ -21,7 +21,7 @@ fn start(raw_flag: &str, raw: &Path, runs: u32) -> Child {
 }
 
 fn start_with(raw_flag: &str, raw: &Path, runs: u32, extra: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_certbench"))
+    crate::common::certbench_command()
         .args(["--sites", "sites.txt", "--method", "openssl,rustlsserial"])
         .args(common_args(raw_flag, raw, runs))
         .args(extra)
@@ -142,7 +142,7 @@ fn a_second_ctrl_c_quits_at_once_and_leaves_whole_lines() {
     let sites = dir.path().join("sites.txt");
     std::fs::write(&sites, "reddit.com\nstall.mirror.test\n").unwrap();
     let raw = dir.path().join("run.jsonl");
-    let child = Command::new(env!("CARGO_BIN_EXE_certbench"))
+    let child = crate::common::certbench_command()
         .arg("--sites")
         .arg(&sites)
         .args(["--method", "openssl", "--timeout", "100"])

@@ -6,7 +6,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use certbench::limbo::{LimboFile, evaluate, run::run};
@@ -322,7 +321,7 @@ fn a_target_beyond_a_methods_capabilities_is_rejected_not_weakened() {
 }
 
 fn certbench(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_certbench"))
+    crate::common::certbench_command()
         .args(args)
         .current_dir(root())
         .output()

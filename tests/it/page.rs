@@ -1,7 +1,5 @@
 //! `certbench page` on the loopback mirror: a 2-page file, 3 loads, each cache policy.
 
-use std::process::Command;
-
 use certbench_analysis::export::Format;
 use certbench_analysis::page::PageLoad;
 
@@ -12,7 +10,7 @@ fn page(pages: &str, extra: &[&str]) -> (Vec<PageLoad>, String) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("pages.txt");
     std::fs::write(&file, pages).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_certbench"))
+    let o = crate::common::certbench_command()
         .args([
             "page", "--mirror", "--loads", "3", "--format", "json", "--quiet",
         ])

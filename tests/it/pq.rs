@@ -132,8 +132,7 @@ pub fn verify_pq(
         warmup: 0,
         cache_roots: true,
         extra_intermediates: Vec::new(),
-        ct: None,
-        revocation: None,
+        checks: certbench_core::RunChecks::path_only(),
     };
     let mut samples = Vec::new();
     verify::run(&plan, &opts, |s| samples.push(s));
@@ -298,8 +297,7 @@ pub fn drive_pq_compressing(
                 window: Some(link.map_or_else(certbench::link::kernel_window, |l| l.window)),
                 compression,
             },
-            ct: None,
-            revocation: None,
+            checks: certbench_core::RunChecks::path_only(),
         };
         let mut out = Vec::new();
         run(&sites, &roots, &opts, |s| out.push(s)).await;

@@ -19,7 +19,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn certbench(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_certbench"))
+    crate::common::certbench_command()
         .args(args)
         .output()
         .unwrap()

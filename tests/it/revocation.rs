@@ -47,19 +47,26 @@ fn run(mechanism: Option<Mechanism>, files: &DataFiles, ct: bool) -> Vec<Sample>
         warmup: 0,
         cache_roots: true,
         extra_intermediates: Vec::new(),
-        ct: ct.then(|| {
-            let mut logs = certbench_core::ct::CtLogs::from_v3_json(
-                &std::fs::read_to_string(
-                    certbench_core::corpus::bundled_dir().join("../ct-logs/log_list.json"),
+        checks: certbench_core::RunChecks {
+            request: certbench_core::Request {
+                path_only: !ct && mechanism.is_none(),
+                ct,
+                revocation: mechanism,
+            },
+            logs: ct.then(|| {
+                let mut logs = certbench_core::ct::CtLogs::from_v3_json(
+                    &std::fs::read_to_string(
+                        certbench_core::corpus::bundled_dir().join("../ct-logs/log_list.json"),
+                    )
+                    .unwrap(),
+                    "corpus/ct-logs",
                 )
-                .unwrap(),
-                "corpus/ct-logs",
-            )
-            .unwrap();
-            logs.origin = "corpus/ct-logs".into();
-            Arc::new(logs)
-        }),
-        revocation: mechanism.map(|m| Arc::new(RevocationData::new(m, files.clone()))),
+                .unwrap();
+                logs.origin = "corpus/ct-logs".into();
+                Arc::new(logs)
+            }),
+            data: mechanism.map(|_| Arc::new(RevocationData::new(files.clone()))),
+        },
     };
     let mut samples = Vec::new();
     verify::run(&plan, &opts, |s| samples.push(s));
@@ -149,14 +156,22 @@ fn verify_all_with_ct_and_each_mechanism_rejects_only_revoked_badssl() {
 /// One method on revoked.badssl.com's chain (and on another, not revoked) with `files`.
 fn verdicts(method: Method, mechanism: Mechanism, files: DataFiles) -> [Result<(), String>; 2] {
     let corpus = common::corpus();
-    let data = RevocationData::new(mechanism, files);
+    let data = RevocationData::new(files);
+    // The method's own mechanism (a browser's), else the one asked.
+    let asked = certbench_core::Request {
+        revocation: Some(mechanism),
+        ..Default::default()
+    };
+    let mechanism = asked
+        .revocation(&method.verifier().capabilities())
+        .unwrap_or(mechanism);
     [REVOKED, "github.com__rustls-bench"].map(|id| {
         let c = common::chain(&corpus, id);
         let v = method.verifier();
         let store = v.build_roots(&c.roots).expect("roots");
         let mut rec = Recorder::new();
         let target = Target::server(&c.host, c.validation_time)
-            .with_revocation(Some(&data), c.stapled_ocsp.as_deref());
+            .with_revocation(Some((mechanism, &data)), c.stapled_ocsp.as_deref());
         v.verify(&store, &c.chain, target, &mut rec)
             .map_err(|r| r.reason)
     })

@@ -4,8 +4,6 @@
 //! reaches the verifier over both transports (`ocsp`); the mirror's CRLs revoke the clone
 //! (`crl`). Test-scale data, one run, loopback only.
 
-use std::process::Command;
-
 use certbench_schema::io::read_jsonl;
 use certbench_schema::{Sample, Stage, Verdict};
 
@@ -49,7 +47,7 @@ fn drive(mechanism: &str, transport: &str, methods: &[String]) -> Vec<Sample> {
     hosts.push(REVOKED.to_owned());
     std::fs::write(&list, hosts.join("\n")).unwrap();
     let raw = dir.path().join("s.jsonl");
-    let out = Command::new(env!("CARGO_BIN_EXE_certbench"))
+    let out = crate::common::certbench_command()
         .args(["--sites", list.to_str().unwrap(), "--mirror", "--quiet"])
         .args(["--mirror-cache", set.dir.to_str().unwrap()])
         .args(["--method", &methods.join(","), "--transport", transport])

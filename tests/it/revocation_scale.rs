@@ -1,12 +1,10 @@
 //! `certbench revocation-scale --quick`: a row per data set, cold and warm figures, and the
 //! verdicts every check had (the revoked leaf revoked, the other good); bad input is an error.
 
-use std::process::Command;
-
 use serde_json::Value;
 
 fn revocation_scale(cache: &std::path::Path, extra: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_certbench"))
+    crate::common::certbench_command()
         .args(["revocation-scale", "--quick", "--quiet", "--cache"])
         .arg(cache)
         .args(extra)

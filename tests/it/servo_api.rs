@@ -163,7 +163,7 @@ fn servo_own_verifier_is_timed_per_choice_connection_and_page() {
         assert_eq!((&v.verdict, meta(v).exception), (&Verdict::Ok, None));
     }
 
-    let report = Command::new(env!("CARGO_BIN_EXE_certbench"))
+    let report = crate::common::certbench_command()
         .args([
             "report",
             dir.path().join("servo.jsonl").to_str().unwrap(),

@@ -3,8 +3,6 @@
 //! every format; CT and revocation turned on by pref. The child is `servo_child::child`, run
 //! through `servo_api::run_child`.
 
-use std::process::Command;
-
 use certbench_schema::servo::{ServoChoice, ServoEvent};
 use certbench_schema::{Stage, Verdict};
 
@@ -65,7 +63,7 @@ fn the_documented_workflow_gives_cold_and_warm_rows_in_every_format() {
     }
     let file = dir.path().join("servo.jsonl");
     let report = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_certbench"))
+        let out = crate::common::certbench_command()
             .args(["report", file.to_str().unwrap(), "--quiet"])
             .args(args)
             .output()

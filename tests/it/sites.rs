@@ -2,8 +2,6 @@
 //! as the expected (host, port, path) or reported with its line number and a clear reason,
 //! the rest of the list still read; and the file-level failures from the command line.
 
-use std::process::Command;
-
 use certbench::sites::parse_sites;
 
 /// (line, expected): `Ok((host, port, path))`, `Err(part of the message)`, or `Skip` for
@@ -164,7 +162,7 @@ fn every_odd_line_is_a_site_or_a_reason_naming_its_line() {
 }
 
 fn certbench(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_certbench"))
+    crate::common::certbench_command()
         .args(args)
         .output()
         .unwrap()

@@ -128,7 +128,8 @@ fn timed_certbench_methods_record_their_own_stages() {
         let v: Arc<dyn certbench_core::methods::DynVerifier> = Arc::from(m.verifier());
         let roots = Arc::new(v.build_roots(&corpus.roots()).unwrap());
         let last = Arc::new(LastVerification::default());
-        let timed = TimedVerifier::for_method(v, roots, last.clone());
+        let timed =
+            TimedVerifier::for_method(v, roots, &certbench_core::Checks::none(), last.clone());
         let r = timed.verify_server_cert(&c.chain.leaf, &c.chain.intermediates, &name, &[], now);
         assert!(r.is_ok(), "{m}: {r:?}");
         let (stages, verdict) = last.take().unwrap();

@@ -53,8 +53,7 @@ fn four_hundred_sites_sixteen_at_a_time_hold_no_fds_or_memory_per_site() {
                 resumption: false,
                 concurrency: 16,
                 served: Default::default(),
-                ct: None,
-                revocation: None,
+                checks: certbench_core::RunChecks::path_only(),
             };
             let before = open_fds().unwrap();
             run(&sites, &roots, &opts, |s| {

@@ -261,6 +261,10 @@ struct Chain {
   int ct_compliance = 0;  // enum class CtCompliance, below
   std::string ct_error;
   certbench_ct_counts ct_counts{};
+  // The last VerifyCt's valid SCTs (VerifiedSCTs), for the CRLite query (VerifiedScts);
+  // `ct_verified_kept` is false until a VerifyCt ran since the last Verify/VerifyEv.
+  std::vector<certbench_verified_sct> ct_verified;
+  bool ct_verified_kept = false;
 };
 
 // CTPolicyEnforcer.h's CTPolicyCompliance (Unknown is never a result of CheckCTPolicyCompliance).
@@ -739,6 +743,7 @@ int VerifyEv(const void *store_ptr, void *chain_ptr, int64_t time) {
   chain.accepted = false;
   chain.path.clear();  // keeps its capacity; `kept` keeps what VerifiedPath handed out
   chain.ct_last = false;
+  chain.ct_verified_kept = false;
   try {
     // The test hook: "ev" throws here only; "verify" throws in both path-building calls, so
     // that an EV grant cannot step around it (this one falls back, then `verify` rejects).
@@ -777,6 +782,7 @@ int Verify(const void *store_ptr, void *chain_ptr, int64_t time) {
   chain.accepted = false;
   chain.path.clear();  // keeps its capacity; `kept` keeps what VerifiedPath handed out
   chain.ct_last = false;
+  chain.ct_verified_kept = false;
   try {
     chain.error.clear();
     chain.rejected = Success;
@@ -1709,6 +1715,8 @@ int VerifyCt(const void *logs_ptr, void *chain_ptr, const uint8_t *tls_scts, siz
   chain.ct_compliance = 0;
   chain.ct_error.clear();
   chain.ct_counts = certbench_ct_counts{};
+  chain.ct_verified.clear();
+  chain.ct_verified_kept = true;
   int ok = 0;
   try {
     MaybeThrow("ct");
@@ -1789,6 +1797,12 @@ int VerifyCt(const void *logs_ptr, void *chain_ptr, const uint8_t *tls_scts, siz
       }();
       chain.ct_counts = verification.counts;
       chain.ct_rejected = rv;
+      for (const VerifiedSct &sct : verification.verified) {
+        certbench_verified_sct out{};
+        std::memcpy(out.log_id, sct.log->key_id.data(), sizeof out.log_id);
+        out.timestamp = sct.timestamp;
+        chain.ct_verified.push_back(out);
+      }
       if (rv == Success) {
         chain.ct_failed = false;
         ok = 1;
@@ -1807,6 +1821,20 @@ int VerifyCt(const void *logs_ptr, void *chain_ptr, const uint8_t *tls_scts, siz
   return ok;
 }
 
+// The SCTs the last VerifyCt found valid, as CheckRevocationByCRLite reads them from
+// mCTVerifyResult (see the header).
+int VerifiedScts(void *chain_ptr, certbench_verified_sct *out, size_t cap) {
+  const auto &chain = *static_cast<const Chain *>(chain_ptr);
+  if (!chain.ct_verified_kept) {
+    return -1;
+  }
+  size_t n = chain.ct_verified.size();
+  if (n <= cap && out != nullptr) {
+    std::copy(chain.ct_verified.begin(), chain.ct_verified.end(), out);
+  }
+  return static_cast<int>(n);
+}
+
 #ifndef CERTBENCH_FIREFOX_VERSION
 #define CERTBENCH_FIREFOX_VERSION "NSS " NSS_VERSION
 #endif
@@ -1819,11 +1847,12 @@ const certbench_verifier_v4 kTable = {
     "(kEVInfos; the OID required, roots anchors only if listed for it, RSA >= 2048), then DV: "
     "serverAuth, digitalSignature then keyEncipherment then keyAgreement, RSA >= 2048 (roots as "
     "built-in: the 1024 retry refused), no SHA-1, P-256/384/521; roots then sent certs as issuers; "
-    "CheckCertHostname without CN; CT (only with certbench's --ct) as Firefox's policy: after the "
-    "accepted path, SCTs embedded and from TLS, known logs (P-256/RSA), compliant by TLS SCTs "
+    "CheckCertHostname without CN; CT as Firefox's policy (certbench's CT check, on by default): "
+    "after the accepted path, SCTs embedded and from TLS, known logs (P-256/RSA), compliant by TLS SCTs "
     "from 2 admissible logs of 2 operators, else by embedded SCTs from once-qualified logs (1 "
     "admissible; 2 logs, 3 over 180 days' lifetime; 2 operators), SCT signature cache of 256; "
-    "no revocation, pinning, distrust-after",
+    "the valid SCTs handed to certbench's CRLite check (on by default) before the policy, as "
+    "CheckRevocationByCRLite; no OCSP, pinning, distrust-after",
     Init,
     StoreNew,
     StoreFree,
@@ -1837,6 +1866,7 @@ const certbench_verifier_v4 kTable = {
     CtLogsFree,
     VerifyCt,
     VerifiedPath,
+    VerifiedScts,
 };
 
 }  // namespace

@@ -28,7 +28,7 @@ use crate::ct::{CtLogs, LogState};
 use crate::stages::Recorder;
 
 /// The ABI version this module speaks (`CERTBENCH_VERIFIER_ABI`).
-const ABI: u32 = 4;
+const ABI: u32 = 5;
 
 /// `enum certbench_ev`.
 const EV_NOT_CANDIDATE: c_int = -1;
@@ -118,6 +118,17 @@ struct Table {
         *mut CtCounts,
     ) -> c_int,
     verified_path: unsafe extern "C" fn(*mut c_void, *mut Der, usize) -> c_int,
+    verified_scts: unsafe extern "C" fn(*mut c_void, *mut VerifiedSct, usize) -> c_int,
+}
+
+/// `certbench_verified_sct`: one SCT the last `verify_ct` found valid.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VerifiedSct {
+    /// The log's id (SHA-256 of its key).
+    pub log_id: [u8; 32],
+    /// The SCT's timestamp, milliseconds since the Unix epoch.
+    pub timestamp: u64,
 }
 
 // SAFETY: the table is a static object of a shared object never unloaded, never written after
@@ -516,6 +527,27 @@ impl Loaded {
             return Err(Refusal(reason.text("CT policy not met (no reason given)")));
         }
         Ok(())
+    }
+
+    /// The SCTs the last [`Loaded::verify_ct`] of `parsed` found valid, as Gecko hands them to
+    /// its CRLite query; `None` when the library keeps no such list (Chrome's) or no CT check
+    /// ran since the last verification. Untimed: it copies a few bytes per SCT.
+    pub fn verified_scts(&self, parsed: &ParsedChain) -> Option<Vec<VerifiedSct>> {
+        let mut first = [VerifiedSct::default(); 16];
+        // SAFETY: `parsed` is a live chain of this table used by this thread only; `first` is
+        // writable for its length; the call writes nothing when the list is longer (or there
+        // is none) and never throws (the header's contract).
+        let n = unsafe { (self.table.verified_scts)(parsed.ptr, first.as_mut_ptr(), first.len()) };
+        let n = usize::try_from(n).ok()?;
+        if n <= first.len() {
+            return Some(first[..n].to_vec());
+        }
+        let mut more = vec![VerifiedSct::default(); n];
+        // SAFETY: as above, `more` writable for `n` entries, the length the first call gave
+        // for this chain (unchanged in between: no other call on it).
+        let again =
+            unsafe { (self.table.verified_scts)(parsed.ptr, more.as_mut_ptr(), more.len()) };
+        (usize::try_from(again) == Ok(n)).then_some(more)
     }
 
     /// Builds a store from DER roots.

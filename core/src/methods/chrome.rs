@@ -43,7 +43,7 @@ impl Chrome {
                 // signatures (signature_algorithm.cc, RFC 9881).
                 ml_dsa: true,
                 // Chrome's CT check (verify_ct in the shim).
-                ct: true,
+                ct: crate::checks::CtSupport::Own,
                 // `--revocation`: Chrome's CRLSet (checked by `crate::native_verifier`).
                 revocation: crate::revocation::Support::Own(crate::revocation::Mechanism::CrlSet),
                 ..Capabilities::default()

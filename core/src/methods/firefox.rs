@@ -47,7 +47,7 @@ impl Firefox {
                 ip_names: true,
                 no_name: true,
                 // Firefox's CT check (verify_ct in the shim).
-                ct: true,
+                ct: crate::checks::CtSupport::Own,
                 // `--revocation`: CRLite as Gecko queries it (checked by `crate::native_verifier`).
                 revocation: crate::revocation::Support::Own(crate::revocation::Mechanism::Crlite),
                 ..Capabilities::default()

@@ -141,7 +141,7 @@ impl Verifier for GnutlsVerifier {
             Ok(bits) => return Err(Rejection::new(refusal(bits, target.peer))),
             Err(e) => return Err(Rejection::new(format!("GnuTLS error: {e}"))),
         }
-        let Some(data) = target.revocation else {
+        let Some((_, data)) = target.revocation else {
             return Ok(());
         };
         // `revocation`: the stapled response, as `check_ocsp_response` checks it for the

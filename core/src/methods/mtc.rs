@@ -37,7 +37,7 @@ pub(crate) const CAPABILITIES: Capabilities = Capabilities {
     // The leaf's key may be ML-DSA (the `mtc` profile's is ML-DSA-44): the proof has no
     // signature by it, and CertificateVerify is the TLS stack's.
     ml_dsa: true,
-    ct: false,
+    ct: crate::checks::CtSupport::None,
     revocation: crate::revocation::Support::None,
     mtc: true,
 };

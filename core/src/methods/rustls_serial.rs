@@ -139,7 +139,7 @@ pub(crate) const CAPABILITIES: Capabilities = Capabilities {
     // rustls' aws-lc-rs provider lists ML_DSA_44/65/87 (rustls-webpki's aws_lc_rs_algs).
     ml_dsa: true,
     // `--ct`: certbench's SCT check on rustls' provider (`crate::ct::check`).
-    ct: true,
+    ct: crate::checks::CtSupport::Added,
     // `--revocation`: the mechanism it names (`crate::revocation::rustls_stage`).
     revocation: crate::revocation::Support::Rustls,
     mtc: false,

@@ -80,7 +80,7 @@ pub(crate) const CAPABILITIES: Capabilities = Capabilities {
     // The provider's algorithms (rustls' aws-lc-rs) include ML-DSA-44/65/87.
     ml_dsa: true,
     // `--ct`: certbench's SCT check on rustls' provider (`crate::ct::check`).
-    ct: true,
+    ct: crate::checks::CtSupport::Added,
     // `--revocation`: the mechanism it names (`crate::revocation::rustls_stage`).
     revocation: crate::revocation::Support::Rustls,
     mtc: false,

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use certbench_schema::{RevocationOutcome, Stage};
 
-use super::types::{Mechanism, RevocationError, SoftFail, Status, Support};
+use super::types::{Mechanism, RevocationError, SoftFail, Status};
 use crate::stages::Recorder;
 
 /// Where each mechanism's data is, for one run.
@@ -110,8 +110,6 @@ impl Loaded {
 
 /// The revocation data of a run (see the module docs).
 pub struct RevocationData {
-    /// The mechanism the rustls methods use (`--revocation`); the browsers use their own.
-    pub rustls: Mechanism,
     files: DataFiles,
     loaded: [OnceLock<Result<Option<Loaded>, RevocationError>>; Mechanism::ALL.len()],
     /// Each mechanism's [`RevocationData::label`], made once (every sample's configuration
@@ -122,17 +120,16 @@ pub struct RevocationData {
 impl std::fmt::Debug for RevocationData {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RevocationData")
-            .field("rustls", &self.rustls)
             .field("files", &self.files)
             .finish_non_exhaustive()
     }
 }
 
 impl RevocationData {
-    /// Data from `files`, the rustls methods checking with `rustls`.
-    pub fn new(rustls: Mechanism, files: DataFiles) -> RevocationData {
+    /// Data from `files`, for every mechanism (each method checks with the one its
+    /// [`crate::checks::Checks`] names).
+    pub fn new(files: DataFiles) -> RevocationData {
         RevocationData {
-            rustls,
             files,
             loaded: Default::default(),
             labels: Default::default(),
@@ -312,15 +309,4 @@ pub enum Refusal {
 /// The soft-fail every mechanism gives for absent data.
 pub fn no_data() -> Result<Status, RevocationError> {
     Ok(Status::SoftFail(SoftFail::NoData))
-}
-
-impl Support {
-    /// The mechanism a method with this support checks `data` with.
-    pub fn mechanism(self, data: &RevocationData) -> Option<Mechanism> {
-        match self {
-            Support::None => None,
-            Support::Own(m) => Some(m),
-            Support::Rustls => Some(data.rustls),
-        }
-    }
 }

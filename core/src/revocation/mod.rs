@@ -21,5 +21,5 @@ pub mod types;
 pub use certbench_schema::RevocationOutcome;
 pub use data::{DataFiles, Loaded, Refusal, RevocationData, no_data};
 pub use path::PathParts;
-pub use rustls::{rustls_has, rustls_stage};
+pub use rustls::rustls_stage;
 pub use types::{Mechanism, RevocationError, SoftFail, Status, Support, VerifiedPath};

@@ -1,5 +1,6 @@
 //! What `--revocation` adds to the rustls methods (`rustlsserial`, `rustlsparallel`, `webpki`,
-//! `platform`): the mechanism the run names ([`RevocationData::rustls`]), checked over the
+//! `platform`): the mechanism the run names (`--revocation`, resolved into the method's
+//! [`crate::checks::Checks`]), checked over the
 //! method's path found by names ([`PathParts::by_names`]) after the path verified, as a rustls
 //! user (Servo) would add it:
 //! - `crl`: rustls-webpki's CRL steps for every certificate of the path ([`super::crl`]);
@@ -12,7 +13,7 @@
 
 use rustls_pki_types::TrustAnchor;
 
-use super::data::{Loaded, RevocationData, no_data};
+use super::data::{Loaded, no_data};
 use super::path::PathParts;
 use super::types::{Mechanism, RevocationError};
 use crate::chain::Chain;
@@ -21,7 +22,7 @@ use crate::stages::Recorder;
 use crate::verifier::{Rejection, Target};
 
 /// The `revocation` stage of a rustls method: nothing without `target.revocation`; otherwise
-/// the run's mechanism for the rustls methods over `chain`'s path to `anchors`.
+/// the target's mechanism over `chain`'s path to `anchors`.
 pub fn rustls_stage(
     algs: Algorithms,
     chain: &Chain,
@@ -29,10 +30,9 @@ pub fn rustls_stage(
     target: &Target<'_>,
     rec: &mut Recorder,
 ) -> Result<(), Rejection> {
-    let Some(data) = target.revocation else {
+    let Some((mechanism, data)) = target.revocation else {
         return Ok(());
     };
-    let mechanism = data.rustls;
     let parts = PathParts::by_names(chain, anchors).map_err(|e| Rejection::new(e.to_string()))?;
     let path = parts.view();
     let now = target.time_or_now();
@@ -50,12 +50,4 @@ pub fn rustls_stage(
         }),
     });
     Ok(checked?)
-}
-
-/// Whether `data` asks the rustls methods for a mechanism they have.
-pub fn rustls_has(data: &RevocationData) -> bool {
-    matches!(
-        data.rustls,
-        Mechanism::Crl | Mechanism::Crlite | Mechanism::Upki | Mechanism::Ocsp
-    )
 }

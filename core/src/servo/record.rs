@@ -18,8 +18,8 @@ use certbench_schema::{
 use super::scope::{Current, current};
 use super::settings::{Prefs, Settings, SettingsError};
 use super::writer::{self, Writer};
+use crate::checks::{Checks, Request, RunChecks};
 use crate::ct::CtLogs;
-use crate::revocation::types::Mechanism;
 use crate::revocation::{DataFiles, RevocationData};
 use crate::stages::Recorder;
 
@@ -35,39 +35,41 @@ pub(super) struct Active {
     verified_in: Mutex<Vec<(u64, Config, ServoChoice)>>,
     /// The CT logs (`CERTBENCH_CT`) and revocation data (`CERTBENCH_REVOCATION`) a method
     /// checks against, read once per process.
-    pub(super) checks: Checks,
+    pub(super) checks: RunChecks,
 }
 
-/// What a method checks besides the path: CT and revocation (see [`super::settings`]).
-#[derive(Clone, Default)]
-pub(super) struct Checks {
-    pub(super) ct: Option<Arc<CtLogs>>,
-    pub(super) revocation: Option<(Mechanism, Arc<RevocationData>)>,
+/// What the process's methods check besides the path, as `CERTBENCH_CT` and
+/// `CERTBENCH_REVOCATION` ask (see [`super::settings`]): resolved per method
+/// ([`RunChecks::for_method`]).
+fn load_checks(settings: &Settings) -> Result<RunChecks, SettingsError> {
+    let logs = match &settings.ct {
+        None => None,
+        Some(path) => Some(Arc::new(CtLogs::load(path).map_err(|e| {
+            SettingsError::Ct {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            }
+        })?)),
+    };
+    let data = (settings.revocation.as_ref()).map(|(_, dir)| {
+        let files = DataFiles::in_dir(dir, dir.display().to_string());
+        Arc::new(RevocationData::new(files))
+    });
+    Ok(RunChecks {
+        request: Request {
+            path_only: false,
+            ct: logs.is_some(),
+            revocation: settings.revocation.as_ref().map(|(m, _)| *m),
+        },
+        logs,
+        data,
+    })
 }
 
-impl Checks {
-    fn load(settings: &Settings) -> Result<Checks, SettingsError> {
-        let ct = match &settings.ct {
-            None => None,
-            Some(path) => Some(Arc::new(CtLogs::load(path).map_err(|e| {
-                SettingsError::Ct {
-                    path: path.display().to_string(),
-                    reason: e.to_string(),
-                }
-            })?)),
-        };
-        let revocation = (settings.revocation.as_ref()).map(|(mechanism, dir)| {
-            let files = DataFiles::in_dir(dir, dir.display().to_string());
-            (*mechanism, Arc::new(RevocationData::new(*mechanism, files)))
-        });
-        Ok(Checks { ct, revocation })
-    }
-
-    /// `config` naming the checks (`ct`, `revocation`), as the driver's samples do.
-    pub(super) fn name(&self, config: &mut Config) {
-        config.ct = self.ct.as_ref().map(|l| l.label().into());
-        config.revocation = (self.revocation.as_ref()).map(|(m, d)| d.label(*m).into());
-    }
+/// `config` naming the checks `checks` (`ct`, `revocation`), as the driver's samples do.
+pub(super) fn name_checks(checks: &Checks, config: &mut Config) {
+    config.ct = checks.ct.as_ref().map(|l| l.label().into());
+    config.revocation = (checks.revocation.as_ref()).map(|(m, d)| d.label(*m).into());
 }
 
 static STATE: OnceLock<Result<Option<Active>, SettingsError>> = OnceLock::new();
@@ -80,7 +82,7 @@ pub(super) fn state(prefs: &Prefs) -> &'static Result<Option<Active>, SettingsEr
         let Some(settings) = settings else {
             return Ok(None);
         };
-        let checks = Checks::load(&settings)?;
+        let checks = load_checks(&settings)?;
         Ok(Some(Active {
             writer: writer::global(&settings.samples),
             last: Mutex::new((config(None), None)),

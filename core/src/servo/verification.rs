@@ -18,9 +18,10 @@ use certbench_schema::{Config, Sample, Stage, TrustStore, Verdict};
 use rustls::client::danger::ServerCertVerifier;
 use rustls_pki_types::{CertificateDer, ServerName};
 
-use super::record::{Active, Checks, active, config, mark_cold, sample, verified_in};
+use super::record::{Active, active, config, mark_cold, name_checks, sample, verified_in};
 use super::settings::Trust;
 use super::trust;
+use crate::checks::RunChecks;
 use crate::error::Error;
 use crate::methods::Method;
 use crate::stages::Recorder;
@@ -68,7 +69,7 @@ pub(super) fn method(
     trust: Trust,
     choice: ServoChoice,
     overrides: &[CertificateDer<'static>],
-    checks: &Checks,
+    checks: &RunChecks,
 ) -> Result<Built, Error> {
     static ONCE: Mutex<Option<(Arc<dyn ServerCertVerifier>, TrustStore)>> = Mutex::new(None);
     let cacheable = choice == ServoChoice::PlatformCached;
@@ -86,15 +87,15 @@ pub(super) fn method(
         rec.add(Stage::LibraryInit, ns);
     }
     let roots = rec.time(Stage::RootsCreation, || verifier.build_roots(&certs))?;
+    let checks = checks.for_method(&verifier.capabilities());
     let mut config = config(Some(described.clone()));
-    checks.name(&mut config);
+    name_checks(&checks, &mut config);
     let sink = ServoSink { config, choice };
     // CT and revocation (`CERTBENCH_CT`, `CERTBENCH_REVOCATION`) where the method has them.
-    let timed: Arc<dyn ServerCertVerifier> = Arc::new(TimedVerifier::for_method_checking(
+    let timed: Arc<dyn ServerCertVerifier> = Arc::new(TimedVerifier::for_method(
         verifier,
         Arc::new(roots),
-        checks.ct.clone(),
-        checks.revocation.as_ref().map(|(_, d)| d.clone()),
+        &checks,
         Arc::new(sink),
     ));
     if cacheable {

@@ -95,19 +95,25 @@ pub(crate) fn words(a: &Answer) -> Vec<String> {
     if !a.browsers_pay.is_empty() {
         lines.push(browsers_pay(&a.browsers_pay));
     }
-    if !a.servo_against.is_empty() {
-        lines.push(servo_against(&a.servo_against));
-        lines.push(
-            match (a.ct, a.revocation) {
-                (false, false) => WHAT_BROWSERS_COMPARE,
-                (true, false) => WHAT_BROWSERS_COMPARE_WITH_CT,
-                (false, true) => WHAT_BROWSERS_COMPARE_WITH_REVOCATION,
-                (true, true) => WHAT_BROWSERS_COMPARE_WITH_CT_AND_REVOCATION,
-            }
-            .to_owned(),
-        );
-    }
-    if !a.ct_costs.is_empty() {
+    if !a.servo_against.is_empty() && !a.servo_against_path.is_empty() {
+        // Like for like: each side as it ships, then what matching the browsers' checks
+        // would cost Servo, then the path alone; every ratio names what each side checked.
+        lines.push(servo_against_words(&shipped_heading(a), &a.servo_against));
+        lines.push(match a.ct_costs.is_empty() {
+            true => NOT_MATCHED.to_owned(),
+            false => ct_costs(&a.ct_costs),
+        });
+        lines.push(servo_against_words(PATH_HEADING, &a.servo_against_path));
+        if !a.rejections.is_empty() {
+            lines.push(rejections(&a.rejections));
+        }
+    } else if !a.servo_against.is_empty() {
+        lines.push(servo_against_words(SAME_CHECKS_HEADING, &a.servo_against));
+        lines.push(WHAT_BROWSERS_COMPARE.to_owned());
+        if !a.ct_costs.is_empty() {
+            lines.push(ct_costs(&a.ct_costs));
+        }
+    } else if !a.ct_costs.is_empty() {
         lines.push(ct_costs(&a.ct_costs));
     }
     if let Some(cmd) = &a.other_hook {
@@ -140,7 +146,9 @@ fn browsers_pay(pays: &[BrowserPays]) -> String {
     )
 }
 
-pub(crate) fn servo_against(against: &[ServoAgainst]) -> String {
+/// A comparison of Servo's verifiers with the other browsers' in words: its heading, then
+/// its ratios (the markdown list shows them as a table under the heading instead).
+pub(crate) fn servo_against_words(heading: &str, against: &[ServoAgainst]) -> String {
     let parts: Vec<String> = (against.iter())
         .filter(|s| !s.browsers.is_empty())
         .map(|s| {
@@ -150,8 +158,62 @@ pub(crate) fn servo_against(against: &[ServoAgainst]) -> String {
             format!("{} {}", s.servo, each.join(", "))
         })
         .collect();
+    format!("{} {}.", heading.trim_end_matches(':'), parts.join("; "))
+}
+
+/// The comparisons of an answer, as (the sentence [`words`] gives, its heading, its ratios).
+pub(crate) fn comparisons(a: &Answer) -> Vec<(String, String, &[ServoAgainst])> {
+    let mut v: Vec<(String, &[ServoAgainst])> = Vec::new();
+    if a.servo_against.is_empty() {
+        return Vec::new();
+    }
+    if a.servo_against_path.is_empty() {
+        v.push((SAME_CHECKS_HEADING.to_owned(), a.servo_against.as_slice()));
+    } else {
+        v.push((shipped_heading(a), a.servo_against.as_slice()));
+        v.push((PATH_HEADING.to_owned(), a.servo_against_path.as_slice()));
+    }
+    v.into_iter()
+        .map(|(h, s)| (servo_against_words(&h, s), h, s))
+        .collect()
+}
+
+/// The heading of the like-for-like comparison: what each side checked, by column.
+pub(crate) fn shipped_heading(a: &Answer) -> String {
+    let named: Vec<String> = (a.checks.iter())
+        .filter(|(col, _)| {
+            (a.servo_against.iter())
+                .any(|s| &s.servo == col || s.browsers.iter().any(|b| &b.0 == col))
+        })
+        .map(|(col, checks)| format!("{col}: {checks}"))
+        .collect();
     format!(
-        "Servo's verifiers against the other browsers' by own cost (median over sites of the per-site ratio, sites in brackets; below ×1 Servo's is cheaper): {}.",
+        "As each ships: Servo's verifiers as Servo runs them against each browser's verifier as the browser runs it, by own cost (median over sites of the per-site ratio, sites in brackets; below ×1 Servo's is cheaper; checked beyond the path: {}):",
+        named.join("; ")
+    )
+}
+
+/// The heading of the path-only comparison.
+pub(crate) const PATH_HEADING: &str = "Path only: the same samples' own cost less each method's `ct` and `revocation` stages (chains, signatures, validity, names, and Chrome's and Firefox's EV attempt), median over sites of the per-site ratio:";
+
+/// The heading when every compared method checked the same (nothing beyond the path).
+pub(crate) const SAME_CHECKS_HEADING: &str = "Servo's verifiers against the other browsers' by own cost (median over sites of the per-site ratio, sites in brackets; below ×1 Servo's is cheaper):";
+
+/// The line between the two comparisons when Servo's verifiers checked nothing beyond the
+/// path (as Servo ships them).
+const NOT_MATCHED: &str = "What matching Chrome's and Firefox's checks would cost Servo is not measured by this run, whose Servo verifiers check what Servo checks (nothing beyond the path): `--ct --revocation crlite` adds CT (Chrome's policy) and CRLite to them (docs/verifiers.md).";
+
+/// The browsers' rejections, named (each counts in the ratios: a rejection costs what the
+/// verifier spent).
+fn rejections(r: &[(String, Vec<(String, String)>)]) -> String {
+    let parts: Vec<String> = (r.iter())
+        .map(|(col, sites)| {
+            let each: Vec<String> = (sites.iter()).map(|(s, v)| format!("{s} ({v})")).collect();
+            format!("{col} {}", each.join(", "))
+        })
+        .collect();
+    format!(
+        "Chains a browser's checks reject, counted in the ratios at what the verifier spent: {}.",
         parts.join("; ")
     )
 }
@@ -174,18 +236,9 @@ fn ct_costs(costs: &[CtCost]) -> String {
     )
 }
 
-/// The line under the browsers' comparison: what its figures hold and what they leave out,
-/// until the methods check what the browsers check beyond the path.
-const WHAT_BROWSERS_COMPARE: &str = "That compares path building alone (chains, signatures, validity, names, and Chrome's and Firefox's EV attempt): no method here checks Certificate Transparency (`--ct`) or revocation (CRLSets, CRLite, OCSP), which Chrome and Firefox do on every connection (docs/verifiers.md).";
-
-/// The same line for a `--ct` run, whose CT methods all checked CT.
-const WHAT_BROWSERS_COMPARE_WITH_CT: &str = "That compares path building and Certificate Transparency alike: Chrome and Firefox check their SCTs and apply their own CT policies, Servo's verifiers check theirs as a rustls user would add it (Chrome's policy); gnutls checks none, as WebKitGTK enforces none. No method here checks revocation (CRLSets, CRLite, OCSP), which Chrome and Firefox do on every connection (docs/verifiers.md).";
-
-/// The line under the browsers' comparison in a `--revocation` run (without `--ct`).
-const WHAT_BROWSERS_COMPARE_WITH_REVOCATION: &str = "That compares path building and revocation: Chrome checks its CRLSet, Firefox CRLite, gnutls the stapled OCSP response, Servo's verifiers the mechanism `--revocation` named (the revocation table below). No method here checks Certificate Transparency (`--ct`), which Chrome and Firefox do on every connection (docs/verifiers.md).";
-
-/// The same line for a run with `--ct` and `--revocation`.
-const WHAT_BROWSERS_COMPARE_WITH_CT_AND_REVOCATION: &str = "That compares path building, Certificate Transparency and revocation alike: Chrome and Firefox check their SCTs and apply their own CT policies, Servo's verifiers check theirs as a rustls user would add it (Chrome's policy), gnutls checks none; Chrome checks its CRLSet, Firefox CRLite, gnutls the stapled OCSP response, Servo's verifiers the mechanism `--revocation` named (the revocation table below).";
+/// The line under the browsers' comparison when no method checked beyond the path
+/// (`--path-only`): what its figures hold and what they leave out.
+const WHAT_BROWSERS_COMPARE: &str = "That compares path building alone (chains, signatures, validity, names, and Chrome's and Firefox's EV attempt): no method here checked Certificate Transparency or revocation (`--path-only`, or a run whose data was missing), which Chrome and Firefox do on every connection as they ship (docs/verifiers.md).";
 
 #[cfg(test)]
 mod tests {

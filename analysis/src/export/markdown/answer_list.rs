@@ -4,7 +4,7 @@
 //! other hook's command on a line of its own. JSON and the HTML report keep the sentences
 //! whole.
 
-use super::answer::{servo_against, words};
+use super::answer::{comparisons, words};
 use super::pq;
 use super::table::plain_table;
 use crate::answer::{Answer, Answers, ServoAgainst};
@@ -82,19 +82,17 @@ fn servo_table(against: &[ServoAgainst]) -> String {
 
 /// The comparison's bullets.
 fn comparison(a: &Answer) -> String {
-    let servo = (!a.servo_against.is_empty()).then(|| servo_against(&a.servo_against));
+    let servo = comparisons(a);
     let hook = a
         .other_hook
         .as_ref()
         .map(|cmd| format!("The other hook: `{cmd}`."));
     let mut out = String::new();
     for line in words(a) {
-        if Some(&line) == servo.as_ref() {
-            out.push_str(&bullet(
-                "Servo's verifiers against the other browsers' by own cost (median over sites of the per-site ratio, sites in brackets; below ×1 Servo's is cheaper):",
-            ));
+        if let Some((_, heading, against)) = servo.iter().find(|(s, _, _)| *s == line) {
+            out.push_str(&bullet(heading));
             out.push('\n');
-            for row in servo_table(&a.servo_against).lines() {
+            for row in servo_table(against).lines() {
                 out.push_str(&format!("  {row}\n"));
             }
             out.push('\n');

@@ -97,7 +97,10 @@ impl Filter {
         self.updated_unix = unix;
     }
 
-    /// Firefox's answer for the path's end-entity certificate at `now_unix` (module docs).
+    /// Firefox's answer for the path's end-entity certificate at `now_unix` (module docs), every
+    /// SCT the leaf embeds taken as valid: for a caller that verified none (the filter measured
+    /// alone, `revocation-scale`); the `firefox` method gives only the SCTs its CT check found
+    /// valid ([`Filter::check_gecko_verified`]).
     pub fn check_gecko(
         &self,
         path: &VerifiedPath<'_>,
@@ -108,10 +111,44 @@ impl Filter {
         let Some(Ok(list)) = &leaf.scts else {
             return Ok(Status::SoftFail(SoftFail::NotCovered));
         };
+        let stamps: Vec<_> = list.iter().filter_map(|s| s.ok()).collect();
+        self.gecko_query(&leaf, stamps, now_unix)
+    }
+
+    /// Firefox's answer as current Gecko gives it inside path building
+    /// (`CheckRevocationByCRLite`): the timestamps are those of the SCTs its CT verification
+    /// found valid (`mCTVerifyResult`, `verified`: log id and milliseconds), not every SCT the
+    /// leaf carries, so an SCT with a bad signature, from an unknown log or from the future
+    /// counts for no coverage. A leaf without an SCT list extension is not consulted, as in
+    /// [`Filter::check_gecko`].
+    pub fn check_gecko_verified(
+        &self,
+        path: &VerifiedPath<'_>,
+        now_unix: u64,
+        verified: &[([u8; 32], u64)],
+    ) -> Result<Status, RevocationError> {
+        let leaf = Leaf::read(path)?;
+        if leaf.scts.is_none() {
+            return Ok(Status::SoftFail(SoftFail::NotCovered));
+        }
+        let stamps = verified
+            .iter()
+            .map(|&(log, ms)| (clubcard_crlite::LogId(log), clubcard_crlite::Timestamp(ms)))
+            .collect();
+        self.gecko_query(&leaf, stamps, now_unix)
+    }
+
+    /// `get_crlite_revocation_state` for `leaf` with `stamps`: freshness, coverage, then the
+    /// filter (module docs).
+    fn gecko_query(
+        &self,
+        leaf: &Leaf<'_>,
+        stamps: Vec<(clubcard_crlite::LogId, clubcard_crlite::Timestamp)>,
+        now_unix: u64,
+    ) -> Result<Status, RevocationError> {
         if now_unix >= self.updated_unix.saturating_add(GECKO_MAX_AGE_SECS) {
             return Ok(Status::SoftFail(SoftFail::Stale));
         }
-        let stamps: Vec<_> = list.iter().filter_map(|s| s.ok()).collect();
         let key = leaf.key();
         let key = key.crlite();
         let covered = stamps

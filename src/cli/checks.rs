@@ -1,0 +1,155 @@
+//! What the methods check beyond the path, shared by the commands that verify (`--path-only`,
+//! `--ct`, `--ct-logs`, `--revocation`, `--revocation-data`, `--revocation-scale`): args →
+//! the run's [`RunChecks`], resolved per method by `certbench-core` ([`RunChecks::for_method`]).
+//!
+//! Each browser's method checks what the browser checks, as shipped; Servo's methods what
+//! Servo checks (nothing) plus what `--ct` and `--revocation` add; `--path-only` turns every
+//! check off. The CT logs are loaded only when some method of the run checks CT, the
+//! revocation data made or read only when some method checks revocation. A flag that adds a
+//! check no method of the run can make is a usage error (exit 2) naming the methods that can;
+//! one that some of the run's methods cannot make is said once, and the run goes on.
+
+use anyhow::Result;
+use certbench_core::methods::Method;
+use certbench_core::revocation::Support;
+use certbench_core::{CtSupport, Request, RunChecks};
+use clap::Args;
+
+use super::ct::CtArgs;
+use super::output::Usage;
+use super::revocation::RevocationArgs;
+use crate::mirror::MirrorSet;
+
+#[derive(Args, Debug, Clone, Default)]
+pub(super) struct ChecksArgs {
+    /// Verify the path only: no method checks Certificate Transparency or revocation (the
+    /// path-only comparison). By default chrome checks CT with Chrome's policy and its CRLSet,
+    /// firefox CT with Gecko's policy and CRLite, gnutls the stapled OCSP response, as each
+    /// browser ships; Servo's methods check nothing unless --ct or --revocation add it.
+    #[arg(long, conflicts_with_all = ["ct", "revocation"])]
+    pub path_only: bool,
+    #[command(flatten)]
+    pub ct: CtArgs,
+    #[command(flatten)]
+    pub revocation: RevocationArgs,
+}
+
+/// Where the data of a run's checks comes from: the mirror's logs and issuers with
+/// `--mirror` (and its post-quantum sets), else the corpus's.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Sources<'a> {
+    pub mirror: Option<&'a MirrorSet>,
+    pub pq: &'a [MirrorSet],
+}
+
+impl ChecksArgs {
+    /// What the flags ask.
+    pub fn request(&self) -> Request {
+        Request {
+            path_only: self.path_only,
+            ct: self.ct.ct,
+            revocation: self.revocation.revocation.map(Into::into),
+        }
+    }
+
+    /// The run's checks for `methods`: the logs when one of them checks CT, the data when
+    /// one checks revocation (module docs); a flag no method can honour is a [`Usage`] error,
+    /// one some cannot honour a warning through `warn`.
+    pub fn resolve(
+        &self,
+        methods: &[Method],
+        from: Sources<'_>,
+        note: &dyn Fn(&str),
+        warn: &dyn Fn(&str),
+    ) -> Result<RunChecks> {
+        let request = self.request();
+        self.refuse_or_warn(methods, warn)?;
+        let caps: Vec<_> = methods
+            .iter()
+            .map(|m| m.verifier().capabilities())
+            .collect();
+        let logs = match caps.iter().any(|c| request.checks_ct(c)) {
+            true => Some(match from.mirror {
+                Some(_) => self.ct.mirror_logs(from.mirror, from.pq)?,
+                None => self.ct.logs(None)?,
+            }),
+            false => None,
+        };
+        let data = match caps.iter().any(|c| request.revocation(c).is_some()) {
+            true => Some(self.revocation.data(from.mirror, note)?),
+            false => None,
+        };
+        Ok(RunChecks {
+            request,
+            logs,
+            data,
+        })
+    }
+
+    /// `--ct` or `--revocation` with methods that cannot add it: a usage error when none of
+    /// them can, a warning naming those that cannot otherwise.
+    fn refuse_or_warn(&self, methods: &[Method], warn: &dyn Fn(&str)) -> Result<()> {
+        let named = |pick: &dyn Fn(&certbench_core::verifier::Capabilities) -> bool| {
+            let v: Vec<&str> = methods
+                .iter()
+                .filter(|m| pick(&m.verifier().capabilities()))
+                .map(|m| m.name())
+                .collect();
+            v.join(", ")
+        };
+        let adders = |pick: &dyn Fn(&certbench_core::verifier::Capabilities) -> bool| {
+            let v: Vec<&str> = Method::ALL
+                .iter()
+                .filter(|m| pick(&m.verifier().capabilities()))
+                .map(|m| m.name())
+                .collect();
+            v.join(", ")
+        };
+        let check = |flag: &str,
+                     what: &str,
+                     adds: &dyn Fn(&certbench_core::verifier::Capabilities) -> bool,
+                     own: &dyn Fn(&certbench_core::verifier::Capabilities) -> bool|
+         -> Result<()> {
+            let cannot = named(&|c| !adds(c) && !own(c));
+            let shipped = named(own);
+            if named(adds).is_empty() {
+                let mut why = format!("{flag}: no method of this run adds {what} on request");
+                if !cannot.is_empty() {
+                    why += &format!(" ({cannot}: no {what} check)");
+                }
+                if !shipped.is_empty() {
+                    why += &format!("; {shipped} check it as shipped, without {flag}");
+                }
+                why += &format!("; the methods that add it: {}", adders(adds));
+                return Err(Usage(why).into());
+            }
+            if !cannot.is_empty() {
+                warn(&format!(
+                    "certbench: warning: {flag}: {cannot} check no {what}: they verify without it"
+                ));
+            }
+            Ok(())
+        };
+        if self.ct.ct {
+            check(
+                "--ct",
+                "Certificate Transparency",
+                &|c| c.ct == CtSupport::Added,
+                &|c| c.ct == CtSupport::Own,
+            )?;
+        }
+        if let Some(m) = self.revocation.revocation {
+            let flag = format!(
+                "--revocation {}",
+                certbench_core::revocation::Mechanism::from(m)
+            );
+            check(
+                &flag,
+                "revocation",
+                &|c| c.revocation == Support::Rustls,
+                &|c| matches!(c.revocation, Support::Own(_)),
+            )?;
+        }
+        Ok(())
+    }
+}
