@@ -125,7 +125,7 @@ impl ChecksArgs {
             }
             if !cannot.is_empty() {
                 warn(&format!(
-                    "certbench: warning: {flag}: {cannot} check no {what}: they verify without it"
+                    "certbench: warning: {flag}: {cannot}: no {what} check, verified without it"
                 ));
             }
             Ok(())

@@ -106,7 +106,7 @@ pub(super) fn run(args: LimboArgs) -> Result<Outcome> {
     output::note(
         quiet,
         &format!(
-            "certbench limbo: {} testcases × {} method(s) from {}",
+            "certbench limbo: {} testcases × {} method(s) from {}, path only (no method checks CT or revocation here: limbo's testcases carry no SCTs and no revocation data)",
             file.cases.len(),
             methods.len(),
             path.display()

@@ -31,13 +31,16 @@ fn read_samples(path: &Path) -> Vec<Sample> {
     samples
 }
 
-/// The acceptance run: `verify --method all --runs 5`, offline, on the bundled corpus.
+/// The acceptance run: `verify --method all --runs 5`, offline, on the bundled corpus, path
+/// only (the path's stages; the checks beyond it are
+/// `verify_checks_each_browser_as_shipped_by_default`'s).
 #[test]
 fn verify_all_methods_five_runs_records_consistent_nonzero_stages() {
     let dir = tempfile::tempdir().unwrap();
     let raw = dir.path().join("samples.jsonl");
     let out = certbench(&[
         "verify",
+        "--path-only",
         "--method",
         "all",
         "--runs",
@@ -710,4 +713,166 @@ fn extra_roots_and_intermediates_change_costs_not_verdicts() {
         "no store curve"
     );
     assert!(!page.contains("roots-creation against the roots in the store"));
+}
+
+/// Each browser's method as shipped, by default: chrome and firefox check CT (the `ct` stage,
+/// the SCTs counted) on every public chain that carries SCTs and revocation (the
+/// `revocation` stage), gnutls its staple, Servo's methods nothing; the verdicts and CT
+/// counts are those of `--ct --revocation crlite` (which adds the checks to Servo's methods
+/// only), and `--path-only` checks nothing beyond the path.
+#[test]
+fn verify_checks_each_browser_as_shipped_by_default() {
+    let browsers: Vec<&str> = crate::common::all_methods()
+        .iter()
+        .map(|m| m.name())
+        .filter(|m| matches!(*m, "chrome" | "firefox" | "gnutls"))
+        .collect();
+    if browsers.len() < 3 {
+        return; // a browser's verifier was not built here (named by `all_methods`)
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let raw = dir.path().join(format!("{name}.jsonl"));
+        let mut args = vec![
+            "verify",
+            "--method",
+            "chrome,firefox,gnutls,rustlsparallel",
+            "--runs",
+            "1",
+            "--warmup",
+            "0",
+            "--quiet",
+            "--raw",
+            raw.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = certbench(&args);
+        no_panic(&out);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        read_samples(&raw)
+    };
+    let shipped = run("shipped", &[]);
+    let asked = run("asked", &["--ct", "--revocation", "crlite"]);
+    let path = run("path", &["--path-only"]);
+    let corpus = crate::common::corpus();
+    let with_scts = |chain: &str| {
+        corpus.chains.iter().any(|c| {
+            c.id == chain
+                && c.public_root
+                && certbench_core::der::embedded_scts(&c.chain.leaf).is_ok_and(|e| e.is_some())
+        })
+    };
+    let mut ct_chains = std::collections::BTreeSet::new();
+    for s in &shipped {
+        let chain = s.chain.as_deref().unwrap();
+        let (ct, revocation) = (s.stage(Stage::Ct), s.stage(Stage::Revocation));
+        match s.method.as_str() {
+            "chrome" | "firefox" => {
+                if with_scts(chain) {
+                    let counts = s
+                        .meta
+                        .ct
+                        .unwrap_or_else(|| panic!("{} {chain}: no CT", s.method));
+                    assert!(ct.is_some() && counts.scts > 0, "{s:?}");
+                    ct_chains.insert(chain.to_owned());
+                }
+                let r = s.meta.revocation.as_ref().expect("revocation checked");
+                let want = if s.method == "chrome" {
+                    "crlset"
+                } else {
+                    "crlite"
+                };
+                assert_eq!(r.mechanism, want, "{s:?}");
+                // Checked on the path it accepted; a path or CT rejection comes before.
+                if s.verdict.is_ok() {
+                    assert!(revocation.is_some(), "{s:?}");
+                }
+            }
+            "gnutls" => {
+                assert!(ct.is_none(), "{s:?}");
+                assert_eq!(s.meta.revocation.as_ref().unwrap().mechanism, "ocsp");
+            }
+            _ => assert!(ct.is_none() && revocation.is_none(), "{s:?}"),
+        }
+    }
+    assert!(ct_chains.len() >= 30, "{ct_chains:?}");
+    // The same verdicts and CT counts as `--ct --revocation crlite` gives the browsers.
+    let key = |s: &Sample| (s.method.clone(), s.chain.clone());
+    let by_key: std::collections::HashMap<_, _> = asked.iter().map(|s| (key(s), s)).collect();
+    for s in shipped.iter().filter(|s| s.method != "rustlsparallel") {
+        let a = by_key[&key(s)];
+        assert_eq!(s.verdict, a.verdict, "{} {:?}", s.method, s.chain);
+        assert_eq!(s.meta.ct, a.meta.ct, "{} {:?}", s.method, s.chain);
+    }
+    // Path only: nothing beyond the path, in any method.
+    for s in &path {
+        assert!(
+            s.stage(Stage::Ct).is_none() && s.stage(Stage::Revocation).is_none(),
+            "{s:?}"
+        );
+        assert!(
+            s.config.ct.is_none() && s.config.revocation.is_none(),
+            "{s:?}"
+        );
+    }
+}
+
+/// `--ct` or `--revocation` that no method of the run can add is a usage error (exit 2)
+/// naming the methods that can; one that some cannot add is said, and the run goes on.
+#[test]
+fn a_check_no_method_can_add_is_a_usage_error() {
+    let out = certbench(&["verify", "--ct", "--method", "openssl", "--runs", "1"]);
+    no_panic(&out);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("--ct: no method of this run adds Certificate Transparency on request")
+            && err.contains("openssl: no Certificate Transparency check")
+            && err.contains("rustlsserial"),
+        "{err}"
+    );
+    let out = certbench(&[
+        "verify",
+        "--revocation",
+        "crl",
+        "--method",
+        "openssl",
+        "--runs",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--revocation crl: no method"),
+        "{}",
+        stderr(&out)
+    );
+    // With a method that can: a warning for the one that cannot, and the run goes on.
+    let dir = tempfile::tempdir().unwrap();
+    let raw = dir.path().join("mixed.jsonl");
+    let out = certbench(&[
+        "verify",
+        "--ct",
+        "--method",
+        "openssl,rustlsserial",
+        "--runs",
+        "1",
+        "--warmup",
+        "0",
+        "--quiet",
+        "--raw",
+        raw.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out)
+            .contains("--ct: openssl: no Certificate Transparency check, verified without it"),
+        "{}",
+        stderr(&out)
+    );
+    let samples = read_samples(&raw);
+    assert!(
+        samples
+            .iter()
+            .any(|s| s.method == "rustlsserial" && s.stage(Stage::Ct).is_some())
+    );
 }

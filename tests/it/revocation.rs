@@ -162,15 +162,21 @@ fn verdicts(method: Method, mechanism: Mechanism, files: DataFiles) -> [Result<(
         revocation: Some(mechanism),
         ..Default::default()
     };
-    let mechanism = asked
-        .revocation(&method.verifier().capabilities())
-        .unwrap_or(mechanism);
+    let caps = method.verifier().capabilities();
+    let mechanism = asked.revocation(&caps).unwrap_or(mechanism);
+    // A browser's method checks CT as shipped: Gecko's CRLite counts only verified SCTs.
+    let logs = crate::ct::corpus_logs();
+    let ct = (caps.ct == certbench_core::CtSupport::Own).then_some(&logs);
     [REVOKED, "github.com__rustls-bench"].map(|id| {
         let c = common::chain(&corpus, id);
         let v = method.verifier();
         let store = v.build_roots(&c.roots).expect("roots");
         let mut rec = Recorder::new();
+        if let Some(logs) = ct {
+            v.prepare_ct(logs);
+        }
         let target = Target::server(&c.host, c.validation_time)
+            .with_ct(ct)
             .with_revocation(Some((mechanism, &data)), c.stapled_ocsp.as_deref());
         v.verify(&store, &c.chain, target, &mut rec)
             .map_err(|r| r.reason)

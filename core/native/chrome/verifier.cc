@@ -27,11 +27,11 @@
 // (the old "EV requires revocation checking" branch is gone), so an EV path gets the CRLSet check
 // and, only under VERIFY_REV_CHECKING_ENABLED (off by default), soft-fail online revocation, as a
 // DV path; CertVerifyProc::Verify has no EV step either. certbench leaves out, for EV as for DV:
-// the CRLSet, OCSP/CRL fetching, and the Chrome Root Store's per-root constraints that
+// OCSP/CRL fetching, and the Chrome Root Store's per-root constraints that
 // CheckPathAfterVerification applies to a path before the EV check; CT is checked for an EV
-// path as for a DV one, by VerifyCt, and only when certbench asks for it (below).
+// path as for a DV one, by VerifyCt (below), then certbench's CRLSet check, both by default.
 //
-// Certificate Transparency (VerifyCt, only when certbench is run with --ct; read at
+// Certificate Transparency (VerifyCt, run by certbench by default, off with --path-only; read at
 // github.com/chromium/chromium: net/cert/ct_log_verifier.cc
 // (14a065bbdb216d92f4a5c4bea98e4dd0e7fd6e96), multi_log_ct_verifier.cc
 // (f24a8e130d36c035286d0b664743111ac6b10749), ct_objects_extractor.cc
@@ -59,8 +59,9 @@
 // Root Store constraints on SCTs (sct_not_after, sct_all_after); SCT auditing and the NetLog.
 //
 // What Chromium does that this leaves out (docs/verifiers.md lists it for users):
-//  - CheckPathAfterVerification: CRLSet and OCSP/CRL revocation, the Chrome Root Store's
-//    per-root constraints, QWAC policies; CT unless certbench asks for it (above);
+//  - CheckPathAfterVerification: OCSP/CRL revocation (the CRLSet is certbench's, in Rust, on
+//    the path VerifiedPath hands out), the Chrome Root Store's per-root constraints, QWAC
+//    policies; CT on every candidate path (certbench checks it once, on the accepted path);
 //  - AIA fetching of missing intermediates (CertIssuerSourceAia);
 //  - the retries: with SHA-1 allowed (DigestPolicy::kWeakAllowSha1, queued after a failed EV or
 //    DV attempt whose paths had a weak signature algorithm), with the system time when network

@@ -34,10 +34,11 @@
 // SSLServerCertVerification.cpp at 45ce84744dab06d51facf90a580da7da9cc753ed, whose
 // AuthCertificate still passes &evStatus to VerifySSLServerCert), the EV trust
 // domain may fetch OCSP (RevocationCheckMayFetch, soft fail unless security.OCSP.require) even
-// when the DV one is local-only (security.OCSP.enabled = EV only). certbench has no revocation
-// data (no stapled response, no OCSP cache, no CRLite filter, no network), so CheckRevocation
-// accepts here as for DV: the EV outcome is Firefox's when revocation checking succeeds (or
-// soft-fails), and an OCSP fetch's time is not counted.
+// when the DV one is local-only (security.OCSP.enabled = EV only). certbench checks CRLite on
+// the accepted path after this shim returns (core/src/native_verifier.rs, with the SCTs VerifyCt
+// found valid, as CheckRevocationByCRLite does) and fetches nothing (no OCSP cache, no
+// network): the EV outcome is Firefox's when revocation checking succeeds (or soft-fails), and
+// an OCSP fetch's time is not counted.
 //
 // The "one stated root model": every root of the store plays a built-in root (CKA_NSS_MOZILLA_
 // CA_POLICY, trusted for TLS: CERTDB_TRUSTED_CA). Of what a built-in root brings in Gecko, this
@@ -53,8 +54,9 @@
 // too), CRLite (which covers chains to built-in roots, and in enforce mode spares an OCSP
 // fetch); Gecko has no Symantec check left (none in IsChainValid).
 //
-// What Firefox does that this leaves out (docs/verifiers.md lists it for users): revocation
-// (OneCRL in GetCertTrust, CRLite and OCSP in CheckRevocation, OCSP stapling); key pinning and
+// What Firefox does that this leaves out (docs/verifiers.md lists it for users): OneCRL in
+// GetCertTrust, OCSP in CheckRevocation and OCSP stapling (CRLite is certbench's, in Rust, on
+// the path VerifiedPath hands out, with the SCTs VerifiedScts hands out); key pinning and
 // the distrust-after dates of some roots (IsChainValid); third-party (enterprise) roots and
 // intermediates, the preloaded intermediates and the NSS database as issuer sources; imposed
 // name constraints on some roots (CERT_GetImposedNameConstraints); the signature and trust
@@ -62,7 +64,7 @@
 // refinements (ERROR_SELF_SIGNED_CERT, ERROR_MITM_DETECTED, the host checked first for an
 // expired certificate), delegated credentials and TLS features (must-staple).
 //
-// Certificate Transparency (VerifyCt, run by certbench only with --ct), as CertVerifier::
+// Certificate Transparency (VerifyCt, run by certbench by default, off with --path-only), as CertVerifier::
 // VerifyCertificateTransparencyPolicy checks it after BuildCertChain succeeds, in enforce mode
 // (security.pki.certificate_transparency.mode 2, Firefox's desktop default since Firefox 135),
 // for chains to built-in roots, which every root of a store plays here. Gecko read at
