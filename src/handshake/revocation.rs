@@ -72,7 +72,9 @@ fn gen_error(what: &str) -> impl Fn(String) -> HandshakeError + '_ {
 
 fn scale_parts(scale: bundle::Scale) -> (crlset::Scale, crlite::Scale) {
     match scale {
-        bundle::Scale::Full => (crlset::Scale::CHROME, crlite::Scale::SMALL),
+        bundle::Scale::Full | bundle::Scale::Medium => {
+            (crlset::Scale::CHROME, crlite::Scale::SMALL)
+        }
         bundle::Scale::Test => (crlset::Scale::GIVEN, crlite::Scale::TINY),
     }
 }
@@ -120,7 +122,7 @@ pub fn make(
     )
     .map_err(|e| gen_error("OCSP response")(e.to_string()))?;
     let origin = match scale {
-        bundle::Scale::Full => "the handshake run",
+        bundle::Scale::Full | bundle::Scale::Medium => "the handshake run",
         bundle::Scale::Test => "the handshake run, test scale",
     };
     run.data = Arc::new(RevocationData::new(DataFiles::in_dir(&run.dir, origin)));
