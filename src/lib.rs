@@ -40,6 +40,7 @@ pub mod procstat;
 pub mod revocation;
 pub mod run;
 pub mod sites;
+pub mod startup;
 pub mod tls;
 pub mod transport;
 pub mod verify;

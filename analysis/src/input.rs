@@ -69,6 +69,17 @@ pub enum Contents {
 pub struct NotResults(serde_json::Error);
 
 impl Contents {
+    /// How many records (samples, runs, loads, transfers) it holds: 0 for an empty file, one
+    /// of blank lines, or an empty array, which hold nothing to report.
+    pub fn records(&self) -> usize {
+        match self {
+            Contents::Samples(s, _) => s.len(),
+            Contents::Handshakes(r) => r.runs.len() + r.memory.len(),
+            Contents::Pages(p) => p.len(),
+            Contents::Bulk(b) => b.len(),
+        }
+    }
+
     /// Reads a file's `bytes` as its [`Kind`].
     pub fn read(bytes: &[u8]) -> Result<Contents, NotResults> {
         let text = || String::from_utf8_lossy(bytes);

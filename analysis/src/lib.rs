@@ -22,6 +22,7 @@ pub mod pq;
 pub mod revocation;
 pub mod revocation_scale;
 pub mod servo_report;
+pub mod startup;
 pub mod stats;
 pub mod table;
 #[cfg(test)]

@@ -32,7 +32,7 @@ pub(super) struct DriveArgs {
     #[arg(long, value_enum, default_value = "callback")]
     hook: HookMode,
     /// Measured runs per site and method.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
     /// Warm-up runs (recorded as warm-up, left out of the tables).
     #[arg(long, default_value_t = 1)]
@@ -142,7 +142,12 @@ pub(super) fn run(args: DriveArgs, argv: Vec<String>) -> Result<Outcome> {
         out.error(&format!("certbench: error: {e}"));
     }
     let methods = &plan.opts.methods;
-    out.write(&out.tables(&plan.title(), &samples, methods, Some(&other_hook)))?;
+    let mut text = out.tables(&plan.title(), &samples, methods, Some(&other_hook));
+    if out.format == certbench_analysis::export::Format::Markdown && finished {
+        let startup = crate::startup::for_run(&plan.opts.checks, methods)?;
+        text.push_str(&certbench_analysis::export::render_startup(&startup));
+    }
+    out.write(&text)?;
     crate::procstat::summary(samples.len())
         .iter()
         .for_each(|s| out.note(s));

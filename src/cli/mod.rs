@@ -29,6 +29,7 @@ mod pq;
 mod report;
 mod revocation;
 mod revocation_scale;
+mod startup;
 mod verify;
 
 const AFTER_HELP: &str = "Exit codes: 0 all measured; 1 fatal error; 2 usage error; \
@@ -80,6 +81,10 @@ enum Command {
     /// Lookup cost against data size: CRLSets, CRLite filters (in memory and through upki)
     /// and CRLs, cold and warm, with the bytes each keeps resident.
     RevocationScale(revocation_scale::RevocationScaleArgs),
+    /// One fresh process's load of one mechanism's revocation data (spawned by a run to
+    /// measure start-up apart from its connections).
+    #[command(hide = true)]
+    StartUp(startup::StartUpArgs),
 }
 
 /// Parses the command line and runs it.
@@ -98,6 +103,7 @@ pub fn main() -> ExitCode {
         Some(Command::Page(args)) => page::run(args),
         Some(Command::Bulk(args)) => bulk::run(args),
         Some(Command::RevocationScale(args)) => revocation_scale::run(args),
+        Some(Command::StartUp(args)) => startup::run(args),
         None => drive::run(cli.drive, argv),
     };
     output::exit_code(result)

@@ -69,7 +69,23 @@ fn gather(files: &[PathBuf], out: &OutputArgs) -> Result<Gathered> {
             Err(e) => out.error(&format!("certbench: error: {}: {e}", path.display())),
             Ok(_) => {}
         }
+        let empty = contents.as_ref().is_ok_and(|c| c.records() == 0);
+        if empty {
+            out.error(&format!(
+                "certbench: error: {}: nothing to report (no sample or result in it)",
+                path.display()
+            ));
+        }
         gathered.add(path.display().to_string(), contents, read_run_info(path));
+        gathered.bad += usize::from(empty);
+    }
+    let records = gathered.samples.len()
+        + gathered.handshakes.runs.len()
+        + gathered.handshakes.memory.len()
+        + gathered.pages.len()
+        + gathered.bulk.len();
+    if records == 0 {
+        bail!("nothing to report: no file given holds a sample or a result");
     }
     Ok(gathered)
 }

@@ -21,7 +21,7 @@ pub(super) struct VerifyArgs {
     #[arg(long, value_enum, value_delimiter = ',', default_value = "all")]
     method: Vec<MethodArg>,
     /// Measured runs per chain and method.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
     /// Warm-up runs before measuring (recorded as warm-up, left out of the tables).
     #[arg(long, default_value_t = 2)]
@@ -125,6 +125,8 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
         let scaling = args.extra_roots.is_some() || args.extra_intermediates.is_some();
         let figures = verify::figures(&plan, &opts, &cached, scaling);
         text.push_str(&sections(&samples, &figures));
+        let startup = crate::startup::for_run(&opts.checks, &opts.methods)?;
+        text.push_str(&certbench_analysis::export::render_startup(&startup));
     }
     out.write(&text)?;
 

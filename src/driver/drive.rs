@@ -84,6 +84,14 @@ async fn schedule<T: Transport>(
             }
         })
         .collect();
+    // The revocation data, loaded before any sample, untimed: its load is start-up (measured
+    // apart over fresh processes, `crate::startup`), which no connection of a browser waits
+    // for.
+    for e in &entries {
+        if let Some((mechanism, data)) = &e.checks.revocation {
+            data.preload(*mechanism, &mut certbench_core::stages::Recorder::new());
+        }
+    }
     let ctx = Ctx {
         transport,
         entries: &entries,

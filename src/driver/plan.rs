@@ -77,7 +77,7 @@ impl DrivePlan {
             what.push(format!("CT against {}", logs.label()));
         }
         if let Some(d) = checks.data.as_deref() {
-            what.push(format!("revocation data of {}", d.files().origin));
+            what.push(format!("revocation against {}", d.files().origin));
         }
         let mut added = Vec::new();
         if checks.request.ct {

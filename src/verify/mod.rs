@@ -83,6 +83,13 @@ pub fn run(plan: &Plan, opts: &VerifyOptions, mut sink: impl FnMut(Sample)) -> V
     let roots = &plan.roots;
     let verifiers: Vec<(Method, Box<dyn DynVerifier>)> =
         opts.methods.iter().map(|&m| (m, m.verifier())).collect();
+    // The revocation data, loaded before any sample, untimed: its load is start-up, measured
+    // apart over fresh processes (`crate::startup`); no sample pays it.
+    for (_, v) in &verifiers {
+        if let Some((mechanism, data)) = opts.checks.for_method(&v.capabilities()).revocation {
+            data.preload(mechanism, &mut Recorder::new());
+        }
+    }
 
     let cached: Vec<CachedRoots> = if opts.cache_roots {
         verifiers

@@ -749,11 +749,35 @@ fn verify_checks_each_browser_as_shipped_by_default() {
         let out = certbench(&args);
         no_panic(&out);
         assert!(out.status.success(), "{name}: {}", stderr(&out));
-        read_samples(&raw)
+        (
+            read_samples(&raw),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
     };
-    let shipped = run("shipped", &[]);
-    let asked = run("asked", &["--ct", "--revocation", "crlite"]);
-    let path = run("path", &["--path-only"]);
+    let (shipped, text) = run("shipped", &[]);
+    // Start-up apart: no sample pays the data's load; each mechanism's load measured over 5
+    // fresh processes, with its range, and whether the browser's connection waits.
+    assert!(
+        shipped
+            .iter()
+            .all(|s| s.stage(Stage::RevocationLoad).is_none())
+    );
+    let startup = &text[text.find("### start-up, once per process").expect(&text)..];
+    for (m, waits) in [
+        ("crlset", "Chrome does not wait"),
+        ("crlite", "Firefox does not wait"),
+    ] {
+        let line = startup
+            .lines()
+            .find(|l| l.starts_with(&format!("- {m}: ")))
+            .unwrap_or_else(|| panic!("{startup}"));
+        assert!(
+            line.contains("median (range) over 5 fresh processes") && line.contains(waits),
+            "{line}"
+        );
+    }
+    let (asked, _) = run("asked", &["--ct", "--revocation", "crlite"]);
+    let (path, _) = run("path", &["--path-only"]);
     let corpus = crate::common::corpus();
     let with_scts = |chain: &str| {
         corpus.chains.iter().any(|c| {
@@ -875,4 +899,40 @@ fn a_check_no_method_can_add_is_a_usage_error() {
             .iter()
             .any(|s| s.method == "rustlsserial" && s.stage(Stage::Ct).is_some())
     );
+}
+
+/// Bad input a new user tries: a report of a file that holds nothing, and a run that would
+/// measure nothing. Each gets a message naming what is wrong and an exit code that says so:
+/// 1 (nothing to report) and 2 (a usage error, clap's), never a silent 0.
+#[test]
+fn nothing_to_report_and_nothing_to_measure_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let blank = dir.path().join("blank.jsonl");
+    std::fs::write(&blank, "\n\n").unwrap();
+    for file in ["/dev/null", blank.to_str().unwrap()] {
+        let out = certbench(&["report", file]);
+        no_panic(&out);
+        assert_eq!(out.status.code(), Some(1), "{file}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!(
+                "{file}: nothing to report (no sample or result in it)"
+            )) && err.contains("nothing to report: no file given holds a sample or a result"),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty(), "no empty report is printed");
+    }
+    for args in [
+        &["verify", "--runs", "0"][..],
+        &["--sites", "sites.txt", "--mirror", "--runs", "0"][..],
+    ] {
+        let out = certbench(args);
+        no_panic(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("--runs") && err.contains("0 is not in 1.."),
+            "{args:?}: {err}"
+        );
+    }
 }

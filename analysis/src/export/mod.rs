@@ -271,6 +271,11 @@ pub fn render_icount(tables: &crate::icount::IcountTables) -> String {
     markdown::icount::render(tables)
 }
 
+/// The start-up section (markdown): each mechanism's load over fresh processes.
+pub fn render_startup(items: &[crate::startup::StartUp]) -> String {
+    markdown::startup::section(items)
+}
+
 /// `certbench capture`'s title and table, in markdown.
 pub fn render_capture(run: &crate::capture::CaptureRun) -> String {
     markdown::capture::render(run)

@@ -16,5 +16,6 @@ pub(crate) mod report;
 pub(crate) mod revocation;
 pub(crate) mod revocation_scale;
 pub(crate) mod servo;
+pub(crate) mod startup;
 pub mod table;
 pub(crate) mod verify;

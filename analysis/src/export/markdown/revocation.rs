@@ -60,11 +60,8 @@ fn browsers_line(browsers: &[BrowserRevocation]) -> String {
     let parts: Vec<String> = browsers
         .iter()
         .map(|b| {
-            let cold = b.load_ns.map_or(String::new(), |l| {
-                format!(", cold {} (+{} once)", human(b.own_ns + l), human(l))
-            });
             format!(
-                "{} ({}) warm {}{cold}, of which revocation {}",
+                "{} ({}) {}, of which revocation {}",
                 b.method,
                 b.mechanism,
                 human(b.own_ns),
@@ -72,8 +69,10 @@ fn browsers_line(browsers: &[BrowserRevocation]) -> String {
             )
         })
         .collect();
+    // The data's load is start-up, once per process, measured over fresh processes apart
+    // (the start-up section): no connection of either browser waits for it.
     format!(
-        "What each browser pays per connection with revocation (chain + CT + revocation + host, median over chains): {}.",
+        "What each browser pays per connection with revocation (chain + CT + revocation + host, median over chains; the data's load is start-up, apart): {}.",
         parts.join("; ")
     )
 }
@@ -90,12 +89,10 @@ fn mechanism_line(m: &MechanismCost) -> String {
             found.join(", ")
         );
     }
-    let once = m.once.map_or(String::new(), |(load, resident)| {
-        format!(
-            ", plus {} and {} resident once per process",
-            human(load),
-            bytes(resident)
-        )
+    // The load's time is start-up, measured over fresh processes apart; the bytes it keeps
+    // are what every process holds.
+    let once = m.once.map_or(String::new(), |(_, resident)| {
+        format!(", plus {} resident per process", bytes(resident))
     });
     format!(
         "{} would cost Servo +{} per connection ({}: own cost ×{:.2}; {} chains; checks: {}){once}.",
@@ -129,7 +126,7 @@ mod tests {
         let rows = fixture();
         let answer = answer(&crate::revocation::answer(&rows));
         assert!(
-            answer[0].contains("firefox (crlite) warm 900 µs, cold 6.90 ms (+6.00 ms once)"),
+            answer[0].contains("firefox (crlite) 900 µs, of which revocation"),
             "{answer:?}"
         );
         assert!(
@@ -138,7 +135,7 @@ mod tests {
         );
         assert!(answer[1].contains("+5.00 µs per connection"), "{answer:?}");
         assert!(
-            answer[1].contains("plus 6.00 ms and 9.1 MB resident once per process"),
+            answer[1].contains("plus 9.1 MB resident per process"),
             "{answer:?}"
         );
         assert!(
