@@ -11,6 +11,8 @@
 
 #[path = "build/chrome.rs"]
 mod chrome;
+#[path = "build/compiler.rs"]
+mod compiler;
 #[path = "build/firefox.rs"]
 mod firefox;
 #[path = "build/shared.rs"]

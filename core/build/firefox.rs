@@ -23,6 +23,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::compiler::Compiler;
 use crate::shared::{cache_dir, run};
 
 /// Builds it in `out`: `out/libcertbench_firefox.so`, or why not (what to install or run, with
@@ -55,18 +56,40 @@ pub fn build(out: &Path) -> Result<PathBuf, String> {
     }
     let version = read_trimmed(&source.join("VERSION"));
     let nspr_version = read_trimmed(&source.join("NSPR_VERSION"));
-    let dist = nss_built(&source, &cache, &version)?;
-    let objects = Objects::compile(out, &nss, &native, "nss-upstream", &dist.cflags(), &{
-        format!("NSS {version} (upstream source, NSPR {nspr_version})")
-    })?;
+    println!("cargo:rerun-if-env-changed=PATH");
+    // As Mozilla builds Firefox's NSS: with clang when it is here.
+    let compiler = crate::compiler::default();
+    let upstream = |compiler: &Compiler, so: &Path| -> Result<(), String> {
+        let dist = nss_built(&source, &cache, &version, compiler)?;
+        let label = format!(
+            "NSS {version} ({}, upstream source, NSPR {nspr_version})",
+            compiler.name
+        );
+        let tag = format!("nss-upstream-{}", compiler.tag);
+        Objects::compile(out, &nss, &native, &tag, &dist.cflags(), &label, compiler)?.link(
+            so,
+            &dist.libs(),
+            compiler,
+        )
+    };
     let so = out.join("libcertbench_firefox.so");
-    objects.link(&so, &dist.libs())?;
+    upstream(&compiler, &so)?;
 
-    // The same shim over the system's NSS, for the figures of the old NSS beside the new one's:
-    // only in a release build (the benches' and docs' figures come from one); the tests and
-    // the fuzz target have no use for it.
-    if std::env::var("PROFILE").as_deref() != Ok("release") {
+    // Beside it, only in a release build (the benches' and docs' figures come from one; the
+    // tests and the fuzz target have no use for them): the same NSS built with gcc, as Debian
+    // builds the NSS its firefox-esr runs on, and the same shim over the system's NSS.
+    let fuzzing = std::env::var_os("CARGO_CFG_FUZZING").is_some();
+    if std::env::var("PROFILE").as_deref() != Ok("release") || fuzzing {
         return Ok(so);
+    }
+    let gcc = crate::compiler::system();
+    if gcc.tag != compiler.tag
+        && let Err(e) = upstream(&gcc, &out.join("libcertbench_firefox_gcc.so"))
+    {
+        println!(
+            "cargo:warning=firefox over NSS built with {}: not built: {e}",
+            gcc.name
+        );
     }
     let system = out.join("system-nss");
     let flags = |what: &str| {
@@ -77,8 +100,12 @@ pub fn build(out: &Path) -> Result<PathBuf, String> {
         (Ok(cflags), Ok(libs), Ok(v)) => {
             std::fs::create_dir_all(&system).map_err(|e| e.to_string())?;
             let label = format!("NSS {} (the system's libnss3)", v.join(""));
-            let built = Objects::compile(&system, &nss, &native, "nss-system", &cflags, &label)
-                .and_then(|o| o.link(&out.join("libcertbench_firefox_system_nss.so"), &libs));
+            let sys = crate::compiler::system();
+            let built =
+                Objects::compile(&system, &nss, &native, "nss-system", &cflags, &label, &sys)
+                    .and_then(|o| {
+                        o.link(&out.join("libcertbench_firefox_system_nss.so"), &libs, &sys)
+                    });
             if let Err(e) = built {
                 println!("cargo:warning=firefox over the system NSS not built: {e}");
             }
@@ -138,15 +165,25 @@ const LIBNSS3_DIRS: &str = "NSS_SRCDIRS=base certdb certhigh cryptohi dev nss pk
 /// NSS and NSPR built from `source` (once per version, into the source tree in the cache; a
 /// lock file keeps two builds at once, two profiles or the fuzz target, from building it
 /// twice; a build is complete only once its stamp is written).
-fn nss_built(source: &Path, cache: &Path, version: &str) -> Result<Dist, String> {
+fn nss_built(
+    source: &Path,
+    cache: &Path,
+    version: &str,
+    compiler: &Compiler,
+) -> Result<Dist, String> {
     let lock = std::fs::File::create(cache.join("nss-build.lock"))
         .map_err(|e| format!("cannot create the cache's lock: {e}"))?;
     lock.lock()
         .map_err(|e| format!("cannot lock the cache: {e}"))?;
-    let stamp = source.join("BUILT");
-    if read_trimmed(&stamp) != version {
+    // One build per compiler in the one tree: NSS's object folders are named by compiler
+    // (coreconf's COMPILER_TAG), and each build's stamp records its version and folder.
+    let stamp = source.join(format!("BUILT-{}", compiler.tag));
+    let built = read_trimmed(&stamp);
+    let (stamped, objdir) = built.split_once(' ').unwrap_or(("", ""));
+    if stamped != version || objdir.is_empty() {
         let announced = crate::shared::announce(&format!(
-            "NSS {version} and NSPR for the `firefox` method, once per machine into {}",
+            "NSS {version} and NSPR for the `firefox` method with {}, once per machine into {}",
+            compiler.name,
             source.display()
         ));
         let nss = source.join("nss");
@@ -159,10 +196,12 @@ fn nss_built(source: &Path, cache: &Path, version: &str) -> Result<Dist, String>
                 // are not NSS's.
                 .env_clear()
                 .envs(
-                    ["PATH", "HOME", "LANG", "TMPDIR", "CC", "CXX"]
+                    ["PATH", "HOME", "LANG", "TMPDIR"]
                         .iter()
                         .filter_map(|k| std::env::var_os(k).map(|v| (k, v))),
                 )
+                .env("CC", &compiler.cc)
+                .env("CXX", &compiler.cxx)
                 .args(args)
                 .args([
                     "USE_64=1",
@@ -189,11 +228,15 @@ fn nss_built(source: &Path, cache: &Path, version: &str) -> Result<Dist, String>
         make(&["export"])?; // every directory's headers: lib/ includes cmd/lib's secutil.h
         make(&["-C", "lib", "libs", LIBNSS3_DIRS])?;
         make(&["latest"])?;
-        std::fs::write(&stamp, version).map_err(|e| e.to_string())?;
+        let objdir = read_trimmed(&source.join("dist/latest"));
+        std::fs::write(&stamp, format!("{version} {objdir}")).map_err(|e| e.to_string())?;
         announced.done();
     }
     let dist = source.join("dist");
-    let objdir = read_trimmed(&dist.join("latest"));
+    let objdir = read_trimmed(&stamp)
+        .split_once(' ')
+        .map(|(_, d)| d.to_owned())
+        .unwrap_or_default();
     let lib = dist.join(&objdir).join("lib");
     if !lib.join("libnss3.so").is_file() || !lib.join("libfreeblpriv3.so").is_file() {
         return Err(format!(
@@ -222,6 +265,7 @@ impl Objects {
         tag: &str,
         cflags: &[String],
         label: &str,
+        compiler: &Compiler,
     ) -> Result<Objects, String> {
         let mozpkix = nss.join("lib/mozpkix");
         // mozilla::pkix includes its headers as "mozpkix/…", as NSS's build exports them (and
@@ -244,11 +288,11 @@ impl Objects {
             .collect();
         sources.sort();
         sources.push(native.join("firefox/verifier.cc"));
-        let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_owned());
+        let cxx = &compiler.cxx;
         let compile = |src: &PathBuf| -> Result<PathBuf, String> {
             let stem = src.file_stem().and_then(|s| s.to_str()).unwrap_or("unit");
             let object = out.join(format!("{stem}.{tag}.o"));
-            run(Command::new(&cxx)
+            run(Command::new(cxx)
                 .args([
                     "-std=c++17",
                     "-O2",
@@ -284,9 +328,8 @@ impl Objects {
         Ok(Objects { objects, script })
     }
 
-    fn link(&self, so: &Path, libs: &[String]) -> Result<(), String> {
-        let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_owned());
-        run(Command::new(&cxx)
+    fn link(&self, so: &Path, libs: &[String], compiler: &Compiler) -> Result<(), String> {
+        run(Command::new(&compiler.cxx)
             .args(["-shared", "-o"])
             .arg(so)
             .args(&self.objects)

@@ -189,10 +189,9 @@ fn a_revocation_run_is_reported_cold_and_warm_in_markdown_and_html() {
     let out = certbench(&["report", raw.to_str().unwrap(), "--format", "json"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = json["revocation"].as_array().expect("revocation rows");
-    assert!(
-        rows.iter()
-            .any(|r| r["mechanism"] == "crl" && r["load"]["n"] == 1)
-    );
+    // The data's load is start-up, measured apart: no row carries a per-sample load.
+    assert!(rows.iter().any(|r| r["mechanism"] == "crl"));
+    assert!(rows.iter().all(|r| r["load"].is_null()), "{rows:?}");
 }
 
 #[test]
