@@ -106,12 +106,18 @@ pub fn data_dir(data: &RevocationData) -> Option<&Path> {
 
 /// The start-up of a run's checks: each mechanism a method of `methods` checks revocation
 /// with in `checks` (and that has data to load), over [`MIN_PROCESSES`] fresh processes;
-/// nothing without revocation data.
+/// nothing without revocation data, or for a run that did not finish (`finished` false).
 pub fn for_run(
     checks: &certbench_core::RunChecks,
     methods: &[certbench_core::Method],
+    finished: bool,
 ) -> Result<Vec<StartUp>, StartUpError> {
-    let Some(dir) = checks.data.as_deref().and_then(data_dir) else {
+    let Some(dir) = checks
+        .data
+        .as_deref()
+        .and_then(data_dir)
+        .filter(|_| finished)
+    else {
         return Ok(Vec::new());
     };
     let mut mechanisms: Vec<Mechanism> = Vec::new();

@@ -18,21 +18,10 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::ct::CtLogs;
-use crate::revocation::{Mechanism, RevocationData, Support};
-use crate::verifier::Capabilities;
-
-/// Whether, and how, a method checks Certificate Transparency ([`Capabilities::ct`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CtSupport {
-    /// No CT check: the method ignores CT logs.
-    #[default]
-    None,
-    /// Its browser's own check and policy, made by default as the browser ships
-    /// (`chrome`, `firefox`).
-    Own,
-    /// The check a rustls user adds (Chrome's policy), made only when the run asks (`--ct`).
-    Added,
-}
+use crate::revocation::data::RevocationData;
+use crate::revocation::types::{Mechanism, Support};
+pub use crate::verifier::CtSupport;
+use crate::verifier::{Capabilities, Target};
 
 /// What a run asks of its methods' checks, beyond what each does as shipped (its flags).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -87,6 +76,48 @@ impl Request {
         } else {
             parts.join(" + ")
         }
+    }
+}
+
+/// Which check a flag adds: CT (`--ct`) or revocation (`--revocation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Added {
+    /// `--ct`.
+    Ct,
+    /// `--revocation`.
+    Revocation,
+}
+
+/// How a run's methods take a flag that adds a check ([`Added::reach`]), by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reach<'a> {
+    /// Those it adds the check to (Servo's rustls methods).
+    pub adds: Vec<&'a str>,
+    /// Those that check it as shipped, flag or not (the browsers').
+    pub shipped: Vec<&'a str>,
+    /// Those without such a check at all.
+    pub cannot: Vec<&'a str>,
+}
+
+impl Added {
+    /// How `methods` (name, capabilities) take this flag.
+    pub fn reach<'a>(self, methods: &[(&'a str, Capabilities)]) -> Reach<'a> {
+        let mut r = Reach::default();
+        for &(name, caps) in methods {
+            let (adds, own) = match self {
+                Added::Ct => (caps.ct == CtSupport::Added, caps.ct == CtSupport::Own),
+                Added::Revocation => (
+                    caps.revocation == Support::Rustls,
+                    matches!(caps.revocation, Support::Own(_)),
+                ),
+            };
+            match (adds, own) {
+                (true, _) => r.adds.push(name),
+                (_, true) => r.shipped.push(name),
+                _ => r.cannot.push(name),
+            }
+        }
+        r
     }
 }
 
@@ -160,6 +191,14 @@ impl Checks {
     pub fn data(&self) -> Option<&Arc<RevocationData>> {
         self.revocation.as_ref().map(|(_, d)| d)
     }
+
+    /// `target` checking these, the server having stapled `stapled_ocsp`.
+    pub fn target<'a>(&'a self, target: Target<'a>, stapled_ocsp: Option<&'a [u8]>) -> Target<'a> {
+        let revocation = self.revocation.as_ref().map(|(m, d)| (*m, d.as_ref()));
+        target
+            .with_ct(self.ct.as_deref())
+            .with_revocation(revocation, stapled_ocsp)
+    }
 }
 
 impl fmt::Debug for Checks {
@@ -224,7 +263,9 @@ mod tests {
     #[test]
     fn a_method_gets_only_the_checks_it_makes() {
         let logs = Arc::new(CtLogs::new(Vec::new(), "test"));
-        let data = Arc::new(RevocationData::new(crate::revocation::DataFiles::default()));
+        let data = Arc::new(RevocationData::new(
+            crate::revocation::data::DataFiles::default(),
+        ));
         let run = RunChecks {
             request: Request::default(),
             logs: Some(logs),

@@ -136,7 +136,7 @@ impl MethodVerifier {
             ServerName::IpAddress(ip) => PeerName::Ip(std::net::IpAddr::from(*ip)),
             other => return Err(rejected(format!("unsupported server name {other:?}"))),
         };
-        let target = Target {
+        let base = Target {
             peer: Some(peer),
             time: Some(now.as_secs()),
             eku: Some(Eku::ServerAuth),
@@ -145,11 +145,9 @@ impl MethodVerifier {
             ct: None,
             revocation: None,
             stapled_ocsp: None,
-        }
-        .with_checks(
-            &self.checks,
-            (!ocsp_response.is_empty()).then_some(ocsp_response),
-        );
+        };
+        let stapled = (!ocsp_response.is_empty()).then_some(ocsp_response);
+        let target = self.checks.target(base, stapled);
         fail_closed::verify(|| self.verifier.verify(&self.roots, &chain, target, rec))
             .map(|()| ServerCertVerified::assertion())
             .map_err(|r| rejected(r.reason))

@@ -23,8 +23,8 @@ use rustls_pki_types::{CertificateDer, CertificateRevocationListDer};
 use crate::chain::Chain;
 use crate::ct::CtLogs;
 use crate::error::Error;
-use crate::revocation::Mechanism;
 use crate::revocation::data::{Refusal, RevocationData};
+use crate::revocation::types::Mechanism;
 use crate::stages::Recorder;
 
 /// The name a chain must be valid for.
@@ -117,18 +117,6 @@ impl<'a> Target<'a> {
         }
     }
 
-    /// The same target, with the checks `checks` resolved for the method, the server having
-    /// stapled `stapled_ocsp`.
-    pub fn with_checks(
-        self,
-        checks: &'a crate::checks::Checks,
-        stapled_ocsp: Option<&'a [u8]>,
-    ) -> Target<'a> {
-        let revocation = checks.revocation.as_ref().map(|(m, d)| (*m, d.as_ref()));
-        self.with_ct(checks.ct.as_deref())
-            .with_revocation(revocation, stapled_ocsp)
-    }
-
     /// The same target, with the leaf's SCTs checked against `logs`.
     pub fn with_ct(self, logs: Option<&'a CtLogs>) -> Target<'a> {
         Target { ct: logs, ..self }
@@ -158,6 +146,19 @@ impl<'a> Target<'a> {
     }
 }
 
+/// Whether, and how, a method checks Certificate Transparency ([`Capabilities::ct`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CtSupport {
+    /// No CT check: the method ignores CT logs.
+    #[default]
+    None,
+    /// Its browser's own check and policy, made by default as the browser ships
+    /// (`chrome`, `firefox`).
+    Own,
+    /// The check a rustls user adds (Chrome's policy), made only when the run asks (`--ct`).
+    Added,
+}
+
 /// What a method can express beyond [`Target::server`]. Declared by each method, so that a
 /// runner skips (with the reason) what a method cannot check instead of silently checking
 /// less.
@@ -179,7 +180,7 @@ pub struct Capabilities {
     pub ml_dsa: bool,
     /// A Certificate Transparency check ([`Target::ct`]): the browser's own, made by default,
     /// or what a rustls user adds (`--ct`). A method without one ignores the target's logs.
-    pub ct: crate::checks::CtSupport,
+    pub ct: CtSupport,
     /// A revocation check ([`Target::revocation`]): the browser's own mechanism, made by
     /// default, or the one `--revocation` names for the rustls methods.
     pub revocation: crate::revocation::types::Support,
@@ -198,7 +199,7 @@ impl Capabilities {
         max_depth: true,
         crls: true,
         ml_dsa: true,
-        ct: crate::checks::CtSupport::None,
+        ct: CtSupport::None,
         revocation: crate::revocation::types::Support::None,
         mtc: false,
     };

@@ -10,15 +10,22 @@
 //! one that some of the run's methods cannot make is said once, and the run goes on.
 
 use anyhow::Result;
+use certbench_core::checks::Added;
 use certbench_core::methods::Method;
-use certbench_core::revocation::Support;
-use certbench_core::{CtSupport, Request, RunChecks};
+use certbench_core::revocation::Mechanism;
+use certbench_core::verifier::Capabilities;
+use certbench_core::{Request, RunChecks};
 use clap::Args;
 
 use super::ct::CtArgs;
-use super::output::Usage;
+use super::output::OutputArgs;
 use super::revocation::RevocationArgs;
 use crate::mirror::MirrorSet;
+
+/// A usage error clap cannot see (e.g. `--ct` with methods that have no CT check): exit 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(super) struct Usage(pub String);
 
 #[derive(Args, Debug, Clone, Default)]
 pub(super) struct ChecksArgs {
@@ -34,14 +41,6 @@ pub(super) struct ChecksArgs {
     pub revocation: RevocationArgs,
 }
 
-/// Where the data of a run's checks comes from: the mirror's logs and issuers with
-/// `--mirror` (and its post-quantum sets), else the corpus's.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Sources<'a> {
-    pub mirror: Option<&'a MirrorSet>,
-    pub pq: &'a [MirrorSet],
-}
-
 impl ChecksArgs {
     /// What the flags ask.
     pub fn request(&self) -> Request {
@@ -53,30 +52,30 @@ impl ChecksArgs {
     }
 
     /// The run's checks for `methods`: the logs when one of them checks CT, the data when
-    /// one checks revocation (module docs); a flag no method can honour is a [`Usage`] error,
-    /// one some cannot honour a warning through `warn`.
+    /// one checks revocation (module docs), from the mirror's (and its `--pq` sets') with
+    /// `--mirror`, else the corpus'; a flag no method can honour is a [`Usage`] error, one
+    /// some cannot honour a warning.
     pub fn resolve(
         &self,
         methods: &[Method],
-        from: Sources<'_>,
-        note: &dyn Fn(&str),
-        warn: &dyn Fn(&str),
+        (mirror, pq): (Option<&MirrorSet>, &[MirrorSet]),
+        out: &OutputArgs,
     ) -> Result<RunChecks> {
         let request = self.request();
-        self.refuse_or_warn(methods, warn)?;
+        self.refuse_or_warn(methods, &|s| out.error(s))?;
         let caps: Vec<_> = methods
             .iter()
             .map(|m| m.verifier().capabilities())
             .collect();
         let logs = match caps.iter().any(|c| request.checks_ct(c)) {
-            true => Some(match from.mirror {
-                Some(_) => self.ct.mirror_logs(from.mirror, from.pq)?,
+            true => Some(match mirror {
+                Some(_) => self.ct.mirror_logs(mirror, pq)?,
                 None => self.ct.logs(None)?,
             }),
             false => None,
         };
         let data = match caps.iter().any(|c| request.revocation(c).is_some()) {
-            true => Some(self.revocation.data(from.mirror, note)?),
+            true => Some(self.revocation.data(mirror, &|s| out.note(s))?),
             false => None,
         };
         Ok(RunChecks {
@@ -89,66 +88,40 @@ impl ChecksArgs {
     /// `--ct` or `--revocation` with methods that cannot add it: a usage error when none of
     /// them can, a warning naming those that cannot otherwise.
     fn refuse_or_warn(&self, methods: &[Method], warn: &dyn Fn(&str)) -> Result<()> {
-        let named = |pick: &dyn Fn(&certbench_core::verifier::Capabilities) -> bool| {
-            let v: Vec<&str> = methods
-                .iter()
-                .filter(|m| pick(&m.verifier().capabilities()))
-                .map(|m| m.name())
-                .collect();
-            v.join(", ")
+        let named = |ms: &[Method]| -> Vec<(&'static str, Capabilities)> {
+            ms.iter()
+                .map(|m| (m.name(), m.verifier().capabilities()))
+                .collect()
         };
-        let adders = |pick: &dyn Fn(&certbench_core::verifier::Capabilities) -> bool| {
-            let v: Vec<&str> = Method::ALL
-                .iter()
-                .filter(|m| pick(&m.verifier().capabilities()))
-                .map(|m| m.name())
-                .collect();
-            v.join(", ")
-        };
-        let check = |flag: &str,
-                     what: &str,
-                     adds: &dyn Fn(&certbench_core::verifier::Capabilities) -> bool,
-                     own: &dyn Fn(&certbench_core::verifier::Capabilities) -> bool|
-         -> Result<()> {
-            let cannot = named(&|c| !adds(c) && !own(c));
-            let shipped = named(own);
-            if named(adds).is_empty() {
+        let (run, all) = (named(methods), named(Method::ALL));
+        let mut flags = Vec::new();
+        if self.ct.ct {
+            flags.push((Added::Ct, "--ct".to_owned(), "Certificate Transparency"));
+        }
+        if let Some(m) = self.revocation.revocation {
+            let flag = format!("--revocation {}", Mechanism::from(m));
+            flags.push((Added::Revocation, flag, "revocation"));
+        }
+        for (added, flag, what) in flags {
+            let reach = added.reach(&run);
+            let cannot = reach.cannot.join(", ");
+            if reach.adds.is_empty() {
                 let mut why = format!("{flag}: no method of this run adds {what} on request");
                 if !cannot.is_empty() {
                     why += &format!(" ({cannot}: no {what} check)");
                 }
-                if !shipped.is_empty() {
+                if !reach.shipped.is_empty() {
+                    let shipped = reach.shipped.join(", ");
                     why += &format!("; {shipped} check it as shipped, without {flag}");
                 }
-                why += &format!("; the methods that add it: {}", adders(adds));
-                return Err(Usage(why).into());
+                let adders = added.reach(&all).adds.join(", ");
+                return Err(Usage(format!("{why}; the methods that add it: {adders}")).into());
             }
             if !cannot.is_empty() {
                 warn(&format!(
                     "certbench: warning: {flag}: {cannot}: no {what} check, verified without it"
                 ));
             }
-            Ok(())
-        };
-        if self.ct.ct {
-            check(
-                "--ct",
-                "Certificate Transparency",
-                &|c| c.ct == CtSupport::Added,
-                &|c| c.ct == CtSupport::Own,
-            )?;
-        }
-        if let Some(m) = self.revocation.revocation {
-            let flag = format!(
-                "--revocation {}",
-                certbench_core::revocation::Mechanism::from(m)
-            );
-            check(
-                &flag,
-                "revocation",
-                &|c| c.revocation == Support::Rustls,
-                &|c| matches!(c.revocation, Support::Own(_)),
-            )?;
         }
         Ok(())
     }

@@ -47,8 +47,7 @@ pub(super) struct DriveArgs {
     /// Append every sample as a JSON line to FILE, flushed as taken [default: results/run-<time>.jsonl].
     #[arg(long)]
     raw: Option<PathBuf>,
-    /// Sites measured at once (each one sample at a time; every site of a run before the
-    /// next run); stores are built on the driver's thread, so this overlaps network waits.
+    /// Sites measured at once (each one sample at a time; every site of a run before the next).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     concurrency: u16,
     /// Continue an interrupted run: skip every sample FILE has, append the rest, print the
@@ -81,13 +80,7 @@ impl DriveArgs {
         let raw_path = (self.resume.clone().or(self.raw.clone()))
             .unwrap_or_else(crate::run::sink::default_path);
         let methods = methods(&self.method, &self.pq.pq);
-        let sources = super::checks::Sources {
-            mirror: net.mirror.as_ref(),
-            pq: &pq.sets,
-        };
-        let checks = (self.checks).resolve(&methods, sources, &|s| self.out.note(s), &|s| {
-            self.out.error(s)
-        })?;
+        let checks = (self.checks).resolve(&methods, (net.mirror.as_ref(), &pq.sets), &self.out)?;
         let opts = DriverOptions {
             methods,
             runs: self.runs,
@@ -142,12 +135,9 @@ pub(super) fn run(args: DriveArgs, argv: Vec<String>) -> Result<Outcome> {
         out.error(&format!("certbench: error: {e}"));
     }
     let methods = &plan.opts.methods;
-    let mut text = out.tables(&plan.title(), &samples, methods, Some(&other_hook));
-    if out.format == certbench_analysis::export::Format::Markdown && finished {
-        let startup = crate::startup::for_run(&plan.opts.checks, methods)?;
-        text.push_str(&certbench_analysis::export::render_startup(&startup));
-    }
-    out.write(&text)?;
+    let startup = crate::startup::for_run(&plan.opts.checks, methods, finished)?;
+    let text = out.tables(&plan.title(), &samples, methods, Some(&other_hook));
+    out.write(&(text + &certbench_analysis::export::render_startup(&startup, out.format)))?;
     crate::procstat::summary(samples.len())
         .iter()
         .for_each(|s| out.note(s));

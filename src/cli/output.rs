@@ -21,26 +21,16 @@ use certbench_core::methods::Method;
 /// Exit code of a run stopped by Ctrl-C (SIGINT), as shells report it (128 + 2).
 const EXIT_INTERRUPTED: u8 = 130;
 
-/// A usage error found after parsing (flags that clap accepts but that ask for nothing the
-/// run can do, e.g. `--ct` with methods that have no CT check): exit code 2, as clap's own.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub(super) struct Usage(pub String);
-
-/// The exit code of a command's result: 0 complete, 1 fatal error (printed here), 2 a usage
-/// error ([`Usage`]; clap's own exit before a command runs), 3 partial, 130 interrupted.
+/// The exit code of a command's result: 0 complete, 1 fatal error, 2 usage (`checks::Usage`;
+/// clap's own exit before a command runs), 3 partial, 130 interrupted.
 pub(super) fn exit_code(result: Result<Outcome>) -> ExitCode {
     match result {
         Ok(Outcome::Complete) => ExitCode::SUCCESS,
         Ok(Outcome::Partial) => ExitCode::from(3),
         Ok(Outcome::Interrupted) => ExitCode::from(EXIT_INTERRUPTED),
-        Err(e) if e.downcast_ref::<Usage>().is_some() => {
-            warn(&format!("certbench: error: {e:#}"));
-            ExitCode::from(2)
-        }
         Err(e) => {
             warn(&format!("certbench: error: {e:#}"));
-            ExitCode::FAILURE
+            ExitCode::from(1 + u8::from(e.downcast_ref::<super::checks::Usage>().is_some()))
         }
     }
 }

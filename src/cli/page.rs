@@ -77,11 +77,7 @@ pub(super) fn run(args: PageArgs) -> Result<Outcome> {
     }
     let net = args.net.settle(out.quiet)?;
     let methods = methods(&args.method, &[]);
-    let sources = super::checks::Sources {
-        mirror: net.mirror.as_ref(),
-        pq: &[],
-    };
-    let checks = (args.checks).resolve(&methods, sources, &|l| out.note(l), &|l| out.error(l))?;
+    let checks = (args.checks).resolve(&methods, (net.mirror.as_ref(), &[]), out)?;
     let opts = PageOptions {
         methods,
         loads: args.loads,

@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
-use certbench_analysis::export::{Format, render_parallel_bound, render_store_scaling};
+use certbench_analysis::export::{
+    Format, render_parallel_bound, render_startup, render_store_scaling,
+};
 use certbench_analysis::{units::human, verify as summary};
 use certbench_core::{corpus::bundled_dir, roots::RootsSpec};
 use certbench_schema::{Sample, Verdict};
@@ -74,17 +76,12 @@ fn plan_options(args: &VerifyArgs) -> PlanOptions {
 pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
     let out = &args.out;
     let plan = Plan::prepare(&plan_options(&args))?;
-    if let Some(generated) = plan.generated() {
-        out.note(&generated);
-    }
-    plan.twins_made().iter().for_each(|l| out.note(l));
+    (plan.generated().into_iter().chain(plan.twins_made())).for_each(|l| out.note(&l));
     for f in plan.failures() {
         out.error(&format!("certbench: error: chain {}: {}", f.id, f.why));
     }
     let methods = methods(&args.method, &args.pq.pq);
-    let checks = (args.checks).resolve(&methods, Default::default(), &|l| out.note(l), &|l| {
-        out.error(l)
-    })?;
+    let checks = (args.checks).resolve(&methods, (None, &[]), out)?;
     let opts = VerifyOptions {
         methods,
         runs: args.runs,
@@ -125,8 +122,8 @@ pub(super) fn run(args: VerifyArgs, argv: Vec<String>) -> Result<Outcome> {
         let scaling = args.extra_roots.is_some() || args.extra_intermediates.is_some();
         let figures = verify::figures(&plan, &opts, &cached, scaling);
         text.push_str(&sections(&samples, &figures));
-        let startup = crate::startup::for_run(&opts.checks, &opts.methods)?;
-        text.push_str(&certbench_analysis::export::render_startup(&startup));
+        let startup = crate::startup::for_run(&opts.checks, &opts.methods, true)?;
+        text += &render_startup(&startup, out.format);
     }
     out.write(&text)?;
 

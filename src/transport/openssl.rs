@@ -276,8 +276,9 @@ impl HookedMethod {
     /// it checks revocation.
     fn verify(&self, ctx: &mut X509StoreContextRef, rec: &mut Recorder) -> Result<(), Rejection> {
         let staple = self.checks.revocation.as_ref().and_then(|_| stapled(ctx));
-        let target =
-            Target::server(&self.host, self.time).with_checks(&self.checks, staple.as_deref());
+        let target = self
+            .checks
+            .target(Target::server(&self.host, self.time), staple.as_deref());
         webpki(self.verifier.as_ref(), &self.roots, ctx, target, rec)
     }
 }

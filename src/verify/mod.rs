@@ -308,8 +308,10 @@ pub fn measure_with(
             }
         }
     };
-    let target = Target::server(&item.host, item.validation_time)
-        .with_checks(checks, item.stapled_ocsp.as_deref());
+    let target = checks.target(
+        Target::server(&item.host, item.validation_time),
+        item.stapled_ocsp.as_deref(),
+    );
     let span = rec.start();
     let result = verifier.verify(store, &item.chain, target, &mut rec);
     rec.stop(Stage::TotalVerification, span);

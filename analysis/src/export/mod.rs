@@ -271,9 +271,13 @@ pub fn render_icount(tables: &crate::icount::IcountTables) -> String {
     markdown::icount::render(tables)
 }
 
-/// The start-up section (markdown): each mechanism's load over fresh processes.
-pub fn render_startup(items: &[crate::startup::StartUp]) -> String {
-    markdown::startup::section(items)
+/// The start-up section: each mechanism's load over fresh processes (markdown only; the
+/// other formats carry the samples' figures alone).
+pub fn render_startup(items: &[crate::startup::StartUp], format: Format) -> String {
+    match format {
+        Format::Markdown => markdown::startup::section(items),
+        _ => String::new(),
+    }
 }
 
 /// `certbench capture`'s title and table, in markdown.
