@@ -43,7 +43,7 @@ pub(super) struct BulkArgs {
     #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
     mib: u64,
     /// Bytes sent per measurement instead of --mib (for small test runs).
-    #[arg(long, hide = true, conflicts_with = "mib")]
+    #[arg(long, hide = true, conflicts_with = "mib", value_parser = clap::value_parser!(u64).range(1..))]
     bytes: Option<u64>,
     /// Plaintext bytes per record written (16384: the largest TLS record, both stacks' preferred size).
     #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..=16384))]

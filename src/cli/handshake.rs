@@ -63,7 +63,7 @@ pub(super) struct HandshakeArgs {
     client_threads: Option<u16>,
     /// Instead of throughput: hold this many idle connections (comma-separated counts) per
     /// client stack and report each side's resident memory per connection.
-    #[arg(long, value_delimiter = ',', conflicts_with_all = ["ct", "revocation"])]
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["ct", "revocation"], value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000))]
     hold: Vec<usize>,
     /// Internal: serve for `--hold` in a child process.
     #[arg(long, hide = true)]

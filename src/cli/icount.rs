@@ -49,10 +49,10 @@ pub(super) struct IcountArgs {
     #[arg(long, value_delimiter = ',', default_value = "all")]
     key: Vec<String>,
     /// Verifications counted per measurement.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     iterations: u32,
     /// Measurements per (method, key type): two or more show the spread between runs.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
     /// Largest spread between repeated counts tolerated, in percent (exit 3 beyond).
     #[arg(long, default_value_t = 0.1)]

@@ -48,7 +48,7 @@ pub(super) struct LimboArgs {
     #[arg(long)]
     timings: bool,
     /// Testcases in each method's slowest table (with --timings).
-    #[arg(long, default_value_t = 20, requires = "timings")]
+    #[arg(long, default_value_t = 20, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..), requires = "timings")]
     timings_top: usize,
     /// Times each candidate is verified again (with --timings).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..), requires = "timings")]

@@ -35,6 +35,11 @@ impl From<CrliteScale> for Scale {
     }
 }
 
+/// A run count's parser: 0 runs would measure nothing, so it is a usage error (clap's, exit 2).
+fn at_least_one() -> clap::builder::RangedU64ValueParser<usize> {
+    clap::builder::RangedU64ValueParser::new().range(1..)
+}
+
 #[derive(Args, Debug)]
 pub(super) struct RevocationScaleArgs {
     /// CRLite filter scales, comma-separated, each checked in memory as Gecko and as a rustls
@@ -46,10 +51,10 @@ pub(super) struct RevocationScaleArgs {
     #[arg(long, value_delimiter = ',')]
     crl_sizes: Vec<usize>,
     /// Fresh loads per data set (cold) [default: 5; --quick: 3].
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one())]
     cold_runs: Option<usize>,
     /// Checks per leaf and data set (warm) [default: 200; --quick: 20].
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one())]
     warm_runs: Option<usize>,
     /// Small data and few runs, for tests: the defaults marked --quick above.
     #[arg(long)]

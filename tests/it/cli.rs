@@ -900,39 +900,3 @@ fn a_check_no_method_can_add_is_a_usage_error() {
             .any(|s| s.method == "rustlsserial" && s.stage(Stage::Ct).is_some())
     );
 }
-
-/// Bad input a new user tries: a report of a file that holds nothing, and a run that would
-/// measure nothing. Each gets a message naming what is wrong and an exit code that says so:
-/// 1 (nothing to report) and 2 (a usage error, clap's), never a silent 0.
-#[test]
-fn nothing_to_report_and_nothing_to_measure_are_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    let blank = dir.path().join("blank.jsonl");
-    std::fs::write(&blank, "\n\n").unwrap();
-    for file in ["/dev/null", blank.to_str().unwrap()] {
-        let out = certbench(&["report", file]);
-        no_panic(&out);
-        assert_eq!(out.status.code(), Some(1), "{file}: {}", stderr(&out));
-        let err = stderr(&out);
-        assert!(
-            err.contains(&format!(
-                "{file}: nothing to report (no sample or result in it)"
-            )) && err.contains("nothing to report: no file given holds a sample or a result"),
-            "{err}"
-        );
-        assert!(out.stdout.is_empty(), "no empty report is printed");
-    }
-    for args in [
-        &["verify", "--runs", "0"][..],
-        &["--sites", "sites.txt", "--mirror", "--runs", "0"][..],
-    ] {
-        let out = certbench(args);
-        no_panic(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
-        let err = stderr(&out);
-        assert!(
-            err.contains("--runs") && err.contains("0 is not in 1.."),
-            "{args:?}: {err}"
-        );
-    }
-}

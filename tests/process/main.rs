@@ -1,12 +1,14 @@
 //! Tests that measure the whole process — allocations, threads, open file descriptors,
 //! resident memory — and so run one at a time (each holds [`ONE_AT_A_TIME`]) in a binary of
-//! their own, apart from `tests/it`, whose tests run side by side.
+//! their own, apart from `tests/it`, whose tests run side by side; and the binary run on bad
+//! input (`bad_input`), its exit codes and messages.
 
 use std::sync::{Mutex, MutexGuard};
 
 #[path = "../it/common.rs"]
 mod common;
 
+mod bad_input;
 mod handshake_counts;
 mod load;
 mod pool;
