@@ -20,12 +20,8 @@ use clap::Args;
 use super::ct::CtArgs;
 use super::output::OutputArgs;
 use super::revocation::RevocationArgs;
+use super::usage::Usage;
 use crate::mirror::MirrorSet;
-
-/// A usage error clap cannot see (e.g. `--ct` with methods that have no CT check): exit 2.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub(super) struct Usage(pub String);
 
 #[derive(Args, Debug, Clone, Default)]
 pub(super) struct ChecksArgs {

@@ -30,6 +30,7 @@ mod report;
 mod revocation;
 mod revocation_scale;
 mod startup;
+mod usage;
 mod verify;
 
 const AFTER_HELP: &str = "Exit codes: 0 all measured; 1 fatal error; 2 usage error; \

@@ -21,7 +21,7 @@ use certbench_core::methods::Method;
 /// Exit code of a run stopped by Ctrl-C (SIGINT), as shells report it (128 + 2).
 const EXIT_INTERRUPTED: u8 = 130;
 
-/// The exit code of a command's result: 0 complete, 1 fatal error, 2 usage (`checks::Usage`;
+/// The exit code of a command's result: 0 complete, 1 fatal error, 2 usage (`usage::Usage`;
 /// clap's own exit before a command runs), 3 partial, 130 interrupted.
 pub(super) fn exit_code(result: Result<Outcome>) -> ExitCode {
     match result {
@@ -30,7 +30,7 @@ pub(super) fn exit_code(result: Result<Outcome>) -> ExitCode {
         Ok(Outcome::Interrupted) => ExitCode::from(EXIT_INTERRUPTED),
         Err(e) => {
             warn(&format!("certbench: error: {e:#}"));
-            ExitCode::from(1 + u8::from(e.downcast_ref::<super::checks::Usage>().is_some()))
+            ExitCode::from(1 + u8::from(e.downcast_ref::<super::usage::Usage>().is_some()))
         }
     }
 }
