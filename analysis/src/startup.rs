@@ -77,6 +77,12 @@ pub fn waits(mechanism: &str) -> Option<&'static str> {
         "crlite" => Some(
             "Firefox does not wait: it loads the filter at start-up on cert_storage's background queue (do_construct_cert_storage, BackgroundReadStashTask)",
         ),
+        "upki" => Some(
+            "what upki does to open its store (Store::validate reads the index header only); a rustls user opens it before connecting",
+        ),
+        "upki-integrity" => Some(
+            "certbench's own integrity pass over upki's store (every file hashed against the manifest, every filter deserialised and checked), which upki does not do: kept apart, as certbench checks its data before trusting it",
+        ),
         _ => None,
     }
 }

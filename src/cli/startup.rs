@@ -20,6 +20,11 @@ pub(super) struct StartUpArgs {
 
 pub(super) fn run(args: StartUpArgs) -> Result<Outcome> {
     let run = crate::startup::one(args.mechanism, &args.revocation_data);
-    print(&serde_json::to_string(&run)?);
+    print(&(serde_json::to_string(&run)? + "\n"));
+    // upki: certbench's own integrity pass, apart from what upki does (above).
+    if args.mechanism == certbench_core::revocation::Mechanism::Upki {
+        let pass = crate::startup::integrity(&args.revocation_data);
+        print(&(serde_json::to_string(&pass)? + "\n"));
+    }
     Ok(Outcome::Complete)
 }

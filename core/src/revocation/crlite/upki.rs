@@ -32,8 +32,20 @@ pub struct UpkiStore {
 }
 
 impl UpkiStore {
-    /// Opens the store in upki's cache directory `dir` and checks it (see the invariant).
+    /// Opens the store in upki's cache directory `dir` and checks it (see the invariant):
+    /// certbench's own integrity pass ([`UpkiStore::integrity`]), then what upki does
+    /// ([`UpkiStore::open_as_upki`]).
     pub fn open(dir: &Path) -> Result<UpkiStore, RevocationError> {
+        let bytes = UpkiStore::integrity(dir)?;
+        let mut store = UpkiStore::open_as_upki(dir)?;
+        store.bytes = bytes;
+        Ok(store)
+    }
+
+    /// certbench's own integrity pass over the store in `dir` (upki 1.0 does none of it): every
+    /// file the manifest lists read and hashed against the manifest, every filter deserialised
+    /// and its index checked, `index.bin` checked against them. Returns the bytes read.
+    pub fn integrity(dir: &Path) -> Result<u64, RevocationError> {
         let rev = dir.join("revocation");
         let read = |name: &str| {
             let p = rev.join(name);
@@ -76,7 +88,15 @@ impl UpkiStore {
         let index = read("index.bin")?;
         check_index(&index, &names).map_err(|d| bad(format!("index.bin: {d}")))?;
         bytes += (index.len() + manifest.to_string().len()) as u64;
+        Ok(bytes)
+    }
 
+    /// What upki itself does to open the store in `dir`: its configuration, then
+    /// `Store::validate` (which reads the index header only). Unchecked by certbench: only
+    /// [`UpkiStore::open`] (with [`UpkiStore::integrity`] first) is used to check against.
+    pub fn open_as_upki(dir: &Path) -> Result<UpkiStore, RevocationError> {
+        let rev = dir.join("revocation");
+        let bad = |detail: String| corrupt(Mechanism::Upki, detail);
         let config = serde_json::json!({
             "cache-dir": dir,
             "revocation": { "fetch-url": "https://upki.invalid/" },
@@ -88,7 +108,7 @@ impl UpkiStore {
         Ok(UpkiStore {
             store,
             dir: rev,
-            bytes,
+            bytes: 0,
         })
     }
 
