@@ -60,8 +60,10 @@ fn of(samples: &[Sample], profile: Profile) -> (f64, u64) {
 }
 
 /// Drives `site`'s chains of `profiles` on loopback, then through `link`, and checks each
-/// profile's connection against the model within 10 % or a quarter of an RTT, whichever is
-/// larger (a round trip off is four times that); returns (loopback, linked) samples.
+/// profile's connection against the model within 10 % or half an RTT, whichever is larger (a
+/// round trip off is twice that, so the count of round trips is still what is checked; a
+/// quarter of an RTT failed on a loaded 2-core VM, +9.6 ms over 20 ms, with the round trips
+/// right); returns (loopback, linked) samples.
 fn against_the_model(
     site: &str,
     profiles: &[Profile],
@@ -112,7 +114,7 @@ fn against_the_model(
         );
         let off = (measured - model) / model;
         assert!(
-            (measured - model).abs() <= (0.10 * model).max(rtt_ns / 4.0),
+            (measured - model).abs() <= (0.10 * model).max(rtt_ns / 2.0),
             "{site} {profile} ({flight} B, window {} B) over {link}: measured {:.1} ms, model {:.1} ms ({:+.1} %)",
             link.window.bytes(),
             measured / 1e6,
