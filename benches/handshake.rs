@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use certbench::mirror::MirrorSet;
 use certbench::mirror::server::MirrorServer;
-use certbench::transport::openssl::{Hook, HookState, connector, share_store};
+use certbench::transport::openssl::{ConnectorHook, HookState, connector, share_store};
 use certbench_core::corpus::Corpus;
 use certbench_core::methods::Method;
 use certbench_core::methods::openssl::OpenSslRoots;
@@ -52,9 +52,9 @@ fn handshake(c: &mut Criterion) {
     for &(label, host) in HOSTS {
         for variant in ["native", "callback", "replace"] {
             let hook = match variant {
-                "native" => Hook::Native,
-                "callback" => Hook::Callback(webpki.clone(), webpki_roots.clone()),
-                _ => Hook::Replace(webpki.clone(), webpki_roots.clone()),
+                "native" => ConnectorHook::Native,
+                "callback" => ConnectorHook::Callback(webpki.clone(), webpki_roots.clone()),
+                _ => ConnectorHook::Replace(webpki.clone(), webpki_roots.clone()),
             };
             // The callback hook needs OpenSSL's store too; replace verifies with webpki only.
             let ossl_store = (variant != "replace").then(|| share_store(store).unwrap());

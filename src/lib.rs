@@ -6,7 +6,7 @@
 //! (`certbench-analysis`). The verifiers, the stage recorder, roots, chains, the pool and
 //! `TimedVerifier` live in `certbench-core`, which this crate names as such; it measures
 //! with them:
-//! - [`driver`]: the site driver — one sample pipeline over any [`transport::Transport`];
+//! - [`driver`]: the site driver — one sample pipeline over any [`transport::TlsStack`];
 //! - [`transport`]: the TLS stacks (one file each: OpenSSL with its hooks, rustls);
 //! - [`verify`]: `certbench verify`, verification alone on stored chains;
 //! - [`sites`]: the sites file;

@@ -14,6 +14,7 @@ use crate::export::Format;
 use crate::export::html::Input;
 use crate::handshake::Results;
 use crate::page::PageLoad;
+use certbench_schema::Hook;
 use certbench_schema::io::{ReadError, read_jsonl};
 use certbench_schema::{RunInfo, Sample};
 
@@ -172,8 +173,10 @@ impl Gathered {
     /// already hold both the callback and the replace hook, else that of the first input
     /// whose run header names a driver run.
     pub fn other_hook(&self) -> Option<String> {
-        let has = |h| (self.samples.iter()).any(|s| s.config.hook.as_ref() == Some(&h));
-        if has(certbench_schema::Hook::Callback) && has(certbench_schema::Hook::Replace) {
+        let has = |h: Hook| {
+            (self.samples.iter()).any(|s| s.config.hook.as_ref().is_some_and(|n| *n == h))
+        };
+        if has(Hook::Callback) && has(Hook::Replace) {
             return None;
         }
         (self.inputs.iter())

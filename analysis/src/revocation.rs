@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::stats::{Spread, Summary};
-use certbench_schema::{Config, Sample, Stage};
+use certbench_schema::{Config, Mechanism, Named, Sample, Stage, Status};
 
 /// One method with one mechanism.
 #[derive(Clone, Debug, Serialize)]
@@ -21,7 +21,7 @@ pub struct RevocationRow {
     /// The method.
     pub method: String,
     /// The mechanism (`crlset`, `crlite`, `upki`, `crl`, `ocsp`).
-    pub mechanism: String,
+    pub mechanism: Named<Mechanism>,
     /// The configuration's description of the mechanism and its data.
     pub data: String,
     /// Chains measured.
@@ -44,6 +44,8 @@ pub struct RevocationRow {
     pub resident_bytes: u64,
     /// Samples per outcome (`good`, `revoked`, `soft-fail: no-data`, …).
     pub outcomes: BTreeMap<String, usize>,
+    /// Samples whose check had data to answer with (`good` or `revoked`).
+    pub answered: usize,
 }
 
 /// Per chain: the `revocation` stage, the own cost, and the own cost without the stage.
@@ -73,12 +75,11 @@ pub fn rows(samples: &[Sample]) -> Vec<RevocationRow> {
             let measured: Vec<&&Sample> = all.iter().filter(|s| !s.warmup).collect();
             let mut per_chain: BTreeMap<String, PerChain> = BTreeMap::new();
             let mut outcomes = BTreeMap::new();
+            let mut answered = 0;
             for s in &measured {
                 let r = s.meta.revocation.as_ref()?;
-                let outcome = match &r.soft_fail {
-                    Some(why) => format!("{}: {why}", r.status),
-                    None => r.status.clone(),
-                };
+                let outcome = r.status.to_string();
+                answered += usize::from(!matches!(r.status, Status::SoftFail(_)));
                 *outcomes.entry(outcome).or_insert(0) += 1;
                 let (Some(rev), Some(own)) = (s.stage(Stage::Revocation), s.own_cost()) else {
                     continue;
@@ -114,6 +115,7 @@ pub fn rows(samples: &[Sample]) -> Vec<RevocationRow> {
                     .max()
                     .unwrap_or(0),
                 outcomes,
+                answered,
             })
         })
         .collect()
@@ -125,9 +127,9 @@ const SERVO: [&str; 4] = ["rustlsparallel", "webpki", "platform", "rustlsserial"
 
 /// The load of `mechanism`'s data: once per process for every method that checks with it, so
 /// the mechanism's, whichever method's sample paid it.
-fn load_of<'r>(rows: &'r [RevocationRow], mechanism: &str) -> Option<&'r Summary> {
+fn load_of<'r>(rows: &'r [RevocationRow], mechanism: &Named<Mechanism>) -> Option<&'r Summary> {
     rows.iter()
-        .filter(|r| r.mechanism == mechanism)
+        .filter(|r| r.mechanism == *mechanism)
         .find_map(|r| r.load.as_ref())
 }
 
@@ -137,7 +139,7 @@ pub struct BrowserRevocation {
     /// The browser's method.
     pub method: String,
     /// Its mechanism.
-    pub mechanism: String,
+    pub mechanism: Named<Mechanism>,
     /// Its own cost per warm connection, nanoseconds.
     pub own_ns: f64,
     /// Of which the revocation check.
@@ -151,7 +153,7 @@ pub struct BrowserRevocation {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MechanismCost {
     /// The mechanism.
-    pub mechanism: String,
+    pub mechanism: Named<Mechanism>,
     /// The verifier whose figures these are.
     pub method: String,
     /// The check per connection, nanoseconds.
@@ -192,9 +194,9 @@ pub fn answer(rows: &[RevocationRow]) -> RevocationAnswer {
             load_ns: load_of(rows, &r.mechanism).map(|l| l.median),
         })
         .collect();
-    let mut names: Vec<&str> = Vec::new();
+    let mut names: Vec<&Named<Mechanism>> = Vec::new();
     for r in rows.iter().filter(|r| SERVO.contains(&r.method.as_str())) {
-        if !names.contains(&r.mechanism.as_str()) {
+        if !names.contains(&&r.mechanism) {
             names.push(&r.mechanism);
         }
     }
@@ -202,17 +204,16 @@ pub fn answer(rows: &[RevocationRow]) -> RevocationAnswer {
         .filter_map(|m| {
             let r = SERVO
                 .iter()
-                .find_map(|s| rows.iter().find(|r| r.method == *s && r.mechanism == m))?;
-            let answered = |k: &str| r.outcomes.get(k).copied().unwrap_or(0);
+                .find_map(|s| rows.iter().find(|r| r.method == *s && r.mechanism == *m))?;
             Some(MechanismCost {
-                mechanism: m.to_owned(),
+                mechanism: m.clone(),
                 method: r.method.clone(),
                 warm_ns: r.warm_ns,
                 ratio: r.own_ns / r.own_without_ns.max(1.0),
                 chains: r.chains,
                 outcomes: r.outcomes.iter().map(|(k, v)| (k.clone(), *v)).collect(),
                 once: load_of(rows, m).map(|l| (l.median, r.resident_bytes)),
-                answered: answered("good") + answered("revoked") > 0,
+                answered: r.answered > 0,
             })
         })
         .collect();
@@ -225,7 +226,7 @@ pub fn answer(rows: &[RevocationRow]) -> RevocationAnswer {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use certbench_schema::{RevocationOutcome, SampleMeta, Source, Verdict};
+    use certbench_schema::{RevocationOutcome, SampleMeta, Source, Status, Verdict};
 
     /// A `verify` sample of `method` on `chain` with mechanism `mechanism`: its own cost,
     /// its `revocation` stage, what the check found, and a load when `load` is given.
@@ -243,9 +244,10 @@ pub(crate) mod tests {
         if let Some(l) = load {
             stages.insert(Stage::RevocationLoad, l);
         }
-        let (status, soft_fail) = match status.split_once(':') {
-            Some((s, why)) => (s.to_owned(), Some(why.to_owned())),
-            None => (status.to_owned(), None),
+        let status = match status.split_once(':') {
+            Some((_, why)) => Status::SoftFail(why.parse().unwrap()),
+            None if status == "revoked" => Status::Revoked { depth: 0 },
+            None => Status::Good,
         };
         Sample {
             schema: certbench_schema::SCHEMA_VERSION,
@@ -267,8 +269,6 @@ pub(crate) mod tests {
                 revocation: Some(RevocationOutcome {
                     mechanism: mechanism.into(),
                     status,
-                    soft_fail,
-                    depth: None,
                     data_bytes: 9_000_000,
                     resident_bytes: 9_100_000,
                     cold: load.is_some(),

@@ -192,9 +192,9 @@ fn checks_of(samples: &[&&Sample]) -> Option<String> {
     }
     for s in samples {
         if let Some(r) = &s.meta.revocation
-            && !parts.contains(&r.mechanism)
+            && !parts.contains(&r.mechanism.to_string())
         {
-            parts.push(r.mechanism.clone());
+            parts.push(r.mechanism.to_string());
         }
     }
     (!parts.is_empty()).then(|| parts.join(" + "))

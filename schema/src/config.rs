@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::labels::{CtLogList, Link, OpensslPolicy, RevocationSource};
 use crate::meta::is_zero;
-use crate::names::{CertCompression, Hook, Profile, Transport};
+use crate::names::{CertCompression, Hook, Named, Profile, Transport};
 use crate::scenario::Scenario;
 use crate::trust_store::{Roots, TrustStore};
 
@@ -23,11 +23,11 @@ use crate::trust_store::{Roots, TrustStore};
 pub struct Config {
     /// TLS stack, where one was used (`openssl`, `rustls`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub transport: Option<Transport>,
+    pub transport: Option<Named<Transport>>,
     /// How the verifier was put into the TLS stack (`native`, `callback`, `replace`, or
     /// `timed-verifier` inside rustls).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub hook: Option<Hook>,
+    pub hook: Option<Named<Hook>>,
     /// The previous TLS session was offered again (`--tls-resumption`).
     #[serde(default)]
     pub resumption: bool,
@@ -51,7 +51,7 @@ pub struct Config {
     /// post-quantum profile of their twins (`mldsa44`, `mldsa65`, `mldsa87`, `mixed`;
     /// docs/pq.md). `None` outside such a run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub profile: Option<Profile>,
+    pub profile: Option<Named<Profile>>,
     /// The scenario a post-quantum profile's twins were made under (who signs the SCTs, which
     /// certificates are sent: [`Scenario`], e.g. `pq-scts, trimmed`). `None` for today's chains
     /// and outside a `--pq` run: never two scenarios under one absent value.
@@ -74,7 +74,7 @@ pub struct Config {
     /// (`--compress-certs`: `brotli` or `zlib`); absent: none offered, the certificates sent
     /// as they are. Whether the server compressed is the sample's `cert-decompression` stage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub compression: Option<CertCompression>,
+    pub compression: Option<Named<CertCompression>>,
 }
 
 impl Config {
@@ -112,9 +112,9 @@ mod tests {
             assert_eq!(serde_json::to_string(&c).unwrap(), line);
         }
         let c: Config = serde_json::from_str(DRIVER).unwrap();
-        assert_eq!(c.transport, Some(Transport::Openssl));
-        assert_eq!(c.hook, Some(Hook::Callback));
-        assert_eq!(c.profile, Some(Profile::MlDsa44));
+        assert_eq!(c.transport, Some(Transport::Openssl.into()));
+        assert_eq!(c.hook, Some(Hook::Callback.into()));
+        assert_eq!(c.profile, Some(Profile::MlDsa44.into()));
         assert_eq!(
             c.scenario.map(|s| (s.scts, s.chain)),
             Some((crate::Scts::Pq, crate::ChainShape::Trimmed))
@@ -127,7 +127,7 @@ mod tests {
         assert_eq!(c.ct.as_deref(), Some("28 logs of corpus/ct-logs"));
         assert_eq!(c.compression, None);
         let compressed: Config = serde_json::from_str(COMPRESSED).unwrap();
-        assert_eq!(compressed.compression, Some(CertCompression::Brotli));
+        assert_eq!(compressed.compression, Some(CertCompression::Brotli.into()));
         let mut uncompressed = compressed.clone();
         uncompressed.compression = None;
         assert_ne!(
@@ -135,7 +135,7 @@ mod tests {
             "compression tells configurations apart"
         );
         let servo: Config = serde_json::from_str(SERVO).unwrap();
-        assert_eq!(servo.hook, Some(Hook::TimedVerifier));
+        assert_eq!(servo.hook, Some(Hook::TimedVerifier.into()));
         assert_eq!(servo.trust_store().map(|t| t.roots), Some(140));
     }
 
@@ -143,9 +143,9 @@ mod tests {
     fn texts_this_version_does_not_know_still_read_and_write_back() {
         let line = r#"{"transport":"quic","hook":"inline","resumption":false,"cache_roots":false,"roots":"system","profile":"slhdsa128s"}"#;
         let c: Config = serde_json::from_str(line).unwrap();
-        assert_eq!(c.transport, Some(Transport::Unknown("quic".into())));
-        assert_eq!(c.hook, Some(Hook::Unknown("inline".into())));
-        assert_eq!(c.profile, Some(Profile::Unknown("slhdsa128s".into())));
+        assert_eq!(c.transport, Some(Named::Unknown("quic".into())));
+        assert_eq!(c.hook, Some(Named::Unknown("inline".into())));
+        assert_eq!(c.profile, Some(Named::Unknown("slhdsa128s".into())));
         assert_eq!(c.roots, Some(Roots::Named("system".into())));
         assert_eq!(c.trust_store(), None);
         assert_eq!(Config::default().trust_store(), None);
@@ -156,9 +156,9 @@ mod tests {
     fn configurations_differ_where_their_texts_do() {
         let a: Config = serde_json::from_str(DRIVER).unwrap();
         let mut b = a.clone();
-        b.hook = Some(Hook::from("callback"));
+        b.hook = Some(Named::from("callback"));
         assert_eq!(a, b);
-        b.hook = Some(Hook::Replace);
+        b.hook = Some(Hook::Replace.into());
         assert_ne!(a, b);
         assert!(a < b, "ordered by text, as when the fields were strings");
     }

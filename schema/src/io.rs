@@ -93,7 +93,7 @@ pub fn read_run_info(samples: &std::path::Path) -> Option<RunInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Hook, Profile, Roots, Transport};
+    use crate::{Hook, Named, Profile, Roots, Transport};
 
     #[test]
     fn version_1_samples_are_read_with_their_configuration() {
@@ -101,8 +101,8 @@ mod tests {
         let (samples, errors) = read_jsonl(v1.as_bytes());
         assert!(errors.is_empty(), "{errors:?}");
         let c = &samples[0].config;
-        assert_eq!(c.transport, Some(Transport::Openssl));
-        assert_eq!(c.hook, Some(Hook::Callback));
+        assert_eq!(c.transport, Some(Transport::Openssl.into()));
+        assert_eq!(c.hook, Some(Hook::Callback.into()));
         assert_eq!(c.trust_store().map(|t| t.roots), Some(150));
         assert!(samples[0].meta.roots_cached);
         assert_eq!(samples[0].site_id(), "a.test");
@@ -114,8 +114,8 @@ mod tests {
         let (samples, errors) = read_jsonl(v1.as_bytes());
         assert!(errors.is_empty(), "{errors:?}");
         let c = &samples[0].config;
-        assert_eq!(c.transport, Some(Transport::Unknown("quic".into())));
-        assert_eq!(c.hook, Some(Hook::Unknown("inline".into())));
+        assert_eq!(c.transport, Some(Named::Unknown("quic".into())));
+        assert_eq!(c.hook, Some(Named::Unknown("inline".into())));
         assert_eq!(c.roots, Some(Roots::Named("system".into())));
     }
 
@@ -128,12 +128,12 @@ mod tests {
         ];
         let (samples, errors) = read_jsonl(lines.join("\n").as_bytes());
         assert!(errors.is_empty(), "{errors:?}");
-        assert_eq!(samples[0].config.profile, Some(Profile::Classical));
+        assert_eq!(samples[0].config.profile, Some(Profile::Classical.into()));
         assert_eq!(
             samples[1].config.revocation.as_ref().map(|r| r.mechanism()),
             Some("crlset")
         );
-        assert_eq!(samples[2].config.hook, Some(Hook::TimedVerifier));
+        assert_eq!(samples[2].config.hook, Some(Hook::TimedVerifier.into()));
         for (line, s) in lines.iter().zip(&samples) {
             assert_eq!(serde_json::to_string(s).unwrap(), *line);
         }

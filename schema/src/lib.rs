@@ -15,6 +15,7 @@ pub mod io;
 pub mod labels;
 pub mod meta;
 pub mod names;
+pub mod revocation;
 pub mod run_info;
 pub mod sample;
 pub mod scenario;
@@ -26,8 +27,11 @@ pub mod wire;
 
 pub use config::Config;
 pub use labels::{CtLogList, Link, OpensslPolicy, RevocationSource};
-pub use meta::{CtOutcome, EvOutcome, RevocationOutcome, SampleMeta};
-pub use names::{CertCompression, Hook, Profile, Transport};
+pub use meta::{CtOutcome, EvOutcome, SampleMeta};
+pub use names::{
+    CertCompression, Hook, Mechanism, Name, Named, Profile, SoftFail, Transport, UnknownName,
+};
+pub use revocation::{RevocationOutcome, Status};
 pub use run_info::RunInfo;
 pub use sample::{SCHEMA_VERSION, Sample, site_id};
 pub use scenario::{ChainShape, Scenario, ScenarioError, Scts};

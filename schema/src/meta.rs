@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::revocation::RevocationOutcome;
 use crate::servo::ServoMeta;
 use crate::stage::Stage;
 use crate::verdict::ErrorKind;
@@ -35,30 +36,6 @@ pub struct CtOutcome {
     pub invalid: u32,
     /// The CT policy was met.
     pub compliant: bool,
-}
-
-/// What a revocation check (`revocation`) found, and the data it used.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RevocationOutcome {
-    /// The mechanism (`crlset`, `crlite`, `upki`, `crl`, `ocsp`).
-    pub mechanism: String,
-    /// `good`, `revoked` or `soft-fail` (the browser accepted without an answer).
-    pub status: String,
-    /// Why the check soft-failed (`no-data`, `stale`, `not-covered`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub soft_fail: Option<String>,
-    /// The revoked certificate's position in the path (0: the leaf).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub depth: Option<u32>,
-    /// Bytes of the data the mechanism read (the CRLSet, the filter files, the CRLs, the
-    /// stapled response).
-    pub data_bytes: u64,
-    /// Bytes the mechanism keeps in memory between checks (its parsed data; 0 for `upki`,
-    /// which reads its files per check, and for a stapled response).
-    pub resident_bytes: u64,
-    /// This sample paid the data's load (`revocation-load`): the process's first check.
-    #[serde(default)]
-    pub cold: bool,
 }
 
 /// Facts about the sample that are not timings.

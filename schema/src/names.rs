@@ -1,164 +1,362 @@
-//! The named values of a sample's configuration ([`crate::Config`]): the TLS stack
-//! ([`Transport`]), how the verifier was put into it ([`Hook`]) and the chains' keys in a
-//! `--pq` run ([`Profile`]). Each is one word in the file, the word this module spells.
+//! The named values of certbench's vocabulary, each defined here once: the TLS stack
+//! ([`Transport`]), how the verifier was put into it ([`Hook`]), the chains' keys in a `--pq`
+//! run ([`Profile`]), the certificate compression offered ([`CertCompression`]) and the
+//! revocation mechanism ([`Mechanism`]). The measuring code, the command line (its value
+//! parsers, with the `clap` feature), the run header and the files all use these; each is one
+//! word in a file, the word this module spells.
 //!
 //! Invariants:
-//! - a value is written as the name [`as_str`](Transport::as_str) gives, so files are as they
-//!   always were: `"transport":"openssl"`;
-//! - any text reads: a name this version does not know (a file of a later certbench, or one
-//!   edited by hand) becomes `Unknown(text)` and is written back as it was read, so no file
-//!   that reads today becomes unreadable;
-//! - `From<&str>`/`From<String>` are the one way text becomes a value: a known name never
-//!   lands in `Unknown`. Equality, order and hash are those of the name, so even an
-//!   `Unknown` built by hand with a known name equals that name's variant.
+//! - a value is written as its [`name`](Name::name), so files are as they always were:
+//!   `"transport":"openssl"`;
+//! - a value type is closed (`Copy`, matched exhaustively) and reads only its known names; a
+//!   sample's configuration holds a [`Named`] instead, which reads any text: a name this
+//!   version does not know (a file of a later certbench, or one edited by hand) is kept as
+//!   written and written back so, and no file that reads today becomes unreadable;
+//! - `Named`'s equality, order and hash are those of the name, as when the field was a
+//!   string; a closed type's order is its declaration's (the order tables list them).
 
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
+use std::str::FromStr;
 
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// Defines an enum of known names plus `Unknown(String)`, written as its name.
+/// A closed set of names ([`named!`] makes each): its values, and the word each is written as.
+pub trait Name: Copy + Eq + fmt::Debug + 'static {
+    /// What a value names, for errors (`TLS stack`).
+    const WHAT: &'static str;
+    /// Every value, in the order tables list them.
+    const KNOWN: &'static [Self];
+    /// The word in files, in tables and on the command line.
+    fn name(self) -> &'static str;
+    /// The value `text` names, if any.
+    fn from_name(text: &str) -> Result<Self, UnknownName> {
+        (Self::KNOWN.iter().copied())
+            .find(|v| v.name() == text)
+            .ok_or_else(|| UnknownName::of::<Self>(text))
+    }
+}
+
+/// A word that names no value of a [`Name`] type.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {what} `{text}` (expected {known})")]
+pub struct UnknownName {
+    /// What the word should have named (`revocation mechanism`).
+    pub what: &'static str,
+    /// The word.
+    pub text: String,
+    /// The known names, comma-separated.
+    pub known: String,
+}
+
+impl UnknownName {
+    /// `text` is no `T`.
+    pub fn of<T: Name>(text: &str) -> UnknownName {
+        let known: Vec<&str> = T::KNOWN.iter().map(|v| v.name()).collect();
+        UnknownName {
+            what: T::WHAT,
+            text: text.to_owned(),
+            known: known.join(", "),
+        }
+    }
+}
+
+/// Defines a closed enum of names: `Copy`, written as its name, read strictly; with the
+/// `clap` feature, a `clap::ValueEnum` whose possible values are those names (a variant
+/// marked `#[cfg_attr(feature = "clap", value(skip))]` is not one).
 macro_rules! named {
     (
         $(#[$doc:meta])*
-        $name:ident {
+        $name:ident ($what:literal) {
             $( $(#[$vdoc:meta])* $variant:ident => $text:literal, )*
         }
     ) => {
         $(#[$doc])*
-        #[derive(Clone, Debug, Deserialize)]
-        #[serde(from = "String")]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
         pub enum $name {
-            $( $(#[$vdoc])* $variant, )*
-            /// A name this version does not know, kept as written (see the module
-            /// documentation).
-            Unknown(String),
+            $( $(#[$vdoc])* #[cfg_attr(feature = "clap", value(name = $text))] $variant, )*
+        }
+
+        impl Name for $name {
+            const WHAT: &'static str = $what;
+            const KNOWN: &'static [$name] = $name::KNOWN;
+            fn name(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $text, )*
+                }
+            }
         }
 
         impl $name {
-            /// Every known value, in the order tables list them.
+            /// Every value, in the order tables list them.
             pub const KNOWN: &'static [$name] = &[$($name::$variant),*];
 
-            /// The name in the file, in tables and on the command line.
-            pub fn as_str(&self) -> &str {
-                match self {
-                    $( $name::$variant => $text, )*
-                    $name::Unknown(text) => text,
-                }
+            /// The word in files, in tables and on the command line.
+            pub fn name(self) -> &'static str {
+                Name::name(self)
             }
         }
 
-        impl From<&str> for $name {
-            fn from(text: &str) -> $name {
-                match text {
-                    $( $text => $name::$variant, )*
-                    other => $name::Unknown(other.to_owned()),
-                }
-            }
-        }
-
-        impl From<String> for $name {
-            fn from(text: String) -> $name {
-                match $name::from(text.as_str()) {
-                    $name::Unknown(_) => $name::Unknown(text),
-                    known => known,
-                }
+        impl FromStr for $name {
+            type Err = UnknownName;
+            fn from_str(text: &str) -> Result<$name, UnknownName> {
+                $name::from_name(text)
             }
         }
 
         impl Serialize for $name {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.as_str())
+                s.serialize_str(self.name())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<$name, D::Error> {
+                let text = String::deserialize(d)?;
+                $name::from_name(&text).map_err(serde::de::Error::custom)
             }
         }
 
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl PartialEq for $name {
-            fn eq(&self, other: &$name) -> bool {
-                self.as_str() == other.as_str()
-            }
-        }
-
-        impl Eq for $name {}
-
-        impl Hash for $name {
-            fn hash<H: Hasher>(&self, state: &mut H) {
-                self.as_str().hash(state)
-            }
-        }
-
-        impl PartialOrd for $name {
-            fn partial_cmp(&self, other: &$name) -> Option<Ordering> {
-                Some(self.cmp(other))
-            }
-        }
-
-        /// By name, as the text was ordered when the field was a string.
-        impl Ord for $name {
-            fn cmp(&self, other: &$name) -> Ordering {
-                self.as_str().cmp(other.as_str())
+                f.write_str(self.name())
             }
         }
     };
 }
 
+/// A name as a file holds it: a value this version knows, or a word it does not, kept as
+/// written (see the module documentation). Equal, ordered and hashed by its word.
+#[derive(Clone, Debug)]
+pub enum Named<T> {
+    /// A known value.
+    Known(T),
+    /// A word this version does not know.
+    Unknown(String),
+}
+
+impl<T: Name> Named<T> {
+    /// The word as written.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Named::Known(v) => v.name(),
+            Named::Unknown(text) => text,
+        }
+    }
+
+    /// The value, when this version knows it.
+    pub fn known(&self) -> Option<T> {
+        match self {
+            Named::Known(v) => Some(*v),
+            Named::Unknown(_) => None,
+        }
+    }
+}
+
+impl<T: Name> From<T> for Named<T> {
+    fn from(v: T) -> Named<T> {
+        Named::Known(v)
+    }
+}
+
+/// The one way text becomes a `Named`: a known word never lands in `Unknown`.
+impl<T: Name> From<&str> for Named<T> {
+    fn from(text: &str) -> Named<T> {
+        T::from_name(text).map_or_else(|_| Named::Unknown(text.to_owned()), Named::Known)
+    }
+}
+
+impl<T: Name> From<String> for Named<T> {
+    fn from(text: String) -> Named<T> {
+        match T::from_name(&text) {
+            Ok(v) => Named::Known(v),
+            Err(_) => Named::Unknown(text),
+        }
+    }
+}
+
+impl<T: Name> Serialize for Named<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de, T: Name> Deserialize<'de> for Named<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Named<T>, D::Error> {
+        Ok(Named::from(String::deserialize(d)?))
+    }
+}
+
+impl<T: Name> fmt::Display for Named<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl<T: Name> PartialEq for Named<T> {
+    fn eq(&self, other: &Named<T>) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl<T: Name> PartialEq<T> for Named<T> {
+    fn eq(&self, other: &T) -> bool {
+        self.as_str() == other.name()
+    }
+}
+
+/// Equal to its word.
+impl<T: Name> PartialEq<&str> for Named<T> {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl<T: Name> Eq for Named<T> {}
+
+impl<T: Name> Hash for Named<T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state)
+    }
+}
+
+impl<T: Name> PartialOrd for Named<T> {
+    fn partial_cmp(&self, other: &Named<T>) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// By name, as the text was ordered when the field was a string.
+impl<T: Name> Ord for Named<T> {
+    fn cmp(&self, other: &Named<T>) -> Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
 named! {
-    /// The TLS stack a sample's connection went through (`--transport`).
-    Transport {
-        /// hyper over OpenSSL (tokio-openssl).
+    /// The TLS stack a sample's connection went through: the driver's and the page loader's
+    /// `--transport`, and either side of a `handshake`. Its doc comments are `--transport`'s
+    /// help.
+    Transport ("TLS stack") {
+        /// hyper over OpenSSL (tokio-openssl): the seed's stack, with `--hook`.
         Openssl => "openssl",
-        /// hyper over hyper-rustls over rustls: Servo's stack.
+        /// hyper over hyper-rustls over rustls (aws-lc-rs): Servo's stack today, with the
+        /// method inside a `TimedVerifier`.
         Rustls => "rustls",
     }
 }
 
 named! {
-    /// How the verifier was put into the TLS stack.
-    Hook {
+    /// How the verifier was put into the TLS stack. `--hook` takes the two a webpki method
+    /// can be put into OpenSSL with.
+    Hook ("hook") {
         /// OpenSSL's own verification: the `openssl` method over OpenSSL.
+        #[cfg_attr(feature = "clap", value(skip))]
         Native => "native",
-        /// A method after OpenSSL's own verification, in `set_verify_callback` (`--hook
-        /// callback`, the seed's way).
+        /// `set_verify_callback` at depth 0, after OpenSSL's own verification (the seed's way).
         Callback => "callback",
-        /// A method instead of OpenSSL's verification (`--hook replace`).
+        /// `SSL_CTX_set_cert_verify_callback`: webpki instead of `X509_verify_cert`.
         Replace => "replace",
         /// A method inside rustls, in certbench's `TimedVerifier` (the rustls transport, a
         /// patched Servo).
+        #[cfg_attr(feature = "clap", value(skip))]
         TimedVerifier => "timed-verifier",
     }
 }
 
 named! {
-    /// The chains' keys in a `--pq` run (docs/pq.md).
-    Profile {
-        /// The chains as they are: the baseline every `--pq` run measures beside its twins.
+    /// The keys a chain's certificates get: the chains' keys in a `--pq` run (docs/pq.md).
+    Profile ("post-quantum profile") {
+        /// Each certificate keeps its key type (RSA, ECDSA): today's chains, the baseline
+        /// every `--pq` run measures beside its profiles.
+        #[cfg_attr(feature = "clap", value(skip))]
         Classical => "classical",
-        /// ML-DSA-44 keys throughout.
+        /// ML-DSA-44 keys throughout (NIST security category 2).
         MlDsa44 => "mldsa44",
-        /// ML-DSA-65 keys throughout.
+        /// ML-DSA-65 keys throughout (category 3).
         MlDsa65 => "mldsa65",
-        /// ML-DSA-87 keys throughout.
+        /// ML-DSA-87 keys throughout (category 5).
         MlDsa87 => "mldsa87",
         /// An ML-DSA-44 leaf under ML-DSA-65 intermediates and root.
         Mixed => "mixed",
-        /// A Merkle Tree Certificate (landmark-relative) with an ML-DSA-44 key, served alone.
+        /// A Merkle Tree Certificate (landmark-relative, signatureless) with an ML-DSA-44
+        /// key, alone: no intermediate, no signature.
         Mtc => "mtc",
+    }
+}
+
+impl Profile {
+    /// The ML-DSA X.509 profiles (twins of the chains), in the order runs and tables list
+    /// them.
+    pub const PQ: &'static [Profile] = &[
+        Profile::MlDsa44,
+        Profile::MlDsa65,
+        Profile::MlDsa87,
+        Profile::Mixed,
+    ];
+
+    /// Every post-quantum profile `--pq` takes: the ML-DSA X.509 ones, then `mtc`.
+    pub const ALL_PQ: &'static [Profile] = &[
+        Profile::MlDsa44,
+        Profile::MlDsa65,
+        Profile::MlDsa87,
+        Profile::Mixed,
+        Profile::Mtc,
+    ];
+
+    /// True for the post-quantum profiles.
+    pub fn is_pq(self) -> bool {
+        self != Profile::Classical
     }
 }
 
 named! {
     /// The certificate compression (RFC 8879) client and server offered (`--compress-certs`).
-    CertCompression {
+    CertCompression ("certificate compression") {
         /// Brotli (RFC 7932): what Chrome offers, and what rustls recommends.
         Brotli => "brotli",
         /// zlib (RFC 1950).
         Zlib => "zlib",
+    }
+}
+
+named! {
+    /// A revocation mechanism (a sample's `meta.revocation.mechanism`). `--revocation` takes
+    /// those a rustls method can be given: every one but Chrome's CRLSet.
+    Mechanism ("revocation mechanism") {
+        /// Chrome's CRLSet: blocked SPKIs and, per issuer SPKI hash, revoked serials; every
+        /// certificate of the path (`chrome`).
+        #[cfg_attr(feature = "clap", value(skip))]
+        CrlSet => "crlset",
+        /// CRLite: a clubcard filter held in memory, queried for the end-entity certificate
+        /// with its issuer's SPKI hash, its serial and its SCTs (`firefox` as Gecko queries
+        /// it; the rustls methods as `clubcard-crlite` gives it to a rustls user).
+        Crlite => "crlite",
+        /// CRLite as the rustls project's `upki` crate checks it: the filter files read per
+        /// check.
+        Upki => "upki",
+        /// CRLs per issuer, as rustls-webpki checks them (`RevocationOptions`).
+        Crl => "crl",
+        /// A stapled OCSP response for the end-entity certificate (`gnutls` as
+        /// `gnutls_certificate_verify_peers3` checks it; the rustls methods with `x509-ocsp`).
+        Ocsp => "ocsp",
+    }
+}
+
+named! {
+    /// Why a revocation check could not say whether a certificate is revoked.
+    SoftFail ("soft-fail reason") {
+        /// The data is missing (no CRLSet, no filter, no CRL for the issuer, no stapled
+        /// response).
+        NoData => "no-data",
+        /// The data is too old to be used (an expired CRLSet, a filter older than the browser
+        /// allows, an OCSP response past its nextUpdate where the browser ignores it).
+        Stale => "stale",
+        /// The filter does not cover the certificate (its issuer is not enrolled, or none of
+        /// its SCTs is from a log and time the filter covers).
+        NotCovered => "not-covered",
     }
 }
 
@@ -167,7 +365,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn known_names_read_as_their_variants_and_write_back_as_read() {
+    fn known_names_read_as_their_values_and_write_back_as_read() {
         for (text, hook) in [
             ("native", Hook::Native),
             ("callback", Hook::Callback),
@@ -175,29 +373,40 @@ mod tests {
             ("timed-verifier", Hook::TimedVerifier),
         ] {
             let json = format!("\"{text}\"");
-            let read: Hook = serde_json::from_str(&json).unwrap();
-            assert!(!matches!(read, Hook::Unknown(_)), "{text}");
-            assert_eq!(read, hook);
+            let read: Named<Hook> = serde_json::from_str(&json).unwrap();
+            assert_eq!(read.known(), Some(hook));
+            assert_eq!(serde_json::from_str::<Hook>(&json).unwrap(), hook);
             assert_eq!(serde_json::to_string(&read).unwrap(), json);
+            assert_eq!(serde_json::to_string(&hook).unwrap(), json);
         }
         assert_eq!(Hook::KNOWN.len(), 4);
         for p in Profile::KNOWN {
-            assert_eq!(Profile::from(p.as_str()), *p);
-            assert!(!matches!(Profile::from(p.to_string()), Profile::Unknown(_)));
+            assert_eq!(p.name().parse::<Profile>(), Ok(*p));
+            assert_eq!(Named::<Profile>::from(p.to_string()).known(), Some(*p));
         }
-        assert!(matches!(Transport::from("rustls"), Transport::Rustls));
-        assert_eq!(CertCompression::from("brotli"), CertCompression::Brotli);
+        assert_eq!("rustls".parse(), Ok(Transport::Rustls));
+        assert_eq!("crlset".parse(), Ok(Mechanism::CrlSet));
+        assert_eq!(SoftFail::NotCovered.name(), "not-covered");
         assert_eq!(CertCompression::KNOWN.len(), 2);
     }
 
     #[test]
-    fn unknown_names_read_and_are_kept_as_written() {
-        let read: Transport = serde_json::from_str(r#""quic""#).unwrap();
-        assert_eq!(read, Transport::Unknown("quic".into()));
+    fn unknown_names_are_an_error_for_a_value_and_kept_as_written_in_a_file() {
+        let e = "quic".parse::<Transport>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "unknown TLS stack `quic` (expected openssl, rustls)"
+        );
+        assert!(serde_json::from_str::<Mechanism>(r#""ocsp2""#).is_err());
+        let read: Named<Transport> = serde_json::from_str(r#""quic""#).unwrap();
+        assert_eq!(read, Named::Unknown("quic".into()));
         assert_eq!(serde_json::to_string(&read).unwrap(), r#""quic""#);
         // Equality and order are the name's, whichever variant holds it.
-        assert_eq!(Hook::Unknown("native".into()), Hook::Native);
-        assert!(Profile::Mixed < Profile::MlDsa44 && Profile::MlDsa87 < Profile::from("zz"));
-        assert!(Transport::Openssl < Transport::Rustls);
+        assert_eq!(Named::Unknown("native".into()), Named::Known(Hook::Native));
+        assert_eq!(Named::from(Hook::Native), Hook::Native);
+        let (mixed, mldsa44) = (Named::from(Profile::Mixed), Named::from(Profile::MlDsa44));
+        assert!(mixed < mldsa44 && mldsa44 < Named::<Profile>::Unknown("zz".into()));
+        // A closed type is ordered as declared: the order tables list them.
+        assert!(Profile::MlDsa44 < Profile::Mixed && Transport::Openssl < Transport::Rustls);
     }
 }

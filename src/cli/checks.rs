@@ -12,7 +12,6 @@
 use anyhow::Result;
 use certbench_core::checks::Added;
 use certbench_core::methods::Method;
-use certbench_core::revocation::Mechanism;
 use certbench_core::verifier::Capabilities;
 use certbench_core::{Request, RunChecks};
 use clap::Args;
@@ -43,7 +42,7 @@ impl ChecksArgs {
         Request {
             path_only: self.path_only,
             ct: self.ct.ct,
-            revocation: self.revocation.revocation.map(Into::into),
+            revocation: self.revocation.revocation,
         }
     }
 
@@ -95,7 +94,7 @@ impl ChecksArgs {
             flags.push((Added::Ct, "--ct".to_owned(), "Certificate Transparency"));
         }
         if let Some(m) = self.revocation.revocation {
-            let flag = format!("--revocation {}", Mechanism::from(m));
+            let flag = format!("--revocation {}", m);
             flags.push((Added::Revocation, flag, "revocation"));
         }
         for (added, flag, what) in flags {

@@ -12,8 +12,8 @@ use super::output::{Outcome, OutputArgs};
 use crate::driver::{self, DrivePlan, DriverOptions, RunControl};
 use crate::run::sink::RawSink;
 use crate::sites::read_sites;
-use crate::tls::Stack;
-use crate::transport::openssl::HookMode;
+use certbench_schema::Hook;
+use certbench_schema::Transport;
 
 #[derive(Args, Debug)]
 pub(super) struct DriveArgs {
@@ -26,11 +26,11 @@ pub(super) struct DriveArgs {
     /// TLS stack: openssl (hyper over OpenSSL, the seed's) or rustls (hyper-rustls over
     /// rustls, Servo's today, each method inside a TimedVerifier).
     #[arg(long, value_enum, default_value = "openssl")]
-    transport: Stack,
+    transport: Transport,
     /// How webpki methods enter OpenSSL (--transport openssl): callback (set_verify_callback
     /// after OpenSSL's own verification, the 2017 way) or replace (instead of X509_verify_cert).
     #[arg(long, value_enum, default_value = "callback")]
-    hook: HookMode,
+    hook: Hook,
     /// Measured runs per site and method.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
@@ -119,7 +119,7 @@ pub(super) fn run(args: DriveArgs, argv: Vec<String>) -> Result<Outcome> {
         Some(path) => super::measure::resumed(out, path, &spec)?,
         None => (Vec::new(), RunControl::default()),
     };
-    let other_hook = crate::run::command::other_hook(&argv, &spec);
+    let other_hook = super::other_hook::other_hook(&argv, &spec);
     let info = RunInfo {
         other_hook: Some(other_hook.clone()),
         spec: Some(serde_json::to_value(&spec)?),

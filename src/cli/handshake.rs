@@ -13,7 +13,8 @@ use super::output::{self, Outcome, OutputArgs};
 use crate::handshake::Resumption;
 use crate::handshake::hold::{self, HoldPlan};
 use crate::handshake::plan::{self, Clients, Event, HandshakeOptions, ServerChoice};
-use crate::tls::{KeyType, Provider, Stack, Version};
+use crate::tls::{KeyType, Provider, Version};
+use certbench_schema::Transport;
 
 #[derive(Args, Debug)]
 pub(super) struct HandshakeArgs {
@@ -125,7 +126,7 @@ pub(super) fn run(args: HandshakeArgs, argv: Vec<String>) -> Result<Outcome> {
     let revocation = args.revocation.for_handshake(!args.method.is_empty())?;
     if args.serve_child {
         let (key, tls, server) = (args.key[0], args.tls[0], args.server);
-        let server = server.for_client(Stack::Openssl);
+        let server = server.for_client(Transport::Openssl);
         hold::serve_child(server, key, tls, args.provider, output::print)?;
         return Ok(Outcome::Complete);
     }

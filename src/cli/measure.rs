@@ -70,7 +70,7 @@ fn refusal(e: ResumeError) -> anyhow::Error {
                 .map(|d| {
                     let was = d.was.as_deref().unwrap_or("not applicable");
                     let now = d.now.as_deref().unwrap_or("(not applicable)");
-                    format!("{} was {was}, now {now}", d.field.flag())
+                    format!("--{} was {was}, now {now}", d.field.name())
                 })
                 .collect();
             anyhow::anyhow!(

@@ -10,7 +10,7 @@ use super::runtime;
 use crate::mirror::server::MirrorServer;
 use crate::mirror::{local, profile_dir};
 use crate::pq::Profile;
-use crate::tls::Stack;
+use certbench_schema::Transport;
 
 #[derive(Args, Debug)]
 pub(super) struct MirrorArgs {
@@ -39,9 +39,9 @@ pub(super) fn run(args: MirrorArgs) -> Result<Outcome> {
     output::note(false, &local::loaded(&set, &dir));
     let compression = args.compress.compress_certs;
     let stack = if profile.is_pq() || compression.is_some() {
-        Stack::Rustls
+        Transport::Rustls
     } else {
-        Stack::Openssl
+        Transport::Openssl
     };
     runtime()?.block_on(async {
         let listener = tokio::net::TcpListener::bind(args.listen)

@@ -23,6 +23,7 @@ mod limbo;
 mod measure;
 mod mirror;
 mod net;
+mod other_hook;
 mod output;
 mod page;
 mod pq;

@@ -14,7 +14,7 @@ use super::output::Outcome;
 use super::output::OutputArgs;
 use super::runtime;
 use crate::page::{MAX_PER_HOST, PageOptions, PagePlan, StoreFailure, parse_pages};
-use crate::tls::Stack;
+use certbench_schema::Transport;
 
 #[derive(Args, Debug)]
 pub(super) struct PageArgs {
@@ -51,7 +51,7 @@ pub(super) struct PageArgs {
     /// TLS stack: rustls (each method inside a TimedVerifier) or openssl (each method,
     /// openssl too, through the replace hook, so the cache is above each).
     #[arg(long, value_enum, default_value = "rustls")]
-    transport: Stack,
+    transport: Transport,
     #[command(flatten)]
     net: NetArgs,
     #[command(flatten)]

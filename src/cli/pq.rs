@@ -57,8 +57,7 @@ pub(super) struct CompressArg {
         value_name = "ALG",
         num_args = 0..=1,
         require_equals = true,
-        default_missing_value = "brotli",
-        value_parser = crate::tls::compression::parse
+        default_missing_value = "brotli"
     )]
     pub(super) compress_certs: Option<CertCompression>,
 }
@@ -106,7 +105,7 @@ impl Pq {
             resolve: Default::default(),
             link: self.link.map(|l| l.to_string()),
             window: Some(self.link.map_or_else(kernel_window, |l| l.window)),
-            compression: self.compression.clone(),
+            compression: self.compression,
         }
     }
 }
@@ -131,7 +130,7 @@ impl PqArgs {
         Ok(Pq {
             sets,
             link: self.link,
-            compression: self.compress.compress_certs.clone(),
+            compression: self.compress.compress_certs,
         })
     }
 }

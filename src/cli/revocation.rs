@@ -10,30 +10,6 @@ use clap::{Args, ValueEnum};
 
 use crate::mirror::MirrorSet;
 
-/// The mechanisms the rustls methods can be given.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(super) enum RustlsMechanism {
-    /// rustls-webpki's CRL checking, over CRLs per issuer.
-    Crl,
-    /// CRLite through `clubcard-crlite`, the filter held in memory.
-    Crlite,
-    /// CRLite through the rustls project's `upki`, which reads its files per check.
-    Upki,
-    /// The OCSP response the server stapled, verified with `x509-ocsp`.
-    Ocsp,
-}
-
-impl From<RustlsMechanism> for Mechanism {
-    fn from(m: RustlsMechanism) -> Mechanism {
-        match m {
-            RustlsMechanism::Crl => Mechanism::Crl,
-            RustlsMechanism::Crlite => Mechanism::Crlite,
-            RustlsMechanism::Upki => Mechanism::Upki,
-            RustlsMechanism::Ocsp => Mechanism::Ocsp,
-        }
-    }
-}
-
 #[derive(Args, Debug, Clone, Default)]
 pub(super) struct RevocationArgs {
     /// Servo's rustls methods (rustlsserial, rustlsparallel, webpki, platform) check
@@ -41,7 +17,7 @@ pub(super) struct RevocationArgs {
     /// firefox (CRLite as Gecko queries it) and gnutls (the stapled OCSP response as GnuTLS
     /// checks it) check their own as shipped without it; other methods check none.
     #[arg(long, value_enum, value_name = "MECHANISM")]
-    pub revocation: Option<RustlsMechanism>,
+    pub revocation: Option<Mechanism>,
     /// The revocation data's folder (`crlset`, `crlite.filter`, `upki/`, `crls/*.crl`); a
     /// file missing there is missing data, which each browser soft-fails [default: the data
     /// certbench makes for the corpus and the mirror, cached].
@@ -98,7 +74,7 @@ impl RevocationArgs {
             ScaleArg::Medium => crate::revocation::bundle::Scale::Medium,
             ScaleArg::Test => crate::revocation::bundle::Scale::Test,
         };
-        Ok(Some((mechanism.into(), scale)))
+        Ok(Some((mechanism, scale)))
     }
 
     /// The data: `--revocation-data`, else certbench's own for the corpus (and `mirror`'s

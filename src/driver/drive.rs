@@ -18,7 +18,7 @@ use crate::pq::scenario::TwinSet;
 use crate::run::schedule::{Step, steps};
 use crate::sites::Site;
 use crate::tls::compression;
-use crate::transport::Transport;
+use crate::transport::TlsStack;
 use crate::transport::setup::{TransportSetup, with_transport};
 use certbench_core::methods::DynVerifier;
 use certbench_core::roots::RootSet;
@@ -43,7 +43,7 @@ pub async fn run_with(
         hook: opts.hook,
         hook_openssl: false,
         hybrid_first: !opts.served.profiles.is_empty(),
-        decompressor: (opts.served.compression.as_ref()).and_then(compression::decompressor),
+        decompressor: (opts.served.compression.as_ref()).map(compression::decompressor),
     };
     with_transport!(setup, |t| {
         schedule(&t, sites, roots, opts, control, sink).await
@@ -52,7 +52,7 @@ pub async fn run_with(
 
 /// The run's entries (each method's verifier, its checks, its stores when built once), then
 /// every step of the schedule over the sites; `false` when stopped.
-async fn schedule<T: Transport>(
+async fn schedule<T: TlsStack>(
     transport: &T,
     sites: &[Site],
     roots: &RootSet,
@@ -70,7 +70,7 @@ async fn schedule<T: Transport>(
             let verifier: Arc<dyn DynVerifier> = Arc::from(method.verifier());
             let checks = opts.checks.for_method(&verifier.capabilities());
             let unsupported = profile
-                .and_then(|p| p.profile.unsupported_by(&verifier.capabilities()))
+                .and_then(|p| crate::pq::unsupported_by(p.profile, &verifier.capabilities()))
                 .map(|u| u.to_string());
             let cached = (opts.cache_roots && unsupported.is_none())
                 .then(|| transport.stores(method, verifier.as_ref(), roots));
@@ -127,7 +127,7 @@ async fn schedule<T: Transport>(
     true
 }
 
-impl<T: Transport> Ctx<'_, T> {
+impl<T: TlsStack> Ctx<'_, T> {
     /// One run (`step`) of one site, the `item`th: each method once, in the order the step
     /// gives the site ([`Step::order`]), each sample handed to `sink` as soon as it is taken.
     /// `false` when stopped (before a sample).

@@ -1,7 +1,7 @@
 //! The site driver: real connections (or the loopback mirror), one fresh connection per
 //! sample, methods interleaved, stages recorded where they happen.
 //!
-//! One sample = one method connecting to one site over one [`Transport`], through one
+//! One sample = one method connecting to one site over one [`TlsStack`], through one
 //! pipeline ([`sample::measure`]): `roots-creation` (the stores the transport needs for the
 //! method), `http-connector-creation` (the transport's connector with the method inside),
 //! `connection` (name resolution, TCP connect with TCP_NODELAY, TLS handshake, HTTP/1.1

@@ -13,10 +13,10 @@ use certbench_schema::Sample;
 
 use crate::mirror::local::ResolveMap;
 use crate::pq::scenario::{TwinSet, key};
-use crate::tls::Stack;
 use crate::tls::compression::CertCompression;
-use crate::transport::openssl::HookMode;
 use certbench_core::methods::Method;
+use certbench_schema::Hook;
+use certbench_schema::Transport;
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -28,9 +28,9 @@ pub struct DriverOptions {
     /// Warm-up runs (recorded with `warmup: true`).
     pub warmup: u32,
     /// The TLS stack.
-    pub transport: Stack,
+    pub transport: Transport,
     /// How webpki methods are hooked into OpenSSL (OpenSSL transport).
-    pub hook: HookMode,
+    pub hook: Hook,
     /// Bound on one sample's connection (resolution + connect + handshake + response head).
     pub timeout: Duration,
     /// Build each store once and reuse it.

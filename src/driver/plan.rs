@@ -12,8 +12,8 @@ use crate::mirror::MirrorSet;
 use crate::mirror::local::{self, LocalError};
 use crate::run::spec::{RevocationSpec, RunSpec};
 use crate::sites::{Site, SiteError};
-use crate::tls::Stack;
 use certbench_core::roots::{RootSet, RootsSpec};
+use certbench_schema::Transport;
 
 /// Everything a driver run measures and where its samples go. Nothing reads the command
 /// line after it is made.
@@ -41,10 +41,10 @@ impl DrivePlan {
     /// The TLS stack, for titles: ``openssl transport, webpki hook `callback` ``.
     pub fn stack(&self) -> String {
         match self.opts.transport {
-            Stack::Openssl => {
+            Transport::Openssl => {
                 format!("openssl transport, webpki hook `{}`", self.opts.hook.name())
             }
-            Stack::Rustls => "rustls transport (TimedVerifier)".to_owned(),
+            Transport::Rustls => "rustls transport (TimedVerifier)".to_owned(),
         }
     }
 
@@ -132,10 +132,10 @@ impl DrivePlan {
     /// The plan, if it can be measured as asked: `--pq` needs the rustls transport (the
     /// system's OpenSSL 3.0 cannot check an ML-DSA CertificateVerify).
     pub fn checked(self) -> Result<DrivePlan, DrivePlanError> {
-        if !self.pq.is_empty() && self.opts.transport != Stack::Rustls {
+        if !self.pq.is_empty() && self.opts.transport != Transport::Rustls {
             return Err(DrivePlanError::PqNeedsRustls);
         }
-        if self.opts.served.compression.is_some() && self.opts.transport != Stack::Rustls {
+        if self.opts.served.compression.is_some() && self.opts.transport != Transport::Rustls {
             return Err(DrivePlanError::CompressionNeedsRustls);
         }
         Ok(self)
@@ -166,14 +166,14 @@ pub async fn measure(
     // `--compress-certs`: served over rustls, which compresses (OpenSSL 3.0 cannot).
     let compression = plan.opts.served.compression.as_ref();
     let stack = match compression {
-        Some(_) => Stack::Rustls,
-        None => Stack::Openssl,
+        Some(_) => Transport::Rustls,
+        None => Transport::Openssl,
     };
     let served = match &plan.mirror {
         // `--pq`: every profile's set over rustls, each on its own port.
         Some(set) if !plan.pq.is_empty() => {
             let sets: Vec<&MirrorSet> = std::iter::once(set).chain(&plan.pq).collect();
-            let tls = (Stack::Rustls, compression);
+            let tls = (Transport::Rustls, compression);
             let (served, resolve) =
                 local::serve_each_compressing(&sets, tls, plan.link, &plan.sites, &opts.resolve)
                     .await?;
@@ -208,7 +208,7 @@ pub fn spec(opts: &DriverOptions, mirror: bool, roots: &RootsSpec, resolve: &[St
     RunSpec {
         stack: opts.transport,
         // The hook is the OpenSSL transport's only.
-        hook: (opts.transport == Stack::Openssl).then_some(opts.hook),
+        hook: (opts.transport == Transport::Openssl).then_some(opts.hook),
         mirror,
         resumption: opts.resumption,
         roots: roots.clone(),

@@ -14,14 +14,14 @@ use crate::pq::scenario::TwinSet;
 use crate::run::schedule::Step;
 use crate::run::{self, sample::Subject};
 use crate::sites::Site;
-use crate::transport::{Failure, Transport, http_get};
+use crate::transport::{Failure, TlsStack, http_get};
 use certbench_core::methods::{DynVerifier, Method};
 use certbench_core::roots::RootSet;
 use certbench_core::stages::Recorder;
 
 /// One method of a run (on one profile's chains with `--pq`): its verifier, its stores when
 /// they are built once, and why it cannot verify that profile's chains, if it cannot.
-pub(super) struct Entry<T: Transport> {
+pub(super) struct Entry<T: TlsStack> {
     pub(super) method: Method,
     /// The set of chains (profile and scenario) with `--pq`.
     pub(super) profile: Option<TwinSet>,
@@ -33,7 +33,7 @@ pub(super) struct Entry<T: Transport> {
 }
 
 /// Everything a run's samples share.
-pub(super) struct Ctx<'a, T: Transport> {
+pub(super) struct Ctx<'a, T: TlsStack> {
     pub(super) transport: &'a T,
     pub(super) entries: &'a [Entry<T>],
     pub(super) roots: &'a RootSet,
@@ -43,7 +43,7 @@ pub(super) struct Ctx<'a, T: Transport> {
 
 /// Measures `entry`'s method on `site` once in `step`, over `ctx`'s transport. `reuse` is what this
 /// (site, method) kept from its previous sample.
-pub(super) async fn measure<T: Transport>(
+pub(super) async fn measure<T: TlsStack>(
     ctx: &Ctx<'_, T>,
     entry: &Entry<T>,
     site: &Site,
@@ -187,13 +187,13 @@ pub(super) async fn measure<T: Transport>(
 }
 
 /// The configuration of `entry`'s samples over `ctx`'s transport.
-fn config<T: Transport>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
+fn config<T: TlsStack>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
     let (t, opts) = (ctx.transport, ctx.opts);
     let library = entry.verifier.library();
     let (stack, stack_version) = t.library();
     Config {
         transport: Some(t.kind().into()),
-        hook: t.hook(entry.method),
+        hook: t.hook(entry.method).map(Into::into),
         resumption: opts.resumption,
         cache_roots: opts.cache_roots,
         roots: Some(ctx.roots.trust_store().into()),
@@ -212,9 +212,10 @@ fn config<T: Transport>(ctx: &Ctx<'_, T>, entry: &Entry<T>) -> Config {
         ct: entry.checks.ct.as_deref().map(|logs| logs.label().into()),
         revocation: (entry.checks.revocation.as_ref()).map(|(m, data)| data.label(*m).into()),
         // Offered by the rustls client only (`--compress-certs` needs that transport).
-        compression: (t.kind() == crate::tls::Stack::Rustls)
-            .then(|| opts.served.compression.clone())
-            .flatten(),
+        compression: (t.kind() == certbench_schema::Transport::Rustls)
+            .then_some(opts.served.compression)
+            .flatten()
+            .map(Into::into),
     }
 }
 

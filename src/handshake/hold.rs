@@ -18,7 +18,8 @@ use super::error::HandshakeError;
 use super::plan::ServerChoice;
 use super::scenario::{Resumption, Scenario};
 use crate::certs::test::{self as certs, SERVER_NAME, ServerCert};
-use crate::tls::{KeyType, Provider, Stack, Version};
+use crate::tls::{KeyType, Provider, Version};
+use certbench_schema::Transport;
 
 /// The allocator this build uses.
 pub fn allocator() -> &'static str {
@@ -44,7 +45,7 @@ fn unhex(s: &str) -> Option<Vec<u8>> {
 /// which writes it to standard output, the child's channel to its parent — and serve until
 /// stdin closes.
 pub fn serve_child(
-    server: Stack,
+    server: Transport,
     key: KeyType,
     tls: Version,
     provider: Provider,
@@ -78,8 +79,8 @@ impl Drop for ChildGuard {
 /// measures each side's resident-memory growth per connection.
 pub fn hold(
     exe: &Path,
-    client: Stack,
-    server: Stack,
+    client: Transport,
+    server: Transport,
     key: KeyType,
     tls: Version,
     provider: Provider,
@@ -128,8 +129,8 @@ pub fn hold(
         client_threads: 1,
     };
     let connector = match client {
-        Stack::Openssl => super::client::openssl_client(&cfg, &cert)?,
-        Stack::Rustls => {
+        Transport::Openssl => super::client::openssl_client(&cfg, &cert)?,
+        Transport::Rustls => {
             let counts = Default::default();
             super::client::rustls_client(&cfg, &cert, Default::default(), &counts)?
         }
@@ -202,7 +203,7 @@ pub struct HoldPlan {
     /// Connection counts, each in 1..=100000 (checked as it comes).
     pub counts: Vec<usize>,
     /// Client stacks.
-    pub clients: Vec<Stack>,
+    pub clients: Vec<Transport>,
     /// The server's stack.
     pub server: ServerChoice,
     /// The key type.
@@ -257,8 +258,8 @@ pub fn hold_all(
 fn hold_in_child(
     exe: &Path,
     plan: &HoldPlan,
-    client: Stack,
-    server: Stack,
+    client: Transport,
+    server: Transport,
     n: usize,
 ) -> Result<Vec<MemoryRun>, HandshakeError> {
     let out = Command::new(exe)

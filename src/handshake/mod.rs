@@ -44,7 +44,7 @@ use certbench_core::revocation::Mechanism;
 use hdrhistogram::Histogram;
 
 use crate::certs::test::{self as certs, ServerCert};
-use crate::tls::Stack;
+use certbench_schema::Transport;
 use client::{Client, handshake, openssl_client, rustls_client};
 
 /// Measures `cfg` against a server it starts (with a certificate made for the run).
@@ -79,8 +79,8 @@ fn client_thread(
         .build()?;
     let made: Result<Vec<Client>, HandshakeError> = (0..clients)
         .map(|_| match cfg.client {
-            Stack::Openssl => openssl_client(cfg, cert),
-            Stack::Rustls => rustls_client(cfg, cert, checks.0, checks.1),
+            Transport::Openssl => openssl_client(cfg, cert),
+            Transport::Rustls => rustls_client(cfg, cert, checks.0, checks.1),
         })
         .collect();
     let result = rt.block_on(async {
@@ -272,8 +272,8 @@ pub fn run_checking(
             resumption: cfg.resumption.name().to_owned(),
             clients: cfg.clients,
             verifier: match cfg.client {
-                Stack::Rustls => cfg.verifier.map(|m| verifier_name(m, checks)),
-                Stack::Openssl => None,
+                Transport::Rustls => cfg.verifier.map(|m| verifier_name(m, checks)),
+                Transport::Openssl => None,
             },
             intermediate: cfg.intermediate,
             server_threads: cfg.server_threads.max(1),

@@ -16,7 +16,8 @@ use super::revocation::RunData;
 use super::scenario::{Checks, Outcome, Resumption, Scenario};
 use crate::certs::test::{self as certs, ServerCert};
 use crate::revocation::bundle;
-use crate::tls::{KeyType, Provider, Stack, Version};
+use crate::tls::{KeyType, Provider, Version};
+use certbench_schema::Transport;
 
 /// The client stacks (`--transport`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -31,11 +32,11 @@ pub enum Clients {
 
 impl Clients {
     /// The stacks, OpenSSL first.
-    pub fn stacks(self) -> Vec<Stack> {
+    pub fn stacks(self) -> Vec<Transport> {
         match self {
-            Clients::Openssl => vec![Stack::Openssl],
-            Clients::Rustls => vec![Stack::Rustls],
-            Clients::All => vec![Stack::Openssl, Stack::Rustls],
+            Clients::Openssl => vec![Transport::Openssl],
+            Clients::Rustls => vec![Transport::Rustls],
+            Clients::All => vec![Transport::Openssl, Transport::Rustls],
         }
     }
 }
@@ -53,11 +54,11 @@ pub enum ServerChoice {
 
 impl ServerChoice {
     /// The server's stack for a `client` stack.
-    pub fn for_client(self, client: Stack) -> Stack {
+    pub fn for_client(self, client: Transport) -> Transport {
         match self {
             ServerChoice::Same => client,
-            ServerChoice::Openssl => Stack::Openssl,
-            ServerChoice::Rustls => Stack::Rustls,
+            ServerChoice::Openssl => Transport::Openssl,
+            ServerChoice::Rustls => Transport::Rustls,
         }
     }
 }
@@ -66,7 +67,7 @@ impl ServerChoice {
 #[derive(Clone, Debug)]
 pub struct HandshakeOptions {
     /// Client stacks.
-    pub clients: Vec<Stack>,
+    pub clients: Vec<Transport>,
     /// The server's stack.
     pub server: ServerChoice,
     /// Key types.
@@ -122,7 +123,7 @@ impl std::fmt::Display for Event<'_> {
                 f,
                 "certbench: handshake {}{} → {} server ({} thread(s)), {}, TLS {}, resumption {}, {} client(s) on {} thread(s)",
                 cfg.client.name(),
-                (cfg.verifier.filter(|_| cfg.client == Stack::Rustls))
+                (cfg.verifier.filter(|_| cfg.client == Transport::Rustls))
                     .map(|m| format!(" ({})", super::verifier_name(m, *checks)))
                     .unwrap_or_default(),
                 cfg.server.name(),
@@ -171,7 +172,7 @@ fn configs(
 ) -> Vec<Scenario> {
     let mut out = Vec::new();
     for &client in &opts.clients {
-        let vs = if client == Stack::Rustls {
+        let vs = if client == Transport::Rustls {
             opts.verifiers.clone()
         } else {
             vec![None]

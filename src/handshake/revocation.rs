@@ -280,7 +280,7 @@ impl ServerCertVerifier for Counted {
         let verdict = (self.inner).verify_stapled(certs, server_name, ocsp_response, now, &mut rec);
         if let Some(o) = rec.revocation() {
             self.counts.checks.fetch_add(1, Ordering::Relaxed);
-            if o.status == "good" {
+            if o.status == certbench_schema::Status::Good {
                 self.counts.good.fetch_add(1, Ordering::Relaxed);
             }
             (self.counts.data_bytes).store(o.data_bytes, Ordering::Relaxed);

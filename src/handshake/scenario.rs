@@ -10,7 +10,8 @@ use certbench_core::ct::CtLogs;
 use certbench_core::revocation::Mechanism;
 
 use super::revocation::RunData;
-use crate::tls::{KeyType, Provider, Stack, Version};
+use crate::tls::{KeyType, Provider, Version};
+use certbench_schema::Transport;
 
 /// Resumption mechanism.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -38,9 +39,9 @@ impl Resumption {
 #[derive(Clone, Copy, Debug)]
 pub struct Scenario {
     /// Client stack.
-    pub client: Stack,
+    pub client: Transport,
     /// Server stack.
-    pub server: Stack,
+    pub server: Transport,
     /// Key type of the server's certificate (and its CA).
     pub key: KeyType,
     /// TLS version.
@@ -101,7 +102,7 @@ impl Checks<'_> {
 
     /// The mechanism `cfg`'s client checks revocation with: its method's, given data.
     pub fn mechanism(&self, cfg: &Scenario) -> Option<Mechanism> {
-        let method = cfg.verifier.filter(|_| cfg.client == Stack::Rustls)?;
+        let method = cfg.verifier.filter(|_| cfg.client == Transport::Rustls)?;
         self.request().revocation(&method.verifier().capabilities())
     }
 

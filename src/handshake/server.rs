@@ -17,7 +17,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use super::error::HandshakeError;
 use super::scenario::Resumption;
 use crate::certs::test::ServerCert;
-use crate::tls::{Provider, Stack, Version};
+use crate::tls::{Provider, Version};
+use certbench_schema::Transport;
 
 /// A running server; stopped on drop.
 pub struct Server {
@@ -160,7 +161,7 @@ async fn drain<S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin>(mut s: S
 
 /// Starts a server of `stack` on 127.0.0.1 (a free port), on `threads` threads (at least 1).
 pub fn start(
-    stack: Stack,
+    stack: Transport,
     cert: &ServerCert,
     tls: Version,
     resumption: Resumption,
@@ -172,7 +173,7 @@ pub fn start(
 
 /// [`start`], stapling `staple` (a DER OCSP response) for every client that asks for one.
 pub fn start_stapling(
-    stack: Stack,
+    stack: Transport,
     cert: &ServerCert,
     tls: Version,
     resumption: Resumption,
@@ -181,8 +182,8 @@ pub fn start_stapling(
     staple: Option<&[u8]>,
 ) -> Result<Server, HandshakeError> {
     let acceptor = Arc::new(match stack {
-        Stack::Openssl => Acceptor::Openssl(openssl_acceptor(cert, tls, resumption, staple)?),
-        Stack::Rustls => {
+        Transport::Openssl => Acceptor::Openssl(openssl_acceptor(cert, tls, resumption, staple)?),
+        Transport::Rustls => {
             Acceptor::Rustls(rustls_acceptor(cert, tls, resumption, provider, staple)?)
         }
     });

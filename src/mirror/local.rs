@@ -13,10 +13,10 @@ use crate::link::{Link, LinkSpec};
 use crate::pq::Profile;
 use crate::pq::scenario::{Scenario, TwinSet};
 use crate::sites::Site;
-use crate::tls::Stack;
 use crate::tls::compression::CertCompression;
 use certbench_core::corpus::Corpus;
 use certbench_core::roots::{RootSet, RootsSpec};
+use certbench_schema::Transport;
 
 /// `(host, port)` → address, used instead of DNS.
 pub type ResolveMap = HashMap<(String, u16), SocketAddr>;
@@ -112,8 +112,14 @@ pub async fn serve<'a>(
         return Ok((None, resolve.clone()));
     };
     let sites: Vec<&Site> = sites.into_iter().collect();
-    let (mut served, mut resolved) =
-        serve_each(&[set], Stack::Openssl, None, sites.iter().copied(), resolve).await?;
+    let (mut served, mut resolved) = serve_each(
+        &[set],
+        Transport::Openssl,
+        None,
+        sites.iter().copied(),
+        resolve,
+    )
+    .await?;
     let resolve = resolved.remove(&set.twin_set()).unwrap_or_default();
     Ok((served.pop().map(|s| s.server), resolve))
 }
@@ -131,7 +137,7 @@ pub struct Served {
 /// resolved to it (a `--resolve` given for a host stays).
 pub async fn serve_each<'a>(
     sets: &[&MirrorSet],
-    stack: Stack,
+    stack: Transport,
     link: Option<LinkSpec>,
     sites: impl IntoIterator<Item = &'a Site> + Clone,
     resolve: &ResolveMap,
@@ -143,7 +149,7 @@ pub async fn serve_each<'a>(
 /// that offers it (`--compress-certs`; the rustls stack only).
 pub async fn serve_each_compressing<'a>(
     sets: &[&MirrorSet],
-    (stack, compression): (Stack, Option<&CertCompression>),
+    (stack, compression): (Transport, Option<&CertCompression>),
     link: Option<LinkSpec>,
     sites: impl IntoIterator<Item = &'a Site> + Clone,
     resolve: &ResolveMap,

@@ -38,8 +38,8 @@ use tokio::task::JoinHandle;
 
 use super::MirrorSet;
 use super::faults::{self, NO_HTTP_HOST, REFUSED_HOST};
-use crate::tls::Stack;
 use crate::tls::compression::{self, CertCompression};
+use certbench_schema::Transport;
 
 /// Why the mirror could not start.
 #[derive(Debug, thiserror::Error)]
@@ -241,14 +241,14 @@ impl MirrorServer {
 
     /// Starts serving `set` on `listener` over OpenSSL (on the current tokio runtime).
     pub fn start(set: &MirrorSet, listener: TcpListener) -> Result<MirrorServer, StartError> {
-        Self::start_with(set, listener, Stack::Openssl)
+        Self::start_with(set, listener, Transport::Openssl)
     }
 
     /// Starts serving `set` on `listener` over `stack` (on the current tokio runtime).
     pub fn start_with(
         set: &MirrorSet,
         listener: TcpListener,
-        stack: Stack,
+        stack: Transport,
     ) -> Result<MirrorServer, StartError> {
         Self::start_compressing(set, listener, stack, None)
     }
@@ -259,13 +259,13 @@ impl MirrorServer {
     pub fn start_compressing(
         set: &MirrorSet,
         listener: TcpListener,
-        stack: Stack,
+        stack: Transport,
         compression: Option<&CertCompression>,
     ) -> Result<MirrorServer, StartError> {
         let acceptor = match (stack, compression) {
-            (Stack::Openssl, None) => Acceptor::Openssl(Arc::new(acceptor(set)?)),
-            (Stack::Openssl, Some(_)) => return Err(StartError::CompressionNeedsRustls),
-            (Stack::Rustls, c) => Acceptor::Rustls(rustls_acceptor(set, c)?),
+            (Transport::Openssl, None) => Acceptor::Openssl(Arc::new(acceptor(set)?)),
+            (Transport::Openssl, Some(_)) => return Err(StartError::CompressionNeedsRustls),
+            (Transport::Rustls, c) => Acceptor::Rustls(rustls_acceptor(set, c)?),
         };
         let addr = listener.local_addr().expect("bound listener");
         // A port that was free a moment ago and has no listener now: connecting is refused.

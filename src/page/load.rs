@@ -15,14 +15,14 @@ use certbench_core::revocation::RevocationData;
 use super::pages::Page;
 use crate::run::schedule::loads;
 use crate::sites::Site;
-use crate::tls::Stack;
-use crate::transport::openssl::HookMode;
 use crate::transport::setup::{TransportSetup, with_transport};
-use crate::transport::{Failure, Transport, http_get};
+use crate::transport::{Failure, TlsStack, http_get};
 use certbench_core::cache::{CachePolicy, CachingVerifier};
 use certbench_core::methods::{DynVerifier, Method};
 use certbench_core::roots::RootSet;
 use certbench_core::{Checks, RunChecks};
+use certbench_schema::Hook;
+use certbench_schema::Transport;
 
 /// What to measure.
 #[derive(Clone, Debug)]
@@ -44,7 +44,7 @@ pub struct PageOptions {
     /// Connections opened to one host at once (1–6).
     pub concurrency: usize,
     /// The TLS stack.
-    pub transport: Stack,
+    pub transport: Transport,
     /// Bound on one connection.
     pub timeout: Duration,
     /// `(host, port)` → address instead of DNS (the mirror, `--resolve`).
@@ -52,7 +52,7 @@ pub struct PageOptions {
 }
 
 /// What a browser keeps across loads for one method.
-struct Browser<T: Transport> {
+struct Browser<T: TlsStack> {
     method: Method,
     cache: Arc<CachingVerifier>,
     verifier: Arc<dyn DynVerifier>,
@@ -65,7 +65,7 @@ struct Browser<T: Transport> {
     reuse: Mutex<HashMap<String, T::Reuse>>,
 }
 
-impl<T: Transport> Browser<T> {
+impl<T: TlsStack> Browser<T> {
     fn new(
         t: &T,
         method: Method,
@@ -115,7 +115,7 @@ struct Conn {
 
 /// One connection, on a task of its own (as a browser's connections proceed in parallel:
 /// two identical verifications can then be in flight at once, and the second coalesced).
-async fn connect<T: Transport + Send + 'static>(
+async fn connect<T: TlsStack + Send + 'static>(
     t: Arc<T>,
     b: Arc<Browser<T>>,
     site: Site,
@@ -168,7 +168,7 @@ async fn connect<T: Transport + Send + 'static>(
 }
 
 /// `count` connections to `site`, `concurrency` at a time, each on its own task.
-async fn host<T: Transport + Send + 'static>(
+async fn host<T: TlsStack + Send + 'static>(
     t: Arc<T>,
     b: Arc<Browser<T>>,
     site: Site,
@@ -203,7 +203,7 @@ fn joined(r: Result<Conn, tokio::task::JoinError>, site: &Site) -> Conn {
 }
 
 /// One load of `page` by browser `b`.
-async fn load<T: Transport + Send + 'static>(
+async fn load<T: TlsStack + Send + 'static>(
     t: &Arc<T>,
     b: &Arc<Browser<T>>,
     page: &Page,
@@ -287,7 +287,7 @@ pub async fn run(
     let setup = TransportSetup {
         stack: opts.transport,
         resumption: opts.resumption,
-        hook: HookMode::Replace,
+        hook: Hook::Replace,
         hook_openssl: true,
         hybrid_first: false,
         decompressor: None,
@@ -297,7 +297,7 @@ pub async fn run(
     })
 }
 
-async fn run_on<T: Transport + Send + 'static>(
+async fn run_on<T: TlsStack + Send + 'static>(
     t: Arc<T>,
     pages: &[Page],
     roots: &RootSet,

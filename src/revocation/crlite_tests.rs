@@ -150,9 +150,9 @@ fn verdicts_gecko_rustls_and_upki_agree() {
         ("revoked", Status::Revoked { depth: 0 }),
         ("good", Status::Good),
         // Revoked in the data, but not covered: Gecko and upki both let it through.
-        ("no-scts", not_covered.clone()),
-        ("outside", not_covered.clone()),
-        ("unenrolled", not_covered.clone()),
+        ("no-scts", not_covered),
+        ("outside", not_covered),
+        ("unenrolled", not_covered),
     ] {
         w.path(leaf, |p| {
             assert_eq!(filter.check_gecko(p, NOW).unwrap(), want, "gecko {leaf}");

@@ -512,7 +512,7 @@ fn warm(ca: &Ca, measured: &mut [Measured], runs: usize) -> Result<[&'static str
                         data: m.set.file(),
                         leaf,
                         got,
-                        want: want.clone(),
+                        want: *want,
                     });
                 }
                 m.warm[k].push(ns);

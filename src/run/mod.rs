@@ -1,10 +1,9 @@
 //! What every command that writes results shares: the raw samples file and its run header
 //! ([`sink`]), what a driver run measured ([`spec`]) and continuing a cut run from what it
-//! stored ([`resume`]), the command line that measures the other hook ([`command`]), the
+//! stored ([`resume`]), the
 //! schedule that interleaves the methods ([`schedule`]), and a sample's one constructor
 //! ([`sample`]).
 
-pub mod command;
 pub mod resume;
 pub mod sample;
 pub mod schedule;

@@ -114,13 +114,13 @@ fn first_fields(info: &RunInfo) -> Option<Vec<(Field, String)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tls::Stack;
-    use crate::transport::openssl::HookMode;
+    use certbench_schema::Hook;
+    use certbench_schema::Transport;
 
     fn spec() -> RunSpec {
         RunSpec {
             mirror: true,
-            ..RunSpec::plain(Stack::Openssl, HookMode::Callback)
+            ..RunSpec::plain(Transport::Openssl, Hook::Callback)
         }
     }
 
@@ -155,7 +155,7 @@ mod tests {
             Ok(None)
         ));
         let rustls = RunSpec {
-            stack: Stack::Rustls,
+            stack: Transport::Rustls,
             hook: None,
             ..spec()
         };
@@ -164,7 +164,7 @@ mod tests {
         // An older certbench's header: its (flag, value) pairs, read back into fields.
         let older = RunInfo {
             measured_with: (now.fields().into_iter())
-                .map(|(f, v)| (f.flag(), v))
+                .map(|(f, v)| (format!("--{}", f.name()), v))
                 .collect(),
             ..RunInfo::default()
         };

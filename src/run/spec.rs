@@ -6,7 +6,7 @@
 //! Sites, methods and run counts are not in it: those only add or leave out rows and samples,
 //! and every row shows its n. Each field is named by [`Field`], whose [`Field::name`] is the
 //! name of the option that sets it, as the user types it without its leading dashes — the
-//! one table those names come from ([`Field::flag`] types them whole).
+//! one table those names come from (the CLI writes them as options).
 //!
 //! In the header, a field that does not apply is left out, and each typed value is stored by
 //! its name (`"openssl"`, `"callback"`, `"mldsa44"`, `"crlite"`, `"mozilla"` or the roots
@@ -21,23 +21,18 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::pq::Profile;
 use crate::pq::scenario::Scenario;
-use crate::tls::Stack;
-use crate::transport::openssl::HookMode;
 use certbench_core::roots::RootsSpec;
+use certbench_schema::Hook;
+use certbench_schema::Transport;
 
 /// What a driver run measured: every option that changes what one of its samples measures.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunSpec {
     /// The TLS stack (`transport`).
-    #[serde(with = "named")]
-    pub stack: Stack,
+    pub stack: Transport,
     /// How webpki methods enter OpenSSL: only for the OpenSSL stack, `None` over rustls.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "named_option"
-    )]
-    pub hook: Option<HookMode>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook: Option<Hook>,
     /// The sites served by the loopback mirror.
     pub mirror: bool,
     /// Each (site, method)'s previous TLS session offered again.
@@ -52,7 +47,7 @@ pub struct RunSpec {
     /// Sites measured at once.
     pub concurrency: usize,
     /// The post-quantum profiles measured beside today's chains (empty without them).
-    #[serde(default, skip_serializing_if = "Vec::is_empty", with = "named_list")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pq: Vec<Profile>,
     /// The scenarios each post-quantum profile's twins were made under (empty without `--pq`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -83,11 +78,7 @@ pub struct RunSpec {
 /// from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RevocationSpec {
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        with = "named_option"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mechanism: Option<Mechanism>,
     pub origin: String,
 }
@@ -151,13 +142,6 @@ impl Field {
             Field::Hook => "hook",
             Field::CompressCerts => "compress-certs",
         }
-    }
-
-    /// The option as the user types it: its [`name`](Field::name) after two dashes (a long
-    /// option, as clap spells it).
-    pub fn flag(self) -> String {
-        let dash = '-';
-        format!("{dash}{dash}{}", self.name())
     }
 
     /// The field an older header's flag names (`measured_with`), if any.
@@ -258,98 +242,6 @@ impl RunSpec {
     }
 }
 
-/// A value stored by its name: the stack, the hook, a profile, a mechanism.
-trait Named: Copy + 'static {
-    const ALL: &'static [Self];
-    const WHAT: &'static str;
-    fn name(self) -> &'static str;
-    fn by_name<E: serde::de::Error>(name: &str) -> Result<Self, E> {
-        (Self::ALL.iter().copied())
-            .find(|v| v.name() == name)
-            .ok_or_else(|| E::custom(format!("unknown {} `{name}`", Self::WHAT)))
-    }
-}
-
-impl Named for Stack {
-    const ALL: &'static [Stack] = &[Stack::Openssl, Stack::Rustls];
-    const WHAT: &'static str = "TLS stack";
-    fn name(self) -> &'static str {
-        Stack::name(self)
-    }
-}
-
-impl Named for HookMode {
-    const ALL: &'static [HookMode] = &[HookMode::Callback, HookMode::Replace];
-    const WHAT: &'static str = "hook";
-    fn name(self) -> &'static str {
-        HookMode::name(self)
-    }
-}
-
-impl Named for Profile {
-    const ALL: &'static [Profile] = &[
-        Profile::Classical,
-        Profile::MlDsa44,
-        Profile::MlDsa65,
-        Profile::MlDsa87,
-        Profile::Mixed,
-        Profile::Mtc,
-    ];
-    const WHAT: &'static str = "profile";
-    fn name(self) -> &'static str {
-        Profile::name(self)
-    }
-}
-
-impl Named for Mechanism {
-    const ALL: &'static [Mechanism] = &[
-        Mechanism::CrlSet,
-        Mechanism::Crlite,
-        Mechanism::Upki,
-        Mechanism::Crl,
-        Mechanism::Ocsp,
-    ];
-    const WHAT: &'static str = "revocation mechanism";
-    fn name(self) -> &'static str {
-        Mechanism::name(self)
-    }
-}
-
-mod named {
-    use super::*;
-    pub fn serialize<S: Serializer, T: Named>(v: &T, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(v.name())
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>, T: Named>(d: D) -> Result<T, D::Error> {
-        T::by_name(&String::deserialize(d)?)
-    }
-}
-
-mod named_option {
-    use super::*;
-    pub fn serialize<S: Serializer, T: Named>(v: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
-        v.map(T::name).serialize(s)
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>, T: Named>(d: D) -> Result<Option<T>, D::Error> {
-        Option::<String>::deserialize(d)?
-            .map(|n| T::by_name(&n))
-            .transpose()
-    }
-}
-
-mod named_list {
-    use super::*;
-    pub fn serialize<S: Serializer, T: Named>(v: &[T], s: S) -> Result<S::Ok, S::Error> {
-        let names: Vec<&str> = v.iter().map(|x| x.name()).collect();
-        names.serialize(s)
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>, T: Named>(d: D) -> Result<Vec<T>, D::Error> {
-        (Vec::<String>::deserialize(d)?.iter())
-            .map(|n| T::by_name(n))
-            .collect()
-    }
-}
-
 /// The roots as the command line names them: `mozilla`, `system`, or the file's path.
 mod roots {
     use super::*;
@@ -374,10 +266,10 @@ mod roots {
 /// its default; tests change what they need with `..RunSpec::plain(…)`.
 #[cfg(test)]
 impl RunSpec {
-    pub(crate) fn plain(stack: Stack, hook: HookMode) -> RunSpec {
+    pub(crate) fn plain(stack: Transport, hook: Hook) -> RunSpec {
         RunSpec {
             stack,
-            hook: (stack == Stack::Openssl).then_some(hook),
+            hook: (stack == Transport::Openssl).then_some(hook),
             mirror: false,
             resumption: false,
             roots: RootsSpec::Mozilla,
@@ -410,7 +302,7 @@ mod tests {
                 mechanism: Some(Mechanism::Crlite),
                 origin: "mirror".into(),
             }),
-            ..RunSpec::plain(Stack::Openssl, HookMode::Callback)
+            ..RunSpec::plain(Transport::Openssl, Hook::Callback)
         }
     }
 
@@ -423,7 +315,7 @@ mod tests {
         assert_eq!(json["revocation"]["mechanism"], "crlite");
         assert_eq!(serde_json::from_value::<RunSpec>(json).unwrap(), spec());
         let rustls = RunSpec {
-            stack: Stack::Rustls,
+            stack: Transport::Rustls,
             hook: None,
             roots: RootsSpec::Mozilla,
             pq: vec![Profile::Classical, Profile::MlDsa44],
@@ -455,17 +347,12 @@ mod tests {
             names.join(" "),
             "transport mirror tls-resumption roots cache-roots resolve concurrency ct revocation hook"
         );
-        assert_eq!(
-            Field::TlsResumption.flag().len(),
-            "tls-resumption".len() + 2
-        );
-        assert!(Field::TlsResumption.flag().trim_start_matches('-') == "tls-resumption");
         assert_eq!(fields[3].1, "File(\"my roots.pem\")");
         assert_eq!(fields[5].1, "a:443:127.0.0.1,b:443:127.0.0.1");
         assert_eq!(fields[8].1, "crlite (mirror)");
         assert!(spec().differences(&fields).is_empty());
         let now = RunSpec {
-            stack: Stack::Rustls,
+            stack: Transport::Rustls,
             hook: None,
             concurrency: 4,
             ..spec()
@@ -487,7 +374,12 @@ mod tests {
             ]
         );
         let back: Vec<(Field, String)> = (now.fields().iter())
-            .map(|(f, v)| (Field::from_flag(&f.flag()).unwrap(), v.clone()))
+            .map(|(f, v)| {
+                (
+                    Field::from_flag(&format!("--{}", f.name())).unwrap(),
+                    v.clone(),
+                )
+            })
             .collect();
         assert_eq!(back, now.fields());
         assert_eq!(

@@ -14,41 +14,26 @@ use certbench_core::decompress::{Decompressions, Lease, lease};
 pub use certbench_schema::CertCompression;
 use rustls::compress::{CertCompressor, CertDecompressor};
 
-/// Why a compression name cannot be used.
-#[derive(Debug, thiserror::Error)]
-#[error("unknown certificate compression `{0}` (brotli or zlib)")]
-pub struct UnknownCompression(pub String);
-
-/// The algorithm `text` names (`brotli`, `zlib`), for the command line.
-pub fn parse(text: &str) -> Result<CertCompression, UnknownCompression> {
-    match CertCompression::from(text) {
-        CertCompression::Unknown(t) => Err(UnknownCompression(t)),
-        known => Ok(known),
-    }
-}
-
-/// rustls' compressor for `alg` (`None`: a name this version does not know).
-pub fn compressor(alg: &CertCompression) -> Option<&'static dyn CertCompressor> {
+/// rustls' compressor for `alg`.
+pub fn compressor(alg: &CertCompression) -> &'static dyn CertCompressor {
     match alg {
-        CertCompression::Brotli => Some(rustls::compress::BROTLI_COMPRESSOR),
-        CertCompression::Zlib => Some(rustls::compress::ZLIB_COMPRESSOR),
-        CertCompression::Unknown(_) => None,
+        CertCompression::Brotli => rustls::compress::BROTLI_COMPRESSOR,
+        CertCompression::Zlib => rustls::compress::ZLIB_COMPRESSOR,
     }
 }
 
 /// rustls' decompressor for `alg`.
-pub fn decompressor(alg: &CertCompression) -> Option<&'static dyn CertDecompressor> {
+pub fn decompressor(alg: &CertCompression) -> &'static dyn CertDecompressor {
     match alg {
-        CertCompression::Brotli => Some(rustls::compress::BROTLI_DECOMPRESSOR),
-        CertCompression::Zlib => Some(rustls::compress::ZLIB_DECOMPRESSOR),
-        CertCompression::Unknown(_) => None,
+        CertCompression::Brotli => rustls::compress::BROTLI_DECOMPRESSOR,
+        CertCompression::Zlib => rustls::compress::ZLIB_DECOMPRESSOR,
     }
 }
 
 /// A server configuration compressing its certificates with `alg` only, or not at all; it
 /// decompresses no client certificate (certbench's servers ask for none).
 pub fn server(config: &mut rustls::ServerConfig, alg: Option<&CertCompression>) {
-    config.cert_compressors = alg.and_then(compressor).into_iter().collect();
+    config.cert_compressors = alg.map(compressor).into_iter().collect();
     config.cert_decompressors = Vec::new();
 }
 
@@ -95,8 +80,8 @@ mod tests {
     #[test]
     fn names_parse_and_each_has_both_directions() {
         for alg in CertCompression::KNOWN {
-            assert_eq!(parse(alg.as_str()).unwrap(), *alg);
-            let (c, d) = (compressor(alg).unwrap(), decompressor(alg).unwrap());
+            assert_eq!(alg.name().parse::<CertCompression>().unwrap(), *alg);
+            let (c, d) = (compressor(alg), decompressor(alg));
             assert_eq!(c.algorithm(), d.algorithm());
             let input = b"certificate certificate certificate certificate".to_vec();
             let packed = c
@@ -107,6 +92,6 @@ mod tests {
             d.decompress(&packed, &mut out).unwrap();
             assert_eq!(out, input);
         }
-        assert!(parse("zstd").is_err());
+        assert!("zstd".parse::<CertCompression>().is_err());
     }
 }

@@ -1,5 +1,5 @@
-//! The TLS vocabulary every TLS command shares — one type per idea: the [`Stack`] (OpenSSL or
-//! rustls), rustls' crypto [`Provider`], a [`TlsLibrary`] (a stack on its crypto, what `bulk` and
+//! The TLS vocabulary every TLS command shares — one type per idea (the stack itself, OpenSSL or
+//! rustls, is the schema's [`certbench_schema::Transport`]): rustls' crypto [`Provider`], a [`TlsLibrary`] (a stack on its crypto, what `bulk` and
 //! `icount` compare), the protocol [`Version`], the server's [`KeyType`] and a cipher
 //! [`Suite`] — with the in-memory client–server pair ([`pair`]); the test certificates are
 //! made in [`crate::certs::test`].
@@ -13,37 +13,6 @@ pub mod pair;
 use std::sync::Arc;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-
-/// A TLS stack: the driver's and the page loader's `--transport`, and either side of a
-/// `handshake`. Its doc comments are `--transport`'s help.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Stack {
-    /// hyper over OpenSSL (tokio-openssl): the seed's stack, with `--hook`.
-    Openssl,
-    /// hyper over hyper-rustls over rustls (aws-lc-rs): Servo's stack today, with the
-    /// method inside a `TimedVerifier`.
-    Rustls,
-}
-
-impl Stack {
-    /// The name on the command line, in samples and in tables.
-    pub fn name(self) -> &'static str {
-        match self {
-            Stack::Openssl => "openssl",
-            Stack::Rustls => "rustls",
-        }
-    }
-}
-
-/// The stack as a sample's configuration names it (`config.transport`).
-impl From<Stack> for certbench_schema::Transport {
-    fn from(stack: Stack) -> certbench_schema::Transport {
-        match stack {
-            Stack::Openssl => certbench_schema::Transport::Openssl,
-            Stack::Rustls => certbench_schema::Transport::Rustls,
-        }
-    }
-}
 
 /// `provider` with X25519MLKEM768 first among its key exchange groups: a client then sends
 /// its key share (with X25519's, as rustls does for it), as Chrome (131 on) and Firefox (132

@@ -1,8 +1,8 @@
 //! The TLS stacks the driver connects through: one file per stack, each implementing
-//! [`Transport`]. What is common to every stack — resolving a name, the TCP connection, the
+//! [`TlsStack`]. What is common to every stack — resolving a name, the TCP connection, the
 //! HTTP/1.1 request and the closing of the connection — is written once, here.
 //!
-//! Adding a stack: one file implementing [`Transport`], one variant in [`crate::tls::Stack`],
+//! Adding a stack: one file implementing [`TlsStack`], one variant in [`certbench_schema::Transport`],
 //! one arm in [`setup::with_transport`].
 
 use std::future::Future;
@@ -26,7 +26,7 @@ pub mod openssl;
 pub mod rustls;
 pub mod setup;
 
-use crate::tls::Stack;
+use certbench_schema::Transport;
 
 /// Why a sample failed, made where it failed; its [`ErrorKind`] is data, never read back out
 /// of the message. The messages keep the `dns:`, `connect:`, … prefixes users see in tables.
@@ -115,11 +115,11 @@ pub struct Verification {
     pub rejection: Option<String>,
 }
 
-/// One TLS stack. The driver's sample pipeline calls, in order: [`Transport::stores`]
-/// (`roots-creation`, or reused), [`Transport::connector`] (`http-connector-creation`),
-/// [`Transport::handshake`] over a TCP stream from [`tcp`] then [`http_get`] (`connection`),
-/// then [`Transport::verification`] and [`Transport::keep`].
-pub trait Transport: Sync {
+/// One TLS stack. The driver's sample pipeline calls, in order: [`TlsStack::stores`]
+/// (`roots-creation`, or reused), [`TlsStack::connector`] (`http-connector-creation`),
+/// [`TlsStack::handshake`] over a TCP stream from [`tcp`] then [`http_get`] (`connection`),
+/// then [`TlsStack::verification`] and [`TlsStack::keep`].
+pub trait TlsStack: Sync {
     /// The trust stores one method needs over this stack (built per sample, or once with
     /// `--cache-roots`).
     type Stores: Clone + Send + Sync;
@@ -132,7 +132,7 @@ pub trait Transport: Sync {
     type Io: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static;
 
     /// Which stack this is.
-    fn kind(&self) -> Stack;
+    fn kind(&self) -> Transport;
 
     /// How `method` is put into the stack (`native`, `callback`, `replace`,
     /// `timed-verifier`), as its samples' configuration names it.
@@ -155,7 +155,7 @@ pub trait Transport: Sync {
         roots: &RootSet,
     ) -> Result<Self::Stores, Failure>;
 
-    /// Whether `reuse` already holds everything [`Transport::stores`] would build (a reused
+    /// Whether `reuse` already holds everything [`TlsStack::stores`] would build (a reused
     /// client configuration): the sample then builds no store.
     fn reuses_stores(&self, _reuse: &Self::Reuse) -> bool {
         false
@@ -165,7 +165,7 @@ pub trait Transport: Sync {
     /// resolved address, if given), verifying at `time`, checking what `checks` names (the
     /// method's, resolved once: the leaf's SCTs, revocation with the response the server
     /// staples). `stores` is `None` only when
-    /// [`Transport::reuses_stores`] said so.
+    /// [`TlsStack::reuses_stores`] said so.
     #[allow(clippy::too_many_arguments)]
     fn connector(
         &self,

@@ -1,14 +1,14 @@
 //! The seed's stack: a hyper 1 HTTP/1.1 client over OpenSSL (tokio-openssl), one fresh
 //! connection per sample, with the certificate verification hooked in one of three ways.
 //!
-//! - [`Hook::Native`] (`openssl`): OpenSSL verifies. libssl runs `X509_verify_cert` inside the
+//! - [`ConnectorHook::Native`] (`openssl`): OpenSSL verifies. libssl runs `X509_verify_cert` inside the
 //!   handshake, before any `set_verify_callback` runs; certbench times it where it happens, by
 //!   installing `SSL_CTX_set_cert_verify_callback` with a wrapper that calls it (`verify`).
-//! - [`Hook::Callback`] (a webpki method, the seed's way): OpenSSL's own verification still
+//! - [`ConnectorHook::Callback`] (a webpki method, the seed's way): OpenSSL's own verification still
 //!   runs (timed as `openssl-verify`), and at depth 0 the `set_verify_callback` converts the
 //!   chain to DER (`chain-creation`) and calls webpki (`verify`, `verify-hostname`), whose
 //!   verdict decides.
-//! - [`Hook::Replace`] (a webpki method, what a browser should do): the cert-verify callback
+//! - [`ConnectorHook::Replace`] (a webpki method, what a browser should do): the cert-verify callback
 //!   replaces `X509_verify_cert` entirely with webpki; OpenSSL verifies nothing.
 //!
 //! In every hook `total-verification` is the whole span of the cert-verify callback. A panic
@@ -40,47 +40,18 @@ use openssl::x509::store::X509Store;
 use openssl::x509::{X509StoreContext, X509StoreContextRef};
 use rustls_pki_types::CertificateDer;
 
-use super::{ConnInfo, Failure, Transport, Verification, tcp};
+use super::{ConnInfo, Failure, TlsStack, Verification, tcp};
 use crate::sites::Site;
-use crate::tls::Stack;
 use certbench_core::Checks;
 use certbench_core::chain::Chain;
 use certbench_core::methods::{AnyRoots, DynVerifier, Method};
 use certbench_core::roots::RootSet;
 use certbench_core::stages::Recorder;
 use certbench_core::verifier::{Rejection, Target};
-
-/// How a webpki method is put into OpenSSL's handshake (`--hook`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum HookMode {
-    /// `set_verify_callback` at depth 0, after OpenSSL's own verification (the seed's way).
-    Callback,
-    /// `SSL_CTX_set_cert_verify_callback`: webpki instead of `X509_verify_cert`.
-    Replace,
-}
-
-impl HookMode {
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            HookMode::Callback => "callback",
-            HookMode::Replace => "replace",
-        }
-    }
-}
-
-/// The hook as a sample's configuration names it.
-impl From<HookMode> for certbench_schema::Hook {
-    fn from(mode: HookMode) -> certbench_schema::Hook {
-        match mode {
-            HookMode::Callback => certbench_schema::Hook::Callback,
-            HookMode::Replace => certbench_schema::Hook::Replace,
-        }
-    }
-}
+use certbench_schema::{Hook, Transport};
 
 /// How verification happens in one connector.
-pub enum Hook {
+pub enum ConnectorHook {
     /// OpenSSL's own `X509_verify_cert`, timed.
     Native,
     /// A webpki method after OpenSSL's own verification.
@@ -150,15 +121,15 @@ fn webpki(
 }
 
 /// Builds a connector for one sample. `store` is OpenSSL's trust store (unused by
-/// [`Hook::Replace`]); `host` and `time` are what webpki checks; the hooked method checks what
+/// [`ConnectorHook::Replace`]); `host` and `time` are what webpki checks; the hooked method checks what
 /// `checks` names (its own, resolved once: the leaf's SCTs, revocation with the server's
-/// staple); [`Hook::Native`] checks neither. With `resumption`, the sessions the server gives
+/// staple); [`ConnectorHook::Native`] checks neither. With `resumption`, the sessions the server gives
 /// land in `state.session`; without, no session is kept.
 ///
 /// Invariant relied on by `ossl::offer_session`: no session ever enters this context's
 /// internal session cache.
 pub fn connector(
-    hook: Hook,
+    hook: ConnectorHook,
     store: Option<X509Store>,
     (host, time): (&str, u64),
     checks: &Checks,
@@ -183,9 +154,9 @@ pub fn connector(
     }
     let hooked = |v, r| HookedMethod::new(v, r, (host, time), checks);
     match hook {
-        Hook::Native => install_native(&mut b, host, time, state),
-        Hook::Callback(v, r) => install_callback(&mut b, hooked(v, r), state),
-        Hook::Replace(v, r) => install_replace(&mut b, hooked(v, r), state),
+        ConnectorHook::Native => install_native(&mut b, host, time, state),
+        ConnectorHook::Callback(v, r) => install_callback(&mut b, hooked(v, r), state),
+        ConnectorHook::Replace(v, r) => install_replace(&mut b, hooked(v, r), state),
     }
     Ok(b.build())
 }
@@ -369,11 +340,11 @@ fn install_replace(
     );
 }
 
-/// The OpenSSL stack as a [`Transport`]: `openssl` runs natively; every other method is put
+/// The OpenSSL stack as a [`TlsStack`]: `openssl` runs natively; every other method is put
 /// in through `hook`.
 pub struct OpensslTransport {
     /// How a method other than `openssl` enters the handshake.
-    pub hook: HookMode,
+    pub hook: Hook,
     /// Keep the session the server gives and offer it on the next connection.
     pub resumption: bool,
     /// Put `openssl` in through `hook` too, as its certbench method (its `X509_verify_cert`
@@ -410,21 +381,21 @@ impl OpensslTransport {
     }
 }
 
-impl Transport for OpensslTransport {
+impl TlsStack for OpensslTransport {
     type Stores = OpensslStores;
     type Reuse = Option<SslSession>;
     type Connector = OpensslConnector;
     type Io = TokioIo<tokio_openssl::SslStream<tokio::net::TcpStream>>;
 
-    fn kind(&self) -> Stack {
-        Stack::Openssl
+    fn kind(&self) -> Transport {
+        Transport::Openssl
     }
 
     fn hook(&self, method: Method) -> Option<certbench_schema::Hook> {
         Some(if self.native(method) {
             certbench_schema::Hook::Native
         } else {
-            self.hook.into()
+            self.hook
         })
     }
 
@@ -433,7 +404,7 @@ impl Transport for OpensslTransport {
     }
 
     fn openssl_verifies(&self, method: Method) -> bool {
-        self.native(method) || self.hook == HookMode::Callback
+        self.native(method) || self.hook == Hook::Callback
     }
 
     fn stores(
@@ -448,7 +419,7 @@ impl Transport for OpensslTransport {
                 .map_err(|e| Failure::Input(format!("building {m} roots: {e}")))
         };
         let native = self.native(method);
-        let openssl = if native || self.hook == HookMode::Callback {
+        let openssl = if native || self.hook == Hook::Callback {
             Some(build(Method::OpenSsl.verifier().as_ref(), Method::OpenSsl)?)
         } else {
             None
@@ -480,11 +451,11 @@ impl Transport for OpensslTransport {
             .and_then(|r| ossl::share_store(&r.downcast_ref::<OpenSslRoots>()?.0));
         let hook = match (self.native(method), stores.method) {
             // `openssl` natively: no CT check.
-            (true, _) => Hook::Native,
-            (false, Some(r)) if self.hook == HookMode::Callback => {
-                Hook::Callback(verifier.clone(), r)
+            (true, _) => ConnectorHook::Native,
+            (false, Some(r)) if self.hook == Hook::Callback => {
+                ConnectorHook::Callback(verifier.clone(), r)
             }
-            (false, Some(r)) => Hook::Replace(verifier.clone(), r),
+            (false, Some(r)) => ConnectorHook::Replace(verifier.clone(), r),
             (false, None) => return Err(Failure::Input(format!("no {method} trust store"))),
         };
         // `openssl` natively checks nothing beyond the path (its Checks are none).

@@ -41,15 +41,15 @@ use hyper_util::rt::TokioIo;
 use rustls::client::danger::ServerCertVerifier;
 
 use super::flight::{Counted, Flights, certificate_message_bytes, chain_bytes};
-use super::{ConnInfo, Failure, Transport, Verification, tcp};
+use super::{ConnInfo, Failure, TlsStack, Verification, tcp};
 use crate::sites::Site;
-use crate::tls::Stack;
 use crate::tls::compression::{self, Timed};
 use certbench_core::methods::{AnyRoots, DynVerifier, Method};
 use certbench_core::roots::RootSet;
 pub use certbench_core::timed::{
     LastVerification, MethodVerifier, TimedVerifier, VerificationSink, reason,
 };
+use certbench_schema::Transport;
 
 /// The verifier a sample's rustls configuration verifies with: `verifier` timed into `sink`,
 /// checking what `checks` names (see the module documentation).
@@ -146,7 +146,7 @@ pub fn connector(config: rustls::ClientConfig, tcp: TcpConnector) -> Connector {
         .wrap_connector(tcp)
 }
 
-/// The rustls stack as a [`Transport`]: every method inside a [`TimedVerifier`].
+/// The rustls stack as a [`TlsStack`]: every method inside a [`TimedVerifier`].
 pub struct RustlsTransport {
     /// Keep each (site, method)'s configuration and sessions, and resume.
     pub resumption: bool,
@@ -188,14 +188,14 @@ pub struct RustlsConnector {
     verifier: Arc<dyn DynVerifier>,
 }
 
-impl Transport for RustlsTransport {
+impl TlsStack for RustlsTransport {
     type Stores = Arc<AnyRoots>;
     type Reuse = RustlsReuse;
     type Connector = RustlsConnector;
     type Io = hyper_rustls::MaybeHttpsStream<TokioIo<Counted<tokio::net::TcpStream>>>;
 
-    fn kind(&self) -> Stack {
-        Stack::Rustls
+    fn kind(&self) -> Transport {
+        Transport::Rustls
     }
 
     fn hook(&self, _: Method) -> Option<certbench_schema::Hook> {

@@ -1,23 +1,23 @@
-//! The one place a [`Stack`] becomes its transport: a command says how it wants the stack set
+//! The one place a [`Transport`] becomes its transport: a command says how it wants the stack set
 //! up ([`TransportSetup`]) and runs its code over whichever transport that is
 //! ([`with_transport!`](crate::transport::setup::with_transport)). Each stack's transport is a
 //! type of its own (its stores, connector and reused state differ), so the code runs once per
-//! stack, generic over [`crate::transport::Transport`].
+//! stack, generic over [`crate::transport::TlsStack`].
 
-use crate::tls::Stack;
-use crate::transport::openssl::{HookMode, OpensslTransport};
+use crate::transport::openssl::OpensslTransport;
 use crate::transport::rustls::RustlsTransport;
+use certbench_schema::{Hook, Transport};
 
 /// How a command sets its stack up: the stack, and each stack's options (those of the other
 /// stack are not used).
 #[derive(Clone, Copy, Debug)]
 pub struct TransportSetup {
     /// The stack.
-    pub stack: Stack,
+    pub stack: Transport,
     /// Keep sessions and offer them again.
     pub resumption: bool,
     /// OpenSSL: how a method other than `openssl` enters the handshake.
-    pub hook: HookMode,
+    pub hook: Hook,
     /// OpenSSL: put `openssl` in through the hook too (a layer above every method).
     pub hook_openssl: bool,
     /// rustls: offer X25519MLKEM768 first (`--pq`).
@@ -53,11 +53,11 @@ macro_rules! with_transport {
     ($setup:expr, |$t:ident| $body:expr) => {{
         let setup: $crate::transport::setup::TransportSetup = $setup;
         match setup.stack {
-            $crate::tls::Stack::Openssl => {
+            ::certbench_schema::Transport::Openssl => {
                 let $t = setup.openssl();
                 $body
             }
-            $crate::tls::Stack::Rustls => {
+            ::certbench_schema::Transport::Rustls => {
                 let $t = setup.rustls();
                 $body
             }

@@ -38,7 +38,10 @@ fn drive(compression: Option<CertCompression>) -> Vec<Sample> {
     )
 }
 
-type Key = (String, Option<certbench_schema::Profile>);
+type Key = (
+    String,
+    Option<certbench_schema::Named<certbench_schema::Profile>>,
+);
 
 fn by_site(samples: &[Sample]) -> HashMap<Key, &Sample> {
     (samples.iter())
@@ -58,7 +61,7 @@ fn compression_shrinks_a_classical_first_flight_and_barely_an_ml_dsa_one() {
         assert_eq!(p.verdict, Verdict::Ok, "{key:?}");
         assert_eq!(b.verdict, p.verdict, "{key:?}: the verdict is unchanged");
         assert_eq!(p.config.compression, None);
-        assert_eq!(b.config.compression, Some(CertCompression::Brotli));
+        assert_eq!(b.config.compression, Some(CertCompression::Brotli.into()));
         // Decompression only where the server compressed.
         assert!(!p.stages.contains_key(&Stage::CertDecompression), "{key:?}");
         assert!(p.meta.compressed_cert_message_bytes.is_none(), "{key:?}");

@@ -156,7 +156,7 @@ fn mirror_run_prints_tables_skips_bad_lines_and_reuses_cached_clones() {
     for s in samples.iter().filter(|s| s.verdict == Verdict::Ok) {
         assert_eq!(
             s.config.transport,
-            Some(certbench_schema::Transport::Rustls)
+            Some(certbench_schema::Transport::Rustls.into())
         );
         assert!(s.stage(Stage::TotalVerification).unwrap() > 0);
         assert_eq!(s.meta.tls_version.as_deref(), Some("TLSv1.3"));

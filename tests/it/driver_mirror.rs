@@ -8,36 +8,43 @@ use certbench::driver::{DriverOptions, run};
 use certbench::mirror::server::MirrorServer;
 use certbench::mirror::{EXPIRED_HOST, UNTRUSTED_HOST, WRONG_HOST};
 use certbench::sites::parse_sites;
-use certbench::tls::Stack;
-use certbench::transport::openssl::HookMode;
 use certbench_core::methods::Method;
 use certbench_core::roots::RootSet;
+use certbench_schema::Hook;
+use certbench_schema::Transport;
 use certbench_schema::{Sample, Stage, Verdict};
 
 use crate::common::{Fault, browser_reason, mirror};
 
-fn drive(sites: &str, hook: HookMode, runs: u32) -> Vec<Sample> {
+fn drive(sites: &str, hook: Hook, runs: u32) -> Vec<Sample> {
     drive_with(sites, hook, runs, false)
 }
 
-fn drive_with(sites: &str, hook: HookMode, runs: u32, resumption: bool) -> Vec<Sample> {
+fn drive_with(sites: &str, hook: Hook, runs: u32, resumption: bool) -> Vec<Sample> {
     drive_opts(sites, hook, runs, resumption, false)
 }
 
 fn drive_opts(
     sites: &str,
-    hook: HookMode,
+    hook: Hook,
     runs: u32,
     resumption: bool,
     cache_roots: bool,
 ) -> Vec<Sample> {
-    drive_over(Stack::Openssl, sites, hook, runs, resumption, cache_roots)
+    drive_over(
+        Transport::Openssl,
+        sites,
+        hook,
+        runs,
+        resumption,
+        cache_roots,
+    )
 }
 
 fn drive_over(
-    transport: Stack,
+    transport: Transport,
     sites: &str,
-    hook: HookMode,
+    hook: Hook,
     runs: u32,
     resumption: bool,
     cache_roots: bool,
@@ -55,9 +62,9 @@ fn drive_over(
 
 fn drive_methods(
     methods: &[Method],
-    transport: Stack,
+    transport: Transport,
     sites: &str,
-    hook: HookMode,
+    hook: Hook,
     runs: u32,
     resumption: bool,
     cache_roots: bool,
@@ -77,9 +84,9 @@ fn drive_methods(
 #[allow(clippy::too_many_arguments)]
 fn drive_ct(
     methods: &[Method],
-    transport: Stack,
+    transport: Transport,
     sites: &str,
-    hook: HookMode,
+    hook: Hook,
     runs: u32,
     resumption: bool,
     cache_roots: bool,
@@ -128,7 +135,7 @@ fn drive_ct(
 
 #[test]
 fn stages_are_recorded_where_they_happen_in_both_hooks() {
-    for hook in [HookMode::Callback, HookMode::Replace] {
+    for hook in [Hook::Callback, Hook::Replace] {
         let samples = drive("reddit.com\nwww.washingtonpost.com\ncnn.com\n", hook, 2);
         assert_eq!(samples.len(), 3 * crate::common::all_methods().len() * 2);
         for s in &samples {
@@ -157,12 +164,12 @@ fn stages_are_recorded_where_they_happen_in_both_hooks() {
                     assert!(!has(Stage::OpenSslVerify) && !has(Stage::ChainCreation));
                 }
                 // The seed's way pays for OpenSSL's verification too.
-                (m, HookMode::Callback) => {
+                (m, Hook::Callback) => {
                     assert!(has(Stage::OpenSslVerify) && has(Stage::ChainCreation));
                     assert!(has(Stage::Verify));
                     assert_eq!(has(Stage::VerifyHostname), checks_host_apart(m), "{m}");
                 }
-                (m, HookMode::Replace) => {
+                (m, Hook::Replace) => {
                     assert!(
                         !has(Stage::OpenSslVerify),
                         "replace: OpenSSL verifies nothing"
@@ -170,6 +177,7 @@ fn stages_are_recorded_where_they_happen_in_both_hooks() {
                     assert!(has(Stage::Verify));
                     assert_eq!(has(Stage::VerifyHostname), checks_host_apart(m), "{m}");
                 }
+                (_, other) => panic!("--hook takes callback or replace, not {other}"),
             }
         }
     }
@@ -217,7 +225,7 @@ fn expected_reason(method: &str, site: &str) -> &'static str {
 
 #[test]
 fn fault_hosts_are_rejected_by_every_method_with_its_reason() {
-    for hook in [HookMode::Callback, HookMode::Replace] {
+    for hook in [Hook::Callback, Hook::Replace] {
         let samples = drive(
             &format!("{EXPIRED_HOST}\n{WRONG_HOST}\n{UNTRUSTED_HOST}\nreddit.com\n"),
             hook,
@@ -243,7 +251,7 @@ fn fault_hosts_are_rejected_by_every_method_with_its_reason() {
 
 #[test]
 fn tls_resumption_really_resumes_and_skips_verification() {
-    for hook in [HookMode::Callback, HookMode::Replace] {
+    for hook in [Hook::Callback, Hook::Replace] {
         let samples = drive_with("reddit.com\ncnn.com\n", hook, 3, true);
         assert_eq!(samples.len(), 2 * crate::common::all_methods().len() * 3);
         for s in &samples {
@@ -267,7 +275,7 @@ fn tls_resumption_really_resumes_and_skips_verification() {
         }
     }
     // Without the flag, nothing is resumed and nothing is recorded about it.
-    for s in drive("reddit.com\n", HookMode::Callback, 2) {
+    for s in drive("reddit.com\n", Hook::Callback, 2) {
         assert_eq!(s.meta.resumed, None);
         assert!(s.stages.contains_key(&Stage::TotalVerification));
     }
@@ -314,7 +322,7 @@ impl certbench_core::methods::DynVerifier for Panicking {
 /// both hooks; no unwinding reaches OpenSSL, and the process goes on to verify normally.
 #[test]
 fn a_panicking_verifier_is_a_rejection_and_the_process_lives() {
-    use certbench::transport::openssl::{Hook, HookState, connector};
+    use certbench::transport::openssl::{ConnectorHook, HookState, connector};
     use std::pin::Pin;
     use std::sync::{Arc, Mutex};
 
@@ -335,7 +343,7 @@ fn a_panicking_verifier_is_a_rejection_and_the_process_lives() {
     rt.block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let server = MirrorServer::start(set, listener).unwrap();
-        let handshake = |hook: Hook| {
+        let handshake = |hook: ConnectorHook| {
             let state = Arc::new(Mutex::new(HookState::default()));
             let c = connector(
                 hook,
@@ -372,8 +380,8 @@ fn a_panicking_verifier_is_a_rejection_and_the_process_lives() {
             };
             let roots = Arc::new(v.build_roots(&set.roots).unwrap());
             for hook in [
-                Hook::Callback(v.clone(), roots.clone()),
-                Hook::Replace(v.clone(), roots.clone()),
+                ConnectorHook::Callback(v.clone(), roots.clone()),
+                ConnectorHook::Replace(v.clone(), roots.clone()),
             ] {
                 let (ok, rejection) = handshake(hook).await;
                 if panicking {
@@ -397,7 +405,7 @@ fn a_panicking_verifier_is_a_rejection_and_the_process_lives() {
 /// `X509_STORE_up_ref`), recorded as 0 per use; verdicts unchanged.
 #[test]
 fn cached_stores_are_shared_across_connections() {
-    for hook in [HookMode::Callback, HookMode::Replace] {
+    for hook in [Hook::Callback, Hook::Replace] {
         let samples = drive_opts("reddit.com\ncnn.com\n", hook, 3, false, true);
         assert_eq!(samples.len(), 2 * crate::common::all_methods().len() * 3);
         for s in &samples {
@@ -415,9 +423,9 @@ fn cached_stores_are_shared_across_connections() {
 #[test]
 fn rustls_transport_records_timed_verifier_stages_for_every_method() {
     let samples = drive_over(
-        Stack::Rustls,
+        Transport::Rustls,
         "reddit.com\nwww.washingtonpost.com\ncnn.com\n",
-        HookMode::Callback,
+        Hook::Callback,
         2,
         false,
         false,
@@ -427,7 +435,7 @@ fn rustls_transport_records_timed_verifier_stages_for_every_method() {
         assert_eq!(s.verdict, Verdict::Ok, "{} {}", s.method, s.site);
         assert_eq!(
             s.config.transport,
-            Some(certbench_schema::Transport::Rustls)
+            Some(certbench_schema::Transport::Rustls.into())
         );
         assert!(s.stages.values().all(|&ns| ns > 0), "{s:?}");
         let st = |x| s.stage(x).unwrap_or(0);
@@ -461,9 +469,9 @@ fn rustls_transport_records_timed_verifier_stages_for_every_method() {
 #[test]
 fn rustls_transport_rejects_fault_hosts_with_each_methods_reason() {
     let samples = drive_over(
-        Stack::Rustls,
+        Transport::Rustls,
         &format!("{EXPIRED_HOST}\n{WRONG_HOST}\n{UNTRUSTED_HOST}\n"),
-        HookMode::Callback,
+        Hook::Callback,
         1,
         false,
         false,
@@ -484,9 +492,9 @@ fn rustls_transport_rejects_fault_hosts_with_each_methods_reason() {
 #[test]
 fn rustls_transport_resumes_with_tickets_and_skips_verification() {
     let samples = drive_over(
-        Stack::Rustls,
+        Transport::Rustls,
         "reddit.com\n",
-        HookMode::Callback,
+        Hook::Callback,
         3,
         true,
         false,
@@ -565,13 +573,13 @@ fn the_openssl_method_verifies_under_one_policy_in_every_stack() {
     };
     let hooks = [
         (
-            Stack::Openssl,
-            HookMode::Callback,
+            Transport::Openssl,
+            Hook::Callback,
             certbench_schema::Hook::Native,
         ),
         (
-            Stack::Rustls,
-            HookMode::Callback,
+            Transport::Rustls,
+            Hook::Callback,
             certbench_schema::Hook::TimedVerifier,
         ),
     ];
@@ -589,7 +597,7 @@ fn the_openssl_method_verifies_under_one_policy_in_every_stack() {
             Verdict::Rejected(reason.into()),
             "{transport:?}: {s:?}"
         );
-        assert_eq!(s.config.hook, Some(name));
+        assert_eq!(s.config.hook, Some(name.into()));
         let policy = s.config.openssl_policy.as_deref().unwrap();
         assert!(
             policy.starts_with("X509_STRICT, PARTIAL_CHAIN, auth level 2"),
@@ -601,7 +609,7 @@ fn the_openssl_method_verifies_under_one_policy_in_every_stack() {
     let webpki_only = |hook| {
         drive_methods(
             &[Method::RustlsSerial],
-            Stack::Openssl,
+            Transport::Openssl,
             "netflix.com\n",
             hook,
             1,
@@ -609,11 +617,11 @@ fn the_openssl_method_verifies_under_one_policy_in_every_stack() {
             false,
         )
     };
-    let samples = webpki_only(HookMode::Callback);
+    let samples = webpki_only(Hook::Callback);
     let webpki = samples.iter().find(|s| s.method == "rustlsserial").unwrap();
     assert!(webpki.config.openssl_policy.is_some());
     assert!(webpki.stage(Stage::OpenSslVerify).is_some());
-    let samples = webpki_only(HookMode::Replace);
+    let samples = webpki_only(Hook::Replace);
     let webpki = samples.iter().find(|s| s.method == "rustlsserial").unwrap();
     assert_eq!(
         webpki.config.openssl_policy, None,
@@ -654,9 +662,9 @@ www.washingtonpost.com
 github.com
 ";
     for (transport, hook) in [
-        (Stack::Openssl, HookMode::Callback),
-        (Stack::Openssl, HookMode::Replace),
-        (Stack::Rustls, HookMode::Callback),
+        (Transport::Openssl, Hook::Callback),
+        (Transport::Openssl, Hook::Replace),
+        (Transport::Rustls, Hook::Callback),
     ] {
         let samples = drive_ct(
             &methods,
@@ -696,7 +704,7 @@ github.com
                 st(Stage::Ct) <= st(Stage::TotalVerification),
                 "{what}: {s:?}"
             );
-            if transport == Stack::Rustls && s.method == "webpki" {
+            if transport == Transport::Rustls && s.method == "webpki" {
                 // Through MethodVerifier, not webpki's own rustls verifier: staged.
                 assert!(s.stages.contains_key(&Stage::ChainCreation), "{what}");
             }

@@ -14,10 +14,10 @@ use certbench::mirror::{
     WRONG_HOST,
 };
 use certbench::sites::parse_sites;
-use certbench::tls::Stack;
-use certbench::transport::openssl::HookMode;
 use certbench_core::methods::Method;
 use certbench_core::roots::RootSet;
+use certbench_schema::Hook;
+use certbench_schema::Transport;
 use certbench_schema::{ErrorKind, Sample, Stage, Verdict};
 
 /// The driver's timeout in the stall test (which waits it out for every sample there).
@@ -50,8 +50,8 @@ fn expected() -> Vec<(&'static str, Option<ErrorKind>)> {
 use crate::common::mirror;
 
 fn drive(
-    transport: Stack,
-    hook: HookMode,
+    transport: Transport,
+    hook: Hook,
     hosts: &[&str],
     timeout: Duration,
 ) -> (Vec<Sample>, Duration) {
@@ -158,9 +158,9 @@ fn check(samples: &[Sample], elapsed: Duration, label: &str, sites: usize, timeo
 /// `host` between two good sites, over OpenSSL with both hooks and over rustls.
 fn one_fault(host: &str) {
     for (transport, hook, label) in [
-        (Stack::Openssl, HookMode::Callback, "openssl/callback"),
-        (Stack::Openssl, HookMode::Replace, "openssl/replace"),
-        (Stack::Rustls, HookMode::Replace, "rustls"),
+        (Transport::Openssl, Hook::Callback, "openssl/callback"),
+        (Transport::Openssl, Hook::Replace, "openssl/replace"),
+        (Transport::Rustls, Hook::Replace, "rustls"),
     ] {
         let hosts = ["reddit.com", host, "www.washingtonpost.com"];
         let timeout = if host.starts_with("stall.") {

@@ -200,7 +200,7 @@ fn verify_pq_mtc_gives_every_twin_its_chains_verdict() {
     );
     let of = |m: Method, p: SchemaProfile| -> Vec<_> {
         (samples.iter())
-            .filter(|s| s.method == m.name() && s.config.profile == Some(p.clone()))
+            .filter(|s| s.method == m.name() && s.config.profile == Some(p.into()))
             .collect()
     };
     let today = of(Method::RustlsSerial, SchemaProfile::Classical);
@@ -242,7 +242,7 @@ fn the_mirror_serves_each_site_its_mtc_alone_and_rustls_completes_the_handshake(
     assert_eq!(samples.len(), 2 * methods.len() * profiles.len());
     let flight = |site: &str, m: Method, p: SchemaProfile| {
         let s = (samples.iter())
-            .find(|s| s.site == site && s.method == m.name() && s.config.profile == Some(p.clone()))
+            .find(|s| s.site == site && s.method == m.name() && s.config.profile == Some(p.into()))
             .unwrap();
         (
             s.verdict.clone(),

@@ -13,13 +13,13 @@ use certbench::mirror::local::serve_each_compressing;
 use certbench::pq::Profile;
 use certbench::pq::scenario::{Scenario, TwinSet};
 use certbench::sites::parse_sites;
-use certbench::tls::Stack;
 use certbench::tls::compression::CertCompression;
-use certbench::transport::openssl::HookMode;
 use certbench::verify::{self, Plan, PlanOptions, VerifyOptions};
 use certbench_analysis::export::Report;
 use certbench_core::methods::Method;
 use certbench_core::roots::RootSet;
+use certbench_schema::Hook;
+use certbench_schema::Transport;
 use certbench_schema::{Sample, Verdict};
 use x509_parser::prelude::{FromDer, X509Certificate};
 
@@ -172,7 +172,7 @@ fn verify_pq_gives_every_twin_the_verdict_of_todays_chain() {
                             .contains_key(&certbench_schema::Stage::TotalVerification)
                     );
                 } else {
-                    let algorithm = p.ml_dsa()[0].name();
+                    let algorithm = certbench::pq::ml_dsa(p)[0].name();
                     assert_eq!(
                         t.verdict,
                         Verdict::Unsupported(format!("unsupported algorithm: {algorithm}")),
@@ -273,7 +273,7 @@ pub fn drive_pq_compressing(
     }
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let tls = (Stack::Rustls, compression.as_ref());
+        let tls = (Transport::Rustls, compression.as_ref());
         let (served, resolve) = serve_each_compressing(&sets, tls, link, &sites, &HashMap::new())
             .await
             .unwrap();
@@ -281,8 +281,8 @@ pub fn drive_pq_compressing(
             methods: methods.to_vec(),
             runs,
             warmup: 1,
-            transport: Stack::Rustls,
-            hook: HookMode::Callback,
+            transport: Transport::Rustls,
+            hook: Hook::Callback,
             timeout: Duration::from_secs(10),
             cache_roots: true,
             resolve: HashMap::new(),
@@ -313,7 +313,7 @@ fn a_pq_run_measures_twins_beside_todays_chains_and_says_unsupported() {
     let samples = drive_pq(&methods, "cnn.com\ngithub.com\n", &profiles, 1, None);
     assert_eq!(samples.len(), 2 * methods.len() * profiles.len());
     for s in &samples {
-        let twin = s.config.profile == Some(certbench_schema::Profile::MlDsa44);
+        let twin = s.config.profile == Some(certbench_schema::Profile::MlDsa44.into());
         assert!(s.config.profile.is_some(), "{s:?}");
         match (s.method.as_str(), twin) {
             ("openssl", true) => {

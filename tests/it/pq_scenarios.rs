@@ -103,7 +103,7 @@ fn of(samples: &[Sample], method: Method, set: Option<Scenario>) -> Vec<&Sample>
         None => certbench_schema::Profile::Classical,
     };
     (samples.iter())
-        .filter(|s| s.method == method.name() && s.config.profile == Some(profile.clone()))
+        .filter(|s| s.method == method.name() && s.config.profile == Some(profile.into()))
         .filter(|s| s.config.scenario == set)
         .collect()
 }

@@ -7,9 +7,10 @@
 use certbench::certs::test as certs;
 use certbench::handshake::{Resumption, Scenario, run_with_cert};
 use certbench::procstat::open_fds;
-use certbench::tls::{KeyType, Provider, Stack, Version};
+use certbench::tls::{KeyType, Provider, Version};
+use certbench_schema::Transport;
 
-fn config(client: Stack, tls: Version, resumption: Resumption, clients: usize) -> Scenario {
+fn config(client: Transport, tls: Version, resumption: Resumption, clients: usize) -> Scenario {
     Scenario {
         client,
         server: client,
@@ -33,12 +34,12 @@ fn counts_resumption_flags_and_a_clean_shutdown() {
     let cert = certs::generate(KeyType::P256).unwrap();
     // A first run builds lazy process-wide state (OpenSSL's, the runtime's) before counting fds.
     run_with_cert(
-        &config(Stack::Openssl, Version::V13, Resumption::None, 1),
+        &config(Transport::Openssl, Version::V13, Resumption::None, 1),
         &cert,
     )
     .unwrap();
     let fds = open_fds().unwrap();
-    for client in [Stack::Openssl, Stack::Rustls] {
+    for client in [Transport::Openssl, Transport::Rustls] {
         for tls in [Version::V12, Version::V13] {
             for resumption in [Resumption::None, Resumption::Tickets, Resumption::SessionId] {
                 for clients in [1, 4] {

@@ -10,10 +10,10 @@ use certbench::driver::{DriverOptions, run};
 use certbench::mirror::server::MirrorServer;
 use certbench::procstat::{open_fds, rss};
 use certbench::sites::parse_sites;
-use certbench::tls::Stack;
-use certbench::transport::openssl::HookMode;
 use certbench_core::methods::Method;
 use certbench_core::roots::RootSet;
+use certbench_schema::Hook;
+use certbench_schema::Transport;
 use certbench_schema::Verdict;
 
 const SITES: usize = 400;
@@ -28,7 +28,7 @@ fn four_hundred_sites_sixteen_at_a_time_hold_no_fds_or_memory_per_site() {
     let (sites, errors) = parse_sites(&list);
     assert!(errors.is_empty());
     let rt = tokio::runtime::Runtime::new().unwrap();
-    for transport in [Stack::Rustls, Stack::Openssl] {
+    for transport in [Transport::Rustls, Transport::Openssl] {
         let taken = Cell::new(0usize);
         // (fds, rss) after the first 100 samples, and the largest seen after that.
         let early = Cell::new((0usize, 0u64));
@@ -46,7 +46,7 @@ fn four_hundred_sites_sixteen_at_a_time_hold_no_fds_or_memory_per_site() {
                 runs: 1,
                 warmup: 0,
                 transport,
-                hook: HookMode::Replace,
+                hook: Hook::Replace,
                 timeout: Duration::from_secs(20),
                 cache_roots: false,
                 resolve,

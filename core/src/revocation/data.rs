@@ -111,10 +111,10 @@ impl Loaded {
 /// The revocation data of a run (see the module docs).
 pub struct RevocationData {
     files: DataFiles,
-    loaded: [OnceLock<Result<Option<Loaded>, RevocationError>>; Mechanism::ALL.len()],
+    loaded: [OnceLock<Result<Option<Loaded>, RevocationError>>; Mechanism::KNOWN.len()],
     /// Each mechanism's [`RevocationData::label`], made once (every sample's configuration
     /// names it; its size is read from the files).
-    labels: [OnceLock<String>; Mechanism::ALL.len()],
+    labels: [OnceLock<String>; Mechanism::KNOWN.len()],
 }
 
 impl std::fmt::Debug for RevocationData {
@@ -268,16 +268,8 @@ impl RevocationData {
             data_bytes = staple.len() as u64;
         }
         rec.note_revocation(RevocationOutcome {
-            mechanism: mechanism.name().to_owned(),
-            status: status.name().to_owned(),
-            soft_fail: match status {
-                Status::SoftFail(why) => Some(why.name().to_owned()),
-                _ => None,
-            },
-            depth: match status {
-                Status::Revoked { depth } => Some(depth as u32),
-                _ => None,
-            },
+            mechanism: mechanism.into(),
+            status,
             data_bytes,
             resident_bytes,
             cold,

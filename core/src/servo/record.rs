@@ -123,8 +123,8 @@ const NOTHING: &str = "Servo not started, nothing recorded (unset the certbench_
 /// The configuration every Servo sample is measured under, with the trust set `roots`.
 pub(super) fn config(roots: Option<TrustStore>) -> Config {
     Config {
-        transport: Some(Transport::Rustls),
-        hook: Some(Hook::TimedVerifier),
+        transport: Some(Transport::Rustls.into()),
+        hook: Some(Hook::TimedVerifier.into()),
         roots: roots.map(Into::into),
         // As locked by the build that linked this crate (a Servo build's own lock file).
         versions: [

@@ -27,6 +27,7 @@ use std::path::PathBuf;
 
 use crate::methods::Method;
 use crate::revocation::types::Mechanism;
+use certbench_schema::UnknownName;
 
 /// The method name of Servo's own verifier in samples (and in `CERTBENCH_METHOD`).
 pub const SERVO_OWN: &str = "servo";
@@ -210,7 +211,10 @@ fn revocation_setting(value: &str) -> Result<(Mechanism, PathBuf), SettingsError
     };
     let (mechanism, dir) = (value.split_once(':'))
         .ok_or_else(|| refused("expected MECHANISM:DIR, e.g. crlite:/path/to/data".into()))?;
-    Ok((mechanism.parse().map_err(refused)?, PathBuf::from(dir)))
+    let mechanism = mechanism
+        .parse()
+        .map_err(|e: UnknownName| refused(e.to_string()))?;
+    Ok((mechanism, PathBuf::from(dir)))
 }
 
 #[cfg(test)]

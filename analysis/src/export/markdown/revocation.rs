@@ -1,6 +1,8 @@
 //! A `--revocation` run in markdown: a row per method and mechanism, cold and warm, then the
 //! answer's lines: what each browser pays, what each mechanism would cost Servo.
 
+use certbench_schema::{Mechanism, Named};
+
 use crate::revocation::{BrowserRevocation, MechanismCost, RevocationAnswer, RevocationRow};
 use crate::units::human;
 
@@ -45,14 +47,16 @@ pub(crate) fn table(rows: &[RevocationRow]) -> String {
 }
 
 /// What the mechanism is, for the answer.
-fn mechanism_words(m: &str) -> &'static str {
-    match m {
-        "crlset" => "Chrome's CRLSet",
-        "crlite" => "CRLite as Firefox checks it (clubcard-crlite, the filter in memory)",
-        "upki" => "CRLite through upki (its files read per check)",
-        "crl" => "CRLs as rustls-webpki checks them",
-        "ocsp" => "A stapled OCSP response",
-        _ => "This mechanism",
+fn mechanism_words(m: &Named<Mechanism>) -> &'static str {
+    match m.known() {
+        Some(Mechanism::CrlSet) => "Chrome's CRLSet",
+        Some(Mechanism::Crlite) => {
+            "CRLite as Firefox checks it (clubcard-crlite, the filter in memory)"
+        }
+        Some(Mechanism::Upki) => "CRLite through upki (its files read per check)",
+        Some(Mechanism::Crl) => "CRLs as rustls-webpki checks them",
+        Some(Mechanism::Ocsp) => "A stapled OCSP response",
+        None => "This mechanism",
     }
 }
 

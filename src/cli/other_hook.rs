@@ -1,13 +1,15 @@
 //! The command line that measures a driver run again under the other hook, for the answer's
-//! last line: written into the run header by the run itself, read from there by reports.
+//! last line: written into the run header by the run itself, read from there by reports. The
+//! CLI owns its words: the options are spelled here as the user types them, and the other
+//! hook is decided from the run's typed [`RunSpec`].
 
-use super::spec::{Field, RunSpec};
-use crate::tls::Stack;
-use crate::transport::openssl::HookMode;
+use certbench_schema::{Hook, Transport};
 
-/// The options of the raw samples file, by name: left out of the other hook's command (a new
-/// run, a new file).
-const RAW_FILE: [&str; 2] = ["raw", "resume"];
+use crate::run::spec::RunSpec;
+
+/// The options the other hook's command sets anew (`--hook`, `--transport`) or leaves out (the
+/// raw samples file: a new run, a new file), by name.
+const DROPPED: [&str; 4] = ["hook", "transport", "raw", "resume"];
 
 /// The command that measures the driver run of `command` (its words, program first) under
 /// the other hook, `spec` saying what the run measured: `--hook replace` for a callback run
@@ -21,11 +23,10 @@ pub fn other_hook(command: &[String], spec: &RunSpec) -> String {
         _ => "certbench",
     };
     let mut words = vec![program.to_owned()];
-    let set = [Field::Hook.name(), Field::Transport.name()];
     let mut args = command.iter().skip(1);
     while let Some(a) = args.next() {
         if let Some(name) = option_name(a)
-            && (set.contains(&name) || RAW_FILE.contains(&name))
+            && DROPPED.contains(&name)
         {
             if !a.contains('=') {
                 args.next();
@@ -36,18 +37,19 @@ pub fn other_hook(command: &[String], spec: &RunSpec) -> String {
     }
     let (stack, hook) = other(spec);
     if let Some(stack) = stack {
-        words.extend([Field::Transport.flag(), stack.name().to_owned()]);
+        words.extend(["--transport".to_owned(), stack.name().to_owned()]);
     }
-    words.extend([Field::Hook.flag(), hook.name().to_owned()]);
+    words.extend(["--hook".to_owned(), hook.name().to_owned()]);
     words.join(" ")
 }
 
 /// The stack (when it changes) and the hook of the other hook's run.
-fn other(spec: &RunSpec) -> (Option<Stack>, HookMode) {
-    match (spec.stack, spec.hook.unwrap_or(HookMode::Callback)) {
-        (Stack::Rustls, _) => (Some(Stack::Openssl), HookMode::Callback),
-        (Stack::Openssl, HookMode::Callback) => (None, HookMode::Replace),
-        (Stack::Openssl, HookMode::Replace) => (None, HookMode::Callback),
+fn other(spec: &RunSpec) -> (Option<Transport>, Hook) {
+    match (spec.stack, spec.hook.unwrap_or(Hook::Callback)) {
+        (Transport::Rustls, _) => (Some(Transport::Openssl), Hook::Callback),
+        (Transport::Openssl, Hook::Replace) => (None, Hook::Callback),
+        // The callback hook (the seed's; `native` and `timed-verifier` are no `--hook`).
+        (Transport::Openssl, _) => (None, Hook::Replace),
     }
 }
 
@@ -75,7 +77,7 @@ mod tests {
         s.split(' ').map(str::to_owned).collect()
     }
 
-    fn spec(stack: Stack, hook: HookMode) -> RunSpec {
+    fn spec(stack: Transport, hook: Hook) -> RunSpec {
         RunSpec::plain(stack, hook)
     }
 
@@ -83,17 +85,17 @@ mod tests {
     fn the_other_hook_swaps_the_hook_and_drops_the_raw_file() {
         let cmd = words("/x/target/release/certbench --sites s.txt --raw r.jsonl --mirror");
         assert_eq!(
-            other_hook(&cmd, &spec(Stack::Openssl, HookMode::Callback)),
+            other_hook(&cmd, &spec(Transport::Openssl, Hook::Callback)),
             "cargo run --release -- --sites s.txt --mirror --hook replace"
         );
         let cmd = words("certbench --hook=replace --resume r.jsonl --method all");
         assert_eq!(
-            other_hook(&cmd, &spec(Stack::Openssl, HookMode::Replace)),
+            other_hook(&cmd, &spec(Transport::Openssl, Hook::Replace)),
             "certbench --method all --hook callback"
         );
         let cmd = words("/t/target/debug/certbench --transport rustls --sites a b");
         assert_eq!(
-            other_hook(&cmd, &spec(Stack::Rustls, HookMode::Callback)),
+            other_hook(&cmd, &spec(Transport::Rustls, Hook::Callback)),
             "cargo run -- --sites a b --transport openssl --hook callback"
         );
         assert_eq!(quote("it's"), "'it'\\''s'");
