@@ -14,7 +14,7 @@
 
 use std::time::Duration;
 
-use certbench_analysis::bulk::{BulkResult, BulkRun};
+use certbench_schema::records::bulk::{BulkResult, BulkRun};
 
 use crate::certs::test::ServerCert;
 use crate::tls::pair::{self, PairError, TransferError};

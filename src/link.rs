@@ -22,13 +22,13 @@
 //!   which validates its address) comes back, within QUIC's initial window (RFC 9002 §7.2),
 //!   which then grows as TCP's. The bytes are still TLS over TCP on loopback: record headers
 //!   instead of QUIC packets' (the tables count the QUIC packets themselves,
-//!   `certbench_analysis::pq::quic`).
+//!   the analysis crate's `pq::quic`).
 //!
 //! A segment is at most one MSS of one read from the sender (the mirror and the client both
 //! write a flight at once, with TCP_NODELAY). A connection through the link costs 1 RTT (TCP;
 //! none in the HTTP/3 mode) + 1 (TLS 1.3) + 1 (the HTTP request and its response head), plus
 //! one per window the server's first flight overflows, plus the time on the wire, plus what
-//! the same connection costs on loopback: what `certbench_analysis::pq::model_connection_ns`
+//! the same connection costs on loopback: what the analysis crate's `pq::model_connection_ns`
 //! predicts and `tests/it/link.rs` checks.
 //!
 //! Threads, not tasks: each delivery waits for its own instant with `thread::sleep`, whose

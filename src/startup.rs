@@ -11,10 +11,10 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use certbench_analysis::startup::{MIN_PROCESSES, StartUp, StartUpRun};
 use certbench_core::revocation::crlite::UpkiStore;
 use certbench_core::revocation::{DataFiles, Mechanism, RevocationData};
 use certbench_core::stages::Recorder;
+use certbench_schema::records::startup::{MIN_PROCESSES, StartUp, StartUpRun};
 
 /// Why a start-up could not be measured.
 #[derive(Debug, thiserror::Error)]

@@ -2,72 +2,47 @@
 //! an established TLS session, per stack, TLS version, cipher suite and key, over several
 //! runs, each result's best, median and worst run; `export::markdown::bulk` draws the table.
 
-use serde::{Deserialize, Serialize};
+pub use certbench_schema::records::bulk::{BulkResult, BulkRun};
 
 use crate::stats::Spread;
 
-/// One configuration's transfer in one direction, over every run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BulkResult {
-    /// `openssl`, `rustls-aws-lc-rs` or `rustls-ring`.
-    pub stack: String,
-    /// The library and version, e.g. `OpenSSL 3.0.19`, `rustls 0.23.46`.
-    pub library: String,
-    /// `1.2` or `1.3`.
-    pub tls: String,
-    /// The cipher suite, as IANA names it (`TLS_AES_128_GCM_SHA256`,
-    /// `TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256`).
-    pub suite: String,
-    /// The server's key (`p256`, `rsa2048`): it decides the TLS 1.2 suite's authentication.
-    pub key: String,
-    /// `send` (the sender's work: plaintext in, records out) or `receive` (records in,
-    /// plaintext out).
-    pub direction: String,
-    /// Application bytes per run.
-    pub bytes: u64,
-    /// Plaintext bytes per record written.
-    pub record: usize,
-    /// MB/s (10⁶ bytes per second) of each run, in run order.
-    pub mb_per_s: Vec<f64>,
+/// A transfer's figures over its runs.
+pub trait BulkFigures {
+    /// The runs' median and range.
+    fn spread(&self) -> Option<Spread>;
+    /// The best run (0 without a run).
+    fn best(&self) -> f64;
+    /// The median run (0 without a run).
+    fn median(&self) -> f64;
+    /// The slowest run (`f64::MAX` without a run, as a fold over none gives it).
+    fn worst(&self) -> f64;
+    /// Stack, TLS version, suite and key: what the send and receive rows share.
+    fn label(&self) -> String;
 }
 
-impl BulkResult {
-    /// The runs' median and range.
-    pub fn spread(&self) -> Option<Spread> {
+impl BulkFigures for BulkResult {
+    fn spread(&self) -> Option<Spread> {
         Spread::of(&self.mb_per_s)
     }
 
-    /// The best run (0 without a run).
-    pub fn best(&self) -> f64 {
+    fn best(&self) -> f64 {
         self.spread().map_or(0.0, |s| s.hi)
     }
 
-    /// The median run (0 without a run).
-    pub fn median(&self) -> f64 {
+    fn median(&self) -> f64 {
         self.spread().map_or(0.0, |s| s.median)
     }
 
-    /// The slowest run (`f64::MAX` without a run, as a fold over none gives it).
-    pub fn worst(&self) -> f64 {
+    fn worst(&self) -> f64 {
         self.spread().map_or(f64::MAX, |s| s.lo)
     }
 
-    /// Stack, TLS version, suite and key: what the send and receive rows share.
-    pub fn label(&self) -> String {
+    fn label(&self) -> String {
         format!(
             "{} · TLS {} {} · {}",
             self.stack, self.tls, self.suite, self.key
         )
     }
-}
-
-/// What every run of one `certbench bulk` moved: the figures its document's title names.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BulkRun {
-    /// Application bytes per run, in MiB.
-    pub mib: f64,
-    /// Plaintext bytes per record written.
-    pub record: usize,
 }
 
 #[cfg(test)]

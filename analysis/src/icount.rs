@@ -3,55 +3,7 @@
 //! count is deterministic. The counting is `certbench`'s (callgrind); this holds what it
 //! counted, and `export::markdown::icount` draws the tables.
 
-/// One row: its two names and each run's count.
-#[derive(Clone, Debug, PartialEq)]
-pub struct IcountRow {
-    /// The method, or the scenario.
-    pub what: String,
-    /// The key type, or the stack.
-    pub on: String,
-    /// Instructions per verification (or scenario), each run in turn.
-    pub counts: Vec<u64>,
-}
-
-impl IcountRow {
-    /// The spread of the counts: (max − min) / min, in percent (0 when min is 0).
-    pub fn spread(&self) -> f64 {
-        let (lo, hi) = (
-            *self.counts.iter().min().unwrap_or(&0),
-            *self.counts.iter().max().unwrap_or(&0),
-        );
-        if lo == 0 {
-            0.0
-        } else {
-            (hi - lo) as f64 / lo as f64 * 100.0
-        }
-    }
-}
-
-/// A run's tables: the verify path's rows, then the scenarios'.
-#[derive(Clone, Debug, PartialEq)]
-pub struct IcountTables {
-    /// Verifications (or scenarios) per count.
-    pub iterations: u32,
-    /// Whether the verify path was counted (its table may still be empty).
-    pub verify_counted: bool,
-    /// Per method and key.
-    pub verify: Vec<IcountRow>,
-    /// Per scenario and stack.
-    pub scenarios: Vec<IcountRow>,
-    /// The largest spread the run allows, in percent.
-    pub tolerance: f64,
-}
-
-impl IcountTables {
-    /// The largest spread of any row, in percent: the figure checked against the tolerance.
-    pub fn worst(&self) -> f64 {
-        (self.verify.iter().chain(&self.scenarios))
-            .map(IcountRow::spread)
-            .fold(0.0, f64::max)
-    }
-}
+pub use certbench_schema::records::icount::{IcountRow, IcountTables};
 
 #[cfg(test)]
 pub(crate) mod tests {

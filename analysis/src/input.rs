@@ -1,55 +1,27 @@
-//! What a result file holds, decided once from its content ([`Kind::of`]), and the report of
+//! What a result file holds, read by its header ([`Contents::read`]), and the report of
 //! several files read together ([`Gathered`]): the driver's, `verify`'s and a patched Servo's
-//! JSONL samples, and the JSON arrays `certbench handshake`, `page` and `bulk --format json`
-//! write.
+//! JSONL samples, and every record file a command writes (schema/src/records): handshake
+//! throughput and memory runs, page loads, bulk transfers, limbo results, captures,
+//! instruction counts and revocation-scale reports.
 //!
-//! A file whose first non-blank byte is not `[` is JSONL samples (each malformed line is a
-//! [`ReadError`], the rest is read). An array is told by its first element's fields: `page`
-//! for page loads, `mb_per_s` for bulk transfers, else handshake results (throughput or
-//! `--hold` memory runs, [`crate::handshake::parse`]; an empty array is no handshake result).
-//! `export::gathered` writes the report of them.
+//! A record file starts with its `kind` and `schema` ([`Header::of`]); one an earlier
+//! certbench wrote without them is told by its fields, as before. Anything else is JSONL
+//! samples (each malformed line is a [`ReadError`], the rest is read). `export::gathered`
+//! writes the report of them.
 
 use crate::bulk::BulkResult;
+use crate::capture::CaptureRun;
 use crate::export::Format;
 use crate::export::html::Input;
 use crate::handshake::Results;
 use crate::page::PageLoad;
+use crate::revocation_scale::Report as ScaleReport;
 use certbench_schema::Hook;
 use certbench_schema::io::{ReadError, read_jsonl};
+use certbench_schema::records::icount::Count;
+use certbench_schema::records::limbo::LimboResult;
+use certbench_schema::records::{self, Header, Kind};
 use certbench_schema::{RunInfo, Sample};
-
-/// The kinds of result file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// JSON lines of samples.
-    Samples,
-    /// `certbench page --format json`.
-    Pages,
-    /// `certbench bulk --format json`.
-    Bulk,
-    /// `certbench handshake --format json` (throughput or memory runs).
-    Handshakes,
-}
-
-impl Kind {
-    /// The kind of a file with these `bytes` (see the module's documentation).
-    pub fn of(bytes: &[u8]) -> Kind {
-        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'[') {
-            return Kind::Samples;
-        }
-        let first = serde_json::from_slice::<Vec<serde_json::Value>>(bytes)
-            .ok()
-            .and_then(|v| v.into_iter().next());
-        let has = |field: &str| first.as_ref().is_some_and(|f| f.get(field).is_some());
-        if has("page") {
-            Kind::Pages
-        } else if has("mb_per_s") {
-            Kind::Bulk
-        } else {
-            Kind::Handshakes
-        }
-    }
-}
 
 /// One result file's contents.
 #[derive(Debug)]
@@ -62,37 +34,60 @@ pub enum Contents {
     Pages(Vec<PageLoad>),
     /// Bulk transfers.
     Bulk(Vec<BulkResult>),
+    /// A harness's limbo results.
+    Limbo(LimboResult),
+    /// A capture's sites.
+    Capture(CaptureRun),
+    /// Instruction counts, each row's runs.
+    Icount(Vec<Vec<Count>>),
+    /// A revocation-scale run.
+    RevocationScale(ScaleReport),
 }
 
-/// A JSON array that is none of the result kinds.
+/// A record file that is not the shape its kind says.
 #[derive(Debug, thiserror::Error)]
-#[error("not `certbench handshake`, `page` or `bulk --format json` results: {0}")]
-pub struct NotResults(serde_json::Error);
+#[error("not a readable certbench result file: {0}")]
+pub struct NotResults(records::ReadError);
 
 impl Contents {
-    /// How many records (samples, runs, loads, transfers) it holds: 0 for an empty file, one
-    /// of blank lines, or an empty array, which hold nothing to report.
+    /// How many records (samples, runs, loads, transfers, results, sites, rows) it holds: 0
+    /// for an empty file, one of blank lines, or an empty list, which hold nothing to report.
     pub fn records(&self) -> usize {
         match self {
             Contents::Samples(s, _) => s.len(),
             Contents::Handshakes(r) => r.runs.len() + r.memory.len(),
             Contents::Pages(p) => p.len(),
             Contents::Bulk(b) => b.len(),
+            Contents::Limbo(l) => l.results.len(),
+            Contents::Capture(c) => c.rows.len(),
+            Contents::Icount(rows) => rows.len(),
+            Contents::RevocationScale(r) => r.rows.len(),
         }
     }
 
-    /// Reads a file's `bytes` as its [`Kind`].
+    /// Reads a file's `bytes` as the kind its header names (see the module's documentation).
     pub fn read(bytes: &[u8]) -> Result<Contents, NotResults> {
-        let text = || String::from_utf8_lossy(bytes);
-        Ok(match Kind::of(bytes) {
-            Kind::Samples => {
-                let (samples, errors) = read_jsonl(bytes);
-                Contents::Samples(samples, errors)
-            }
-            Kind::Pages => Contents::Pages(serde_json::from_str(&text()).map_err(NotResults)?),
-            Kind::Bulk => Contents::Bulk(serde_json::from_str(&text()).map_err(NotResults)?),
-            Kind::Handshakes => {
-                Contents::Handshakes(crate::handshake::parse(&text()).map_err(NotResults)?)
+        let Some(header) = Header::of(bytes) else {
+            let (samples, errors) = read_jsonl(bytes);
+            return Ok(Contents::Samples(samples, errors));
+        };
+        let e = NotResults;
+        Ok(match header.kind {
+            Kind::Handshake => Contents::Handshakes(Results {
+                runs: records::read_list(bytes).map_err(e)?,
+                memory: Vec::new(),
+            }),
+            Kind::Memory => Contents::Handshakes(Results {
+                runs: Vec::new(),
+                memory: records::read_list(bytes).map_err(e)?,
+            }),
+            Kind::Page => Contents::Pages(records::read_list(bytes).map_err(e)?),
+            Kind::Bulk => Contents::Bulk(records::read_list(bytes).map_err(e)?),
+            Kind::Limbo => Contents::Limbo(records::read_doc(bytes).map_err(e)?),
+            Kind::Capture => Contents::Capture(records::read_doc(bytes).map_err(e)?),
+            Kind::Icount => Contents::Icount(records::read_list(bytes).map_err(e)?),
+            Kind::RevocationScale => {
+                Contents::RevocationScale(records::read_doc(bytes).map_err(e)?)
             }
         })
     }
@@ -113,6 +108,17 @@ pub struct MixedKinds {
     pub format: Format,
 }
 
+/// Why the gathered files cannot be written in the format asked for.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// Several kinds in CSV or JSON.
+    #[error(transparent)]
+    Mixed(#[from] MixedKinds),
+    /// A kind written as one document has no CSV form.
+    #[error("{0} have no CSV form: report them in markdown or JSON")]
+    NoCsv(String),
+}
+
 /// Every file of a report, read and merged.
 #[derive(Debug, Default)]
 pub struct Gathered {
@@ -124,6 +130,14 @@ pub struct Gathered {
     pub pages: Vec<PageLoad>,
     /// Every file's bulk transfers.
     pub bulk: Vec<BulkResult>,
+    /// Every limbo result file's results.
+    pub limbo: Vec<LimboResult>,
+    /// Every capture.
+    pub captures: Vec<CaptureRun>,
+    /// Every file's instruction counts, each row's runs.
+    pub icount: Vec<Vec<Count>>,
+    /// Every revocation-scale run.
+    pub revocation_scale: Vec<ScaleReport>,
     /// The files, in order.
     pub inputs: Vec<Input>,
     /// Malformed lines, and files that are not results.
@@ -156,6 +170,26 @@ impl Gathered {
                 self.bulk.extend(b);
                 (Vec::new(), 0, n)
             }
+            Ok(Contents::Limbo(l)) => {
+                let n = l.results.len();
+                self.limbo.push(l);
+                (Vec::new(), 0, n)
+            }
+            Ok(Contents::Capture(c)) => {
+                let n = c.rows.len();
+                self.captures.push(c);
+                (Vec::new(), 0, n)
+            }
+            Ok(Contents::Icount(rows)) => {
+                let n = rows.len();
+                self.icount.extend(rows);
+                (Vec::new(), 0, n)
+            }
+            Ok(Contents::RevocationScale(r)) => {
+                let n = r.rows.len();
+                self.revocation_scale.push(r);
+                (Vec::new(), 0, n)
+            }
             Err(_) => (Vec::new(), 1, 0),
         };
         self.bad += errors;
@@ -184,6 +218,29 @@ impl Gathered {
             .find_map(|r| r.other_hook.clone())
     }
 
+    /// Records of every kind.
+    pub fn records(&self) -> usize {
+        let documents: usize = (self.limbo.iter().map(|l| l.results.len()))
+            .chain(self.captures.iter().map(|c| c.rows.len()))
+            .chain(self.revocation_scale.iter().map(|r| r.rows.len()))
+            .sum();
+        self.samples.len()
+            + self.handshakes.runs.len()
+            + self.handshakes.memory.len()
+            + self.pages.len()
+            + self.bulk.len()
+            + self.icount.len()
+            + documents
+    }
+
+    /// Whether any kind written as one document (no CSV form) is present.
+    pub fn documents(&self) -> bool {
+        !(self.limbo.is_empty()
+            && self.captures.is_empty()
+            && self.icount.is_empty()
+            && self.revocation_scale.is_empty())
+    }
+
     /// The files' names, joined.
     pub fn names(&self) -> String {
         let names: Vec<&str> = self.inputs.iter().map(|i| i.name.as_str()).collect();
@@ -204,6 +261,10 @@ impl Gathered {
             ),
             (!self.pages.is_empty(), "page loads"),
             (!self.bulk.is_empty(), "bulk transfers"),
+            (!self.limbo.is_empty(), "limbo results"),
+            (!self.captures.is_empty(), "captures"),
+            (!self.icount.is_empty(), "instruction counts"),
+            (!self.revocation_scale.is_empty(), "revocation-scale runs"),
         ];
         kinds.iter().filter(|k| k.0).map(|k| k.1).collect()
     }

@@ -5,36 +5,9 @@
 //! A load's figures are the process's own: wall time, CPU time (the process's CPU clock
 //! around the load, every thread), and resident memory added (RSS after ÷ before).
 
-use serde::{Deserialize, Serialize};
+pub use certbench_schema::records::startup::{MIN_PROCESSES, StartUp, StartUpRun};
 
 use crate::stats::Spread;
-
-/// The fewest fresh processes a start-up figure is made from.
-pub const MIN_PROCESSES: usize = 5;
-
-/// One fresh process's load of one mechanism's data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StartUpRun {
-    /// What was loaded: the mechanism (`crlset`, `crlite`, `upki`, `crl`).
-    pub what: String,
-    /// Wall time of the load, nanoseconds.
-    pub wall_ns: u64,
-    /// The process's CPU time over the load, nanoseconds.
-    pub cpu_ns: u64,
-    /// Resident memory added by the load, bytes (negative if the kernel reclaimed some).
-    pub rss_added_bytes: i64,
-    /// Bytes of the data read.
-    pub data_bytes: u64,
-}
-
-/// One mechanism's start-up over several fresh processes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StartUp {
-    /// The mechanism.
-    pub what: String,
-    /// Each process's run, in the order they ran.
-    pub runs: Vec<StartUpRun>,
-}
 
 /// A start-up's figures: median and range of each, over `n` processes.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,21 +22,18 @@ pub struct StartUpFigures {
     pub rss: Spread,
 }
 
-impl StartUp {
-    /// Its figures; `None` with fewer than [`MIN_PROCESSES`] runs (no figure from fewer).
-    pub fn figures(&self) -> Option<StartUpFigures> {
-        if self.runs.len() < MIN_PROCESSES {
-            return None;
-        }
-        let of =
-            |f: fn(&StartUpRun) -> f64| Spread::of(&self.runs.iter().map(f).collect::<Vec<_>>());
-        Some(StartUpFigures {
-            n: self.runs.len(),
-            wall: of(|r| r.wall_ns as f64)?,
-            cpu: of(|r| r.cpu_ns as f64)?,
-            rss: of(|r| r.rss_added_bytes as f64)?,
-        })
+/// `s`'s figures; `None` with fewer than [`MIN_PROCESSES`] runs (no figure from fewer).
+pub fn figures(s: &StartUp) -> Option<StartUpFigures> {
+    if s.runs.len() < MIN_PROCESSES {
+        return None;
     }
+    let of = |f: fn(&StartUpRun) -> f64| Spread::of(&s.runs.iter().map(f).collect::<Vec<_>>());
+    Some(StartUpFigures {
+        n: s.runs.len(),
+        wall: of(|r| r.wall_ns as f64)?,
+        cpu: of(|r| r.cpu_ns as f64)?,
+        rss: of(|r| r.rss_added_bytes as f64)?,
+    })
 }
 
 /// Whether a browser's first connection waits for its mechanism's data, and why, from its
@@ -108,7 +78,7 @@ mod tests {
             runs: [10, 20, 30, 40].map(run).to_vec(),
         };
         assert_eq!(
-            four.figures(),
+            figures(&four),
             None,
             "no figure from fewer than 5 processes"
         );
@@ -116,7 +86,7 @@ mod tests {
             runs: [21, 18, 17, 13, 10].map(|ms| run(ms * 1_000_000)).to_vec(),
             ..four
         };
-        let f = five.figures().unwrap();
+        let f = figures(&five).unwrap();
         assert_eq!(f.n, 5);
         assert_eq!((f.wall.median, f.wall.lo, f.wall.hi), (17e6, 10e6, 21e6));
         assert_eq!(f.cpu.median, 8.5e6);

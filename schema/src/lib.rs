@@ -15,6 +15,7 @@ pub mod io;
 pub mod labels;
 pub mod meta;
 pub mod names;
+pub mod records;
 pub mod revocation;
 pub mod run_info;
 pub mod sample;

@@ -127,6 +127,8 @@ macro_rules! named {
     };
 }
 
+pub(crate) use named;
+
 /// A name as a file holds it: a value this version knows, or a word it does not, kept as
 /// written (see the module documentation). Equal, ordered and hashed by its word.
 #[derive(Clone, Debug)]

@@ -1,5 +1,6 @@
 //! The TCP window a sample's first flight was counted against ([`TcpWindow`]): the initial
-//! congestion window and the segment payload, each with where it came from. The measuring side
+//! congestion window and the segment payload, each with where it came from; and a browser's
+//! first flight over QUIC as a server counts it ([`QuicClient`]: [`CHROME`], [`FIREFOX`]). The measuring side
 //! reads the payload from the kernel at run time (or takes it from `--link …,mss=…`) and writes
 //! it into every sample whose first flight it counted, so the analysis' segments and round
 //! trips follow what was measured on that machine, never a constant of this crate.
@@ -50,8 +51,72 @@ impl TcpWindow {
         mss_source: WindowSource::Default,
     };
 
+    /// How a window is stated in titles and in `config.link`: `IW 10 (RFC 6928) × 1448 B (MSS
+    /// from the kernel: TCP_MAXSEG on loopback, MTU 1500)`; a figure set by `--link` has no note.
+    pub fn label(&self) -> String {
+        let w = self;
+        let iw = match w.iw_source {
+            WindowSource::Set => String::new(),
+            _ => " (RFC 6928)".to_owned(),
+        };
+        let mss = match w.mss_source {
+            WindowSource::Set => "",
+            WindowSource::Default => " (RFC 6928: MTU 1500 − 40)",
+            WindowSource::Kernel => " (MSS from the kernel: TCP_MAXSEG on loopback, MTU 1500)",
+        };
+        format!("IW {}{iw} × {} B{mss}", w.initial_window, w.mss)
+    }
+
     /// The window's bytes: `initial_window × mss`.
     pub fn bytes(&self) -> u64 {
         u64::from(self.initial_window) * u64::from(self.mss)
+    }
+}
+
+/// A browser's first flight over QUIC, as the server counts it for its budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QuicClient {
+    /// The browser.
+    pub name: &'static str,
+    /// The UDP payload of each client Initial datagram (padded to it, RFC 9000 §14.1).
+    pub datagram: u32,
+    /// Initial datagrams before the server answers (2: a ClientHello with an ML-KEM share).
+    pub datagrams: u32,
+}
+
+/// Chrome: quiche's `kDefaultMaxPacketSize` of 1,250 B (quiche/quic/core/quic_constants.h,
+/// "default initial maximum size in bytes of a QUIC packet"); X25519MLKEM768 by default,
+/// so two Initials.
+pub const CHROME: QuicClient = QuicClient {
+    name: "Chrome",
+    datagram: 1250,
+    datagrams: 2,
+};
+
+/// Firefox: neqo starts at a 1,280-byte path MTU (neqo-transport/src/pmtud.rs: the smallest
+/// of its `MTU_SIZES`, probing upwards later), less IPv4 and UDP headers: 1,252 B (1,232 over
+/// IPv6); X25519MLKEM768 by default, so two Initials.
+pub const FIREFOX: QuicClient = QuicClient {
+    name: "Firefox",
+    datagram: 1252,
+    datagrams: 2,
+};
+
+/// The browsers whose Initials the tables count against, Chrome's first.
+pub const BROWSERS: [QuicClient; 2] = [CHROME, FIREFOX];
+
+/// RFC 9000 §8.1's factor.
+pub const AMPLIFICATION: u64 = 3;
+
+impl QuicClient {
+    /// What the server may send before validating the address: 3 × the client's Initials.
+    pub fn budget(&self) -> u64 {
+        AMPLIFICATION * u64::from(self.datagram) * u64::from(self.datagrams)
+    }
+
+    /// QUIC's initial congestion window at this datagram size (RFC 9002 §7.2).
+    pub fn initial_cwnd(&self) -> u64 {
+        let d = u64::from(self.datagram);
+        (10 * d).min(14_720.max(2 * d))
     }
 }

@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use certbench_analysis::capture::{CaptureRow, Taken};
+use certbench_schema::records::capture::{CaptureRow, Taken};
 
 use super::site::{CaptureError, Captured, capture, folder};
 use crate::mirror::MirrorSet;

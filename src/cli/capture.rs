@@ -19,7 +19,8 @@ pub(super) struct CaptureArgs {
     /// Sites file: one host, host:port or https:// URL per line; # comments.
     #[arg(long, default_value = "sites.txt")]
     sites: PathBuf,
-    /// Folder to write the chains and manifest.json into (created if missing).
+    /// Folder to write the chains and manifest.json into (created if missing), with
+    /// capture.json, the run's record (`certbench report` reads it).
     #[arg(long)]
     out: PathBuf,
     #[command(flatten)]
@@ -63,12 +64,16 @@ pub(super) fn run(args: CaptureArgs) -> Result<Outcome> {
     capture::write(&args.out, &captured, roots)
         .with_context(|| format!("writing the captures into {}", args.out.display()))?;
     let (n, of, dir) = (captured.len(), sites.len(), args.out.display());
-    output::print(&render_capture(&CaptureRun {
+    let run = CaptureRun {
         captured: n,
         sites: of,
         dir: dir.to_string(),
         rows,
-    }));
+    };
+    let record = args.out.join("capture.json");
+    std::fs::write(&record, certbench_schema::records::write_doc(&run))
+        .with_context(|| format!("writing {}", record.display()))?;
+    output::print(&render_capture(&run));
     output::note(
         args.quiet,
         &format!("certbench capture: `certbench verify --chains {dir}` measures them"),

@@ -7,11 +7,12 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use certbench_analysis::export::{render_limbo_json, render_limbo_markdown};
+use certbench_analysis::limbo::report::gather;
 use clap::Args;
 
 use super::args::{MethodArg, methods};
 use super::output::{self, Outcome};
-use crate::limbo::{LimboFile, ReportOptions, Timings};
+use crate::limbo::{LimboFile, Timings};
 
 #[derive(Args, Debug)]
 pub(super) struct LimboArgs {
@@ -64,16 +65,12 @@ enum SummaryFormat {
     Json,
 }
 
-/// What the summary holds beside the tallies.
-fn report_options(args: &LimboArgs) -> ReportOptions {
-    ReportOptions {
-        compare: args.compare,
-        show: args.show,
-        timings: args.timings.then_some(Timings {
-            top: args.timings_top,
-            repeats: usize::from(args.timing_repeats),
-        }),
-    }
+/// `--timings`: each method's slowest testcases timed again.
+fn timings(args: &LimboArgs) -> Option<Timings> {
+    args.timings.then_some(Timings {
+        top: args.timings_top,
+        repeats: usize::from(args.timing_repeats),
+    })
 }
 
 pub(super) fn run(args: LimboArgs) -> Result<Outcome> {
@@ -122,9 +119,9 @@ pub(super) fn run(args: LimboArgs) -> Result<Outcome> {
         let written = format!("certbench limbo: results written to {}", out.display());
         output::note(quiet, &written);
     }
-    let opts = report_options(&args);
     let note = |msg: &str| output::note(quiet, msg);
-    let report = crate::limbo::report(path, &file, &runs, wall, upstream, &opts, note);
+    let measured = crate::limbo::measured(path, &file, &runs, wall, timings(&args), note);
+    let report = gather(&measured, upstream, args.compare, args.show, note);
     output::print_checked(&match args.format {
         SummaryFormat::Json => render_limbo_json(&report),
         SummaryFormat::Md => render_limbo_markdown(&report),

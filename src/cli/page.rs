@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use certbench_analysis::export::render_page_run;
-use certbench_analysis::page::PageLoad;
+use certbench_schema::records::page::PageLoad;
 use clap::Args;
 
 use super::args::{CacheArg, MethodArg, caches, methods};

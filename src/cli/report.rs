@@ -79,12 +79,7 @@ fn gather(files: &[PathBuf], out: &OutputArgs) -> Result<Gathered> {
         gathered.add(path.display().to_string(), contents, read_run_info(path));
         gathered.bad += usize::from(empty);
     }
-    let records = gathered.samples.len()
-        + gathered.handshakes.runs.len()
-        + gathered.handshakes.memory.len()
-        + gathered.pages.len()
-        + gathered.bulk.len();
-    if records == 0 {
+    if gathered.records() == 0 {
         bail!("nothing to report: no file given holds a sample or a result");
     }
     Ok(gathered)

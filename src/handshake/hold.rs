@@ -12,7 +12,7 @@ use std::pin::Pin;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use certbench_analysis::handshake::MemoryRun;
+use certbench_schema::records::handshake::MemoryRun;
 
 use super::error::HandshakeError;
 use super::plan::ServerChoice;

@@ -38,9 +38,9 @@ use std::time::{Duration, Instant};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use certbench_analysis::handshake::HandshakeRun;
 use certbench_core::ct::CtLogs;
 use certbench_core::revocation::Mechanism;
+use certbench_schema::records::handshake::HandshakeRun;
 use hdrhistogram::Histogram;
 
 use crate::certs::test::{self as certs, ServerCert};

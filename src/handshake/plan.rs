@@ -7,9 +7,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use certbench_analysis::handshake::HandshakeRun;
 use certbench_core::ct::CtLogs;
 use certbench_core::revocation::Mechanism;
+use certbench_schema::records::handshake::HandshakeRun;
 
 use super::error::HandshakeError;
 use super::revocation::RunData;

@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use certbench_analysis::limbo::LimboResult;
+use certbench_schema::records::limbo::LimboResult;
+use certbench_schema::records::read_doc;
 
 use super::run::MethodRun;
 
@@ -42,7 +43,7 @@ pub fn load_upstream(
     for p in paths {
         let parsed = std::fs::read_to_string(&p)
             .map_err(|e| e.to_string())
-            .and_then(|t| serde_json::from_str::<LimboResult>(&t).map_err(|e| e.to_string()));
+            .and_then(|t| read_doc::<LimboResult>(t.as_bytes()).map_err(|e| e.to_string()));
         match parsed {
             Ok(r) => out.push(r),
             Err(e) => ignored(&p, &e),
@@ -58,8 +59,8 @@ pub fn load_upstream(
 /// `<method>.json` per method into the folder `path` (folders made as needed).
 pub fn write_results(runs: &[MethodRun], path: &Path) -> Result<(), FilesError> {
     let write = |p: &Path, r: &LimboResult| {
-        let text = serde_json::to_string_pretty(r).expect("results serialize");
-        std::fs::write(p, text + "\n").map_err(|e| FilesError::Write(p.to_owned(), e))
+        let text = certbench_schema::records::write_doc(r);
+        std::fs::write(p, text).map_err(|e| FilesError::Write(p.to_owned(), e))
     };
     let create = |dir: &Path| {
         std::fs::create_dir_all(dir).map_err(|e| FilesError::Create(dir.to_owned(), e))

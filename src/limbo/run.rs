@@ -8,7 +8,7 @@
 //! is a FAILURE (no path can be built); a verifier that panics is a FAILURE with the panic
 //! message (fail closed).
 
-use certbench_analysis::limbo::{ActualResult, Expectation, LimboResult, TestcaseResult};
+use certbench_schema::records::limbo::{ActualResult, Expectation, LimboResult, TestcaseResult};
 
 use super::testcase::{Case, LimboFile};
 use crate::run::schedule::steps;
@@ -153,7 +153,7 @@ pub fn expectations(file: &LimboFile) -> Vec<Expectation> {
         .collect()
 }
 
-pub use certbench_analysis::limbo::report::SlowCase;
+pub use certbench_schema::records::limbo::SlowCase;
 
 /// `run`'s `top` slowest testcases, timed again: a single call is noisy (a page fault, a
 /// context switch can make a 20 µs testcase look like a slow one), so the `2 × top` slowest

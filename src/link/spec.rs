@@ -5,15 +5,14 @@
 //! Defaults, each named where the link is stated (`config.link`, titles): the initial window
 //! is RFC 6928's 10 segments, the segment payload the kernel's ([`super::kernel`]). `h3`:
 //! the HTTP/3 mode, Chrome's Initials against QUIC's amplification limit
-//! (`certbench_analysis::pq::quic`), modelled over the TCP underneath (there is no QUIC stack
+//! (the analysis crate's `pq::quic`), modelled over the TCP underneath (there is no QUIC stack
 //! here).
 
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use certbench_analysis::pq::quic::{CHROME, QuicClient};
-use certbench_analysis::pq::window_label;
+use certbench_schema::wire::{CHROME, QuicClient};
 use certbench_schema::{TcpWindow, WindowSource};
 
 use super::kernel::kernel_window;
@@ -60,7 +59,7 @@ impl fmt::Display for LinkSpec {
             write!(f, ", {} Mbit/s", bps as f64 / 1e6)?;
         }
         match &self.h3 {
-            None => write!(f, ", {}", window_label(&self.window)),
+            None => write!(f, ", {}", self.window.label()),
             Some(q) => write!(
                 f,
                 ", HTTP/3 (no TCP handshake; {}'s Initials: 3 × {} × {} B before the client's next flight, then QUIC's window of {} B; over TCP on loopback)",
@@ -147,7 +146,7 @@ mod tests {
 
     #[test]
     fn a_link_reads_rtt_and_bandwidth() {
-        let kernel = window_label(&kernel_window());
+        let kernel = kernel_window().label();
         let l: LinkSpec = "40ms".parse().unwrap();
         assert_eq!(l, LinkSpec::rtt(Duration::from_millis(40)));
         assert_eq!(l.to_string(), format!("RTT 40 ms, {kernel}"));

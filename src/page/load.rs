@@ -8,9 +8,9 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use certbench_analysis::page::PageLoad;
 use certbench_core::ct::CtLogs;
 use certbench_core::revocation::RevocationData;
+use certbench_schema::records::page::PageLoad;
 
 use super::pages::Page;
 use crate::run::schedule::loads;

@@ -1,7 +1,7 @@
 //! A page run, settled before anything is loaded ([`PagePlan`]), and its measurement with
 //! the mirror served beside it ([`measure`]).
 
-use certbench_analysis::page::PageLoad;
+use certbench_schema::records::page::PageLoad;
 
 use super::load::{PageOptions, StoreFailure, run};
 use super::pages::Page;

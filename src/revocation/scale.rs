@@ -25,12 +25,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use certbench_analysis::revocation_scale::{Quantiles as Spread, Report, Row};
 use certbench_core::methods::rustls_serial::signature_algorithms;
 use certbench_core::revocation::crl::Crls;
 use certbench_core::revocation::crlite::{Filter, UpkiStore};
 use certbench_core::revocation::crlset::CrlSet;
 use certbench_core::revocation::{PathParts, RevocationError, Status, VerifiedPath};
+use certbench_schema::records::revocation_scale::{Quantiles as Spread, Report, Row};
 
 use super::{Issued, Issuer, crlite, crlset, issuers};
 use crate::certs::crl;

@@ -8,14 +8,14 @@
 //! record headers, AEAD tags and any ChangeCipherSpec. A write of ChangeCipherSpec records
 //! alone is not a flight: TLS 1.3's middlebox compatibility mode (RFC 8446 D.4) has the
 //! client send one as soon as it has the ServerHello. The segments it takes and whether it fits TCP's initial
-//! window are computed from it by the analysis (`certbench_analysis::pq`).
+//! window are computed from it by the analysis crate (`pq`).
 //!
 //! The same flight's TLS handshake messages are counted apart ([`Flights::first_flight_handshake`]),
 //! by reading the record headers as the bytes pass: a handshake record (type 22, the
 //! ServerHello) counts its length; an encrypted record (type 23, TLS 1.3's
 //! EncryptedExtensions to Finished) its length less its inner content type (1 B) and AEAD tag
 //! (16 B: every TLS 1.3 suite rustls offers; none pads); ChangeCipherSpec nothing. That is
-//! what QUIC carries in CRYPTO frames (`certbench_analysis::pq::quic`).
+//! what QUIC carries in CRYPTO frames (the analysis crate's `pq::quic`).
 
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};

@@ -1,9 +1,9 @@
 //! The figures of `certbench verify`'s sections beside its tables that its samples do not
 //! hold: the store and each cached store's one build (store scaling), and every chain's path
 //! checks timed alone (the parallel bound), measured here. Nothing here writes text:
-//! `certbench_analysis::verify` summarises the figures with the samples.
+//! the analysis crate's `verify` summarises the figures with the samples.
 
-use certbench_analysis::verify::{ChainChecks, PathChecks, Store};
+use certbench_schema::records::verify::{ChainChecks, PathChecks, Store};
 
 use super::options::{CachedRoots, VerifyOptions};
 use super::plan::Plan;

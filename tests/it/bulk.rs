@@ -1,6 +1,7 @@
 //! `certbench bulk`: every stack and suite, a small transfer, send and receive apart; the
 //! JSON back through `certbench report`.
 
+use certbench_analysis::bulk::BulkFigures;
 use certbench_analysis::bulk::BulkResult;
 
 #[test]

@@ -217,3 +217,12 @@ pub fn certbench_command() -> std::process::Command {
     c.env("CERTBENCH_REVOCATION_SCALE", "test");
     c
 }
+
+/// The records of a result file's `text` of `kind` (`{"kind", "schema", "records"}`:
+/// schema/src/records), checking its header.
+pub fn records(text: &str, kind: &str) -> Vec<serde_json::Value> {
+    let doc: serde_json::Value = serde_json::from_str(text).unwrap();
+    assert_eq!(doc["kind"], kind, "{text}");
+    assert_eq!(doc["schema"], 1, "{text}");
+    serde_json::from_value(doc["records"].clone()).unwrap()
+}

@@ -68,7 +68,7 @@ fn memory_per_connection_for_both_stacks() {
         "json",
     ]);
     assert_eq!(code, 0, "{err}");
-    let runs: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+    let runs = crate::common::records(&out, "handshake");
     assert_eq!(runs.len(), 2);
     for r in &runs {
         assert_eq!(r["connections"], 300);
@@ -108,7 +108,7 @@ fn certbench_verifiers_run_inside_the_rustls_client_over_an_intermediate() {
         "--quiet",
     ]);
     assert_eq!(code, 0, "{err}");
-    let runs: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+    let runs = crate::common::records(&out, "handshake");
     let named: Vec<(String, Option<String>)> = runs
         .iter()
         .map(|r| {
@@ -174,8 +174,8 @@ fn server_threads_scale_with_percentiles_for_both_stacks() {
         "--quiet",
     ]);
     assert_eq!(code, 0, "{err}");
-    let runs: Vec<certbench_analysis::handshake::HandshakeRun> =
-        serde_json::from_str(&out).unwrap();
+    let runs: Vec<certbench_schema::records::handshake::HandshakeRun> =
+        certbench_schema::records::read_list(out.as_bytes()).unwrap();
     assert_eq!(runs.len(), 2 * 2 * 2, "stacks × resumption × thread counts");
     for threads in [1, 2] {
         for client in ["openssl", "rustls"] {
@@ -242,7 +242,7 @@ fn ct_is_checked_by_the_rustls_clients_methods_against_the_runs_own_logs() {
         "--quiet",
     ]);
     assert_eq!(code, 0, "{err}");
-    let runs: Vec<serde_json::Value> = serde_json::from_str(&out).unwrap();
+    let runs = crate::common::records(&out, "handshake");
     assert_eq!(runs.len(), 1 + methods.len());
     assert_eq!(runs[0]["client"], "openssl");
     assert!(runs[0]["verifier"].is_null());
@@ -297,8 +297,8 @@ fn revocation_is_checked_in_every_handshake_against_data_made_for_the_run() {
             "json",
         ]);
         assert_eq!(code, 0, "{err}");
-        let runs: Vec<certbench_analysis::handshake::HandshakeRun> =
-            serde_json::from_str(&out).unwrap();
+        let runs: Vec<certbench_schema::records::handshake::HandshakeRun> =
+            certbench_schema::records::read_list(out.as_bytes()).unwrap();
         let r = &runs[0];
         let checked = (r.handshakes, r.revocation_checks, r.revocation_good);
         assert_eq!(checked, (20, 20, 20), "{mechanism} {server}: {r:?}");

@@ -49,8 +49,14 @@ fn two_runs_count_the_same_instructions() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains("| rustlsparallel | p256"), "{stdout}");
-    let counts: Vec<Vec<serde_json::Value>> =
+    let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(
+        (doc["kind"].as_str(), doc["schema"].as_u64()),
+        (Some("icount"), Some(1))
+    );
+    let counts: Vec<Vec<serde_json::Value>> =
+        serde_json::from_value(doc["records"].clone()).unwrap();
     assert_eq!(counts.len(), 2, "two methods");
     let per = |i: usize| -> Vec<u64> {
         counts[i]
@@ -104,8 +110,14 @@ fn handshake_and_bulk_scenarios_count_the_same_instructions_twice() {
         !stdout.contains("per verification"),
         "no verify counts asked: {stdout}"
     );
-    let counts: Vec<Vec<serde_json::Value>> =
+    let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(
+        (doc["kind"].as_str(), doc["schema"].as_u64()),
+        (Some("icount"), Some(1))
+    );
+    let counts: Vec<Vec<serde_json::Value>> =
+        serde_json::from_value(doc["records"].clone()).unwrap();
     assert_eq!(counts.len(), 4, "2 scenarios × 2 stacks");
     for runs in &counts {
         let v: Vec<u64> = runs

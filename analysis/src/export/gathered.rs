@@ -5,19 +5,26 @@
 use super::html;
 use super::{Format, Report, render as render_report, render_bulk, render_handshakes};
 use super::{render_memory, render_pages, render_servo};
-use crate::input::{Gathered, MixedKinds};
+use certbench_schema::records::{write_doc, write_list};
+
+use super::markdown;
+use crate::icount::IcountRow;
+use crate::input::{Gathered, MixedKinds, RenderError};
 
 /// The report in `format`: the samples' tables (methods in `order` first; also when
 /// there is nothing else), then the handshake, page and bulk sections. CSV and JSON hold
 /// one kind only.
-pub fn render(g: &Gathered, format: Format, order: &[&str]) -> Result<String, MixedKinds> {
+pub fn render(g: &Gathered, format: Format, order: &[&str]) -> Result<String, RenderError> {
     let kinds = g.kinds();
     if kinds.len() > 1 && format != Format::Markdown {
-        return Err(MixedKinds { kinds, format });
+        return Err(MixedKinds { kinds, format }.into());
+    }
+    if format == Format::Csv && g.documents() {
+        return Err(RenderError::NoCsv(kinds.join(" and ")));
     }
     let names = g.names();
     let mut text = String::new();
-    let nothing_else = g.handshakes.is_empty() && g.pages.is_empty() && g.bulk.is_empty();
+    let nothing_else = g.records() == g.samples.len();
     if !g.samples.is_empty() || nothing_else {
         let other_hook = g.other_hook();
         let report = Report::from_samples(&g.samples, order, other_hook.as_deref());
@@ -37,6 +44,7 @@ pub fn render(g: &Gathered, format: Format, order: &[&str]) -> Result<String, Mi
     }
     handshake_section(g, &mut text, format, &names);
     results_section(g, &mut text, format, &names);
+    documents_section(g, &mut text, format, &names);
     Ok(text)
 }
 
@@ -67,7 +75,7 @@ fn handshake_section(g: &Gathered, text: &mut String, format: Format, names: &st
 fn results_section(g: &Gathered, text: &mut String, format: Format, names: &str) {
     if !g.pages.is_empty() {
         let p = &g.pages;
-        let json = || serde_json::to_string_pretty(p).expect("page loads serialize");
+        let json = || certbench_schema::records::write_list(p);
         let (md, csv) = (
             || render_pages(p, Format::Markdown),
             || render_pages(p, Format::Csv),
@@ -76,12 +84,49 @@ fn results_section(g: &Gathered, text: &mut String, format: Format, names: &str)
     }
     if !g.bulk.is_empty() {
         let b = &g.bulk;
-        let json = || serde_json::to_string_pretty(b).expect("bulk transfers serialize");
+        let json = || certbench_schema::records::write_list(b);
         let (md, csv) = (
             || render_bulk(b, Format::Markdown),
             || render_bulk(b, Format::Csv),
         );
         section(text, (format, "bulk transfers", names), md, csv, json);
+    }
+}
+
+/// The sections of the kinds a command writes as one document (limbo results, captures,
+/// instruction counts, revocation-scale runs): markdown under each heading, or JSON as the
+/// command wrote it (CSV was refused above).
+fn documents_section(g: &Gathered, text: &mut String, format: Format, names: &str) {
+    let none = String::new;
+    if !g.limbo.is_empty() {
+        let md = || markdown::limbo::results(&g.limbo);
+        let json = || g.limbo.iter().map(write_doc).collect();
+        section(text, (format, "limbo results", names), md, none, json);
+    }
+    for c in &g.captures {
+        let (md, json) = (|| markdown::capture::render(c), || write_doc(c));
+        section(text, (format, "a capture", names), md, none, json);
+    }
+    if !g.icount.is_empty() {
+        let rows: Vec<IcountRow> = (g.icount.iter())
+            .filter_map(|runs| {
+                let first = runs.first()?;
+                let counts = runs.iter().map(|c| c.per_verify).collect();
+                Some(IcountRow {
+                    what: first.method.clone(),
+                    on: first.key.clone(),
+                    counts,
+                })
+            })
+            .collect();
+        let (md, json) = (|| markdown::icount::counts(&rows), || write_list(&g.icount));
+        section(text, (format, "instruction counts", names), md, none, json);
+    }
+    for r in &g.revocation_scale {
+        let md = || markdown::revocation_scale::table(r);
+        section(text, (format, "revocation-scale", names), md, none, || {
+            write_doc(r)
+        });
     }
 }
 
@@ -121,6 +166,6 @@ fn section(
             ));
         }
         Format::Csv => text.push_str(&csv()),
-        Format::Json => text.push_str(&(json() + "\n")),
+        Format::Json => text.push_str(&json()),
     }
 }

@@ -82,7 +82,7 @@ impl Export for [crate::bulk::BulkResult] {
         csv::bulk::render(self)
     }
     fn json(&self) -> String {
-        json::pretty(self, "bulk transfers")
+        certbench_schema::records::write_list(self)
     }
 }
 
@@ -94,7 +94,7 @@ impl Export for [crate::page::PageLoad] {
         csv::page::render(self)
     }
     fn json(&self) -> String {
-        json::pretty(self, "page loads")
+        certbench_schema::records::write_list(self)
     }
 }
 
@@ -106,7 +106,7 @@ impl Export for [crate::handshake::HandshakeRun] {
         csv::handshake::render(self)
     }
     fn json(&self) -> String {
-        json::pretty(self, "handshake runs")
+        certbench_schema::records::write_list(self)
     }
 }
 
@@ -118,7 +118,7 @@ impl Export for [crate::handshake::MemoryRun] {
         csv::handshake::render(self)
     }
     fn json(&self) -> String {
-        json::pretty(self, "memory runs")
+        certbench_schema::records::write_list(self)
     }
 }
 
@@ -258,7 +258,7 @@ pub fn render_answer(answer: &crate::answer::Answers) -> Vec<String> {
 /// command refuses it before measuring).
 pub fn render_revocation_scale(report: &crate::revocation_scale::Report, format: Format) -> String {
     match format {
-        Format::Json => json::pretty(report, "revocation-scale report"),
+        Format::Json => certbench_schema::records::write_doc(report),
         _ => format!(
             "## Revocation: lookup cost against data size\n\n{}",
             markdown::revocation_scale::table(report)

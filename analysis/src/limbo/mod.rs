@@ -6,66 +6,15 @@
 //! Nothing here runs a verifier: results come from `certbench limbo` or from an upstream
 //! harness's file, and are compared the same way.
 
+pub use certbench_schema::records::limbo::{
+    ActualResult, Expectation, LimboResult, TestcaseResult,
+};
+
 use std::collections::{BTreeMap, HashMap};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 pub mod report;
-
-/// A verdict in the limbo result format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ActualResult {
-    /// The chain was accepted.
-    Success,
-    /// The chain was rejected.
-    Failure,
-    /// The harness did not evaluate the testcase (the context says why).
-    Skipped,
-}
-
-impl ActualResult {
-    /// `SUCCESS`, `FAILURE` or `SKIPPED`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ActualResult::Success => "SUCCESS",
-            ActualResult::Failure => "FAILURE",
-            ActualResult::Skipped => "SKIPPED",
-        }
-    }
-}
-
-/// One testcase's result.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TestcaseResult {
-    /// The testcase id (`family::name`).
-    pub id: String,
-    /// What the harness concluded.
-    pub actual_result: ActualResult,
-    /// Why (a rejection reason, a skip reason), or null.
-    #[serde(default)]
-    pub context: Option<String>,
-}
-
-/// A harness's results on a limbo file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LimboResult {
-    /// Format version: 1.
-    pub version: u32,
-    /// Harness name, e.g. `openssl-3.0.19`, `rustls-webpki`, `certbench-rustlsserial`.
-    pub harness: String,
-    /// One result per testcase evaluated.
-    pub results: Vec<TestcaseResult>,
-}
-
-/// What a testcase expects: the part of a testcase the tally needs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Expectation {
-    /// The testcase id.
-    pub id: String,
-    /// `true` if the chain must be accepted.
-    pub success: bool,
-}
 
 /// The family of a testcase: its id up to the first `::` (`bettertls`, `rfc5280`, `webpki`,
 /// `pathlen`, `crl`, `online`, …).

@@ -5,35 +5,15 @@
 //! The methods are named by their display names here; which upstream harness belongs to which
 //! method is given as data ([`Harness`]) by the caller.
 
+pub use certbench_schema::records::limbo::SlowCase;
+
+use std::collections::HashSet;
 use std::fmt;
 use std::path::PathBuf;
 
-use super::{ActualResult, Agreement, LimboResult, Summary};
-use crate::stats::Spread;
+use certbench_schema::records::limbo::LimboRun;
 
-/// One of a method's slowest testcases, timed again.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SlowCase {
-    /// Index of the testcase in the file.
-    pub index: usize,
-    /// Testcase id.
-    pub id: String,
-    /// The time of the run's one `verify` call, nanoseconds.
-    pub first_ns: u64,
-    /// The times of the `repeats` calls made again, nanoseconds, sorted.
-    pub again_ns: Vec<u64>,
-    /// The verdict.
-    pub actual: ActualResult,
-}
-
-impl SlowCase {
-    /// The median of the calls made again (the first call when none was).
-    pub fn median_ns(&self) -> u64 {
-        // A mean of two middle values truncates to whole nanoseconds.
-        Spread::median_of(self.again_ns.iter().map(|&ns| ns as f64))
-            .map_or(self.first_ns, |m| m as u64)
-    }
-}
+use super::{Agreement, LimboResult, Summary};
 
 /// A method's results with the upstream harness its library's results are named by.
 pub struct Harness<'a> {
@@ -147,4 +127,78 @@ pub struct LimboReport {
     pub slowest: Option<Slowest>,
     /// Differing testcases listed per pair in markdown.
     pub show: usize,
+}
+/// The report of what `run` measured, with the `upstream` results when a folder of them was
+/// given (each kept to the file's testcases); `compare`: every pair of methods; `show`:
+/// differing testcases listed per pair in markdown. `note` gets, in order, the methods without
+/// an upstream result (when a folder was given).
+pub fn gather(
+    run: &LimboRun,
+    upstream: Option<Vec<LimboResult>>,
+    compare: bool,
+    show: usize,
+    mut note: impl FnMut(&str),
+) -> LimboReport {
+    let given = upstream.is_some();
+    // Upstream results cover the whole corpus: keep the testcases of this file.
+    let ids: HashSet<&str> = run.expectations.iter().map(|e| e.id.as_str()).collect();
+    let upstream: Vec<LimboResult> = (upstream.unwrap_or_default().into_iter())
+        .map(|mut u| {
+            u.results.retain(|r| ids.contains(r.id.as_str()));
+            u
+        })
+        .collect();
+    let summaries: Vec<Summary> = (run.methods.iter().map(|m| &m.result))
+        .chain(&upstream)
+        .map(|r| Summary::of(r, &run.expectations))
+        .collect();
+    let pairs = compare.then(|| {
+        let mut pairs = Vec::new();
+        for (i, a) in run.methods.iter().enumerate() {
+            for b in &run.methods[i + 1..] {
+                pairs.push(Agreement::of(&a.result, &b.result));
+            }
+        }
+        pairs
+    });
+    let harnesses: Vec<Harness<'_>> = (run.methods.iter())
+        .map(|m| Harness {
+            method: m.method.clone(),
+            library: &m.library,
+            prefix: m.harness_prefix.as_deref(),
+            result: &m.result,
+        })
+        .collect();
+    let mut vs_upstream = Vec::new();
+    for paired in pair_upstream(&harnesses, &upstream) {
+        match paired {
+            Ok(agreement) => vs_upstream.push(agreement),
+            Err(unpaired) if given => note(&unpaired.to_string()),
+            Err(_) => {}
+        }
+    }
+    let slowest = run.repeats.map(|repeats| Slowest {
+        repeats,
+        methods: (run.methods.iter())
+            .map(|m| (m.method.clone(), m.slowest.clone()))
+            .collect(),
+    });
+    LimboReport {
+        file: run.file.clone(),
+        testcases: run.testcases,
+        bad: run.bad.clone(),
+        wall_seconds: run.wall_seconds,
+        verify: (run.methods.iter())
+            .map(|m| VerifyTime {
+                method: m.method.clone(),
+                verify_ns: m.verify_ns,
+                ran: m.ran,
+            })
+            .collect(),
+        summaries,
+        pairs,
+        upstream: vs_upstream,
+        slowest,
+        show,
+    }
 }

@@ -22,7 +22,7 @@ pub use label::{profile_label, set_key, split_key};
 pub use quic::{QuicClient, QuicFit};
 pub use wire::{
     FlightRow, TcpWindow, WindowSource, extra_round_trips, model_connection_ns, rounds_beyond,
-    segments, window_label,
+    segments,
 };
 
 use serde::Serialize;

@@ -19,6 +19,8 @@
 //! The browsers ([`CHROME`], [`FIREFOX`]): with X25519MLKEM768 (on by default in both) the
 //! ClientHello is about 1.8 KB: two Initial datagrams, each padded to the client's size.
 
+pub use certbench_schema::wire::{AMPLIFICATION, BROWSERS, CHROME, FIREFOX, QuicClient};
+
 /// The round trips a first flight of `bytes` costs beyond its own, in slow start: the first
 /// round sends at most `first` bytes (the window, or less where something else binds: QUIC's
 /// amplification limit), each later round what the window has grown to once everything sent
@@ -34,41 +36,6 @@ pub fn rounds_beyond(bytes: u64, first: u64, cwnd: u64) -> u32 {
     rounds
 }
 
-/// A browser's first flight over QUIC, as the server counts it for its budget.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct QuicClient {
-    /// The browser.
-    pub name: &'static str,
-    /// The UDP payload of each client Initial datagram (padded to it, RFC 9000 §14.1).
-    pub datagram: u32,
-    /// Initial datagrams before the server answers (2: a ClientHello with an ML-KEM share).
-    pub datagrams: u32,
-}
-
-/// Chrome: quiche's `kDefaultMaxPacketSize` of 1,250 B (quiche/quic/core/quic_constants.h,
-/// "default initial maximum size in bytes of a QUIC packet"); X25519MLKEM768 by default,
-/// so two Initials.
-pub const CHROME: QuicClient = QuicClient {
-    name: "Chrome",
-    datagram: 1250,
-    datagrams: 2,
-};
-
-/// Firefox: neqo starts at a 1,280-byte path MTU (neqo-transport/src/pmtud.rs: the smallest
-/// of its `MTU_SIZES`, probing upwards later), less IPv4 and UDP headers: 1,252 B (1,232 over
-/// IPv6); X25519MLKEM768 by default, so two Initials.
-pub const FIREFOX: QuicClient = QuicClient {
-    name: "Firefox",
-    datagram: 1252,
-    datagrams: 2,
-};
-
-/// The browsers whose Initials the tables count against, Chrome's first.
-pub const BROWSERS: [QuicClient; 2] = [CHROME, FIREFOX];
-
-/// RFC 9000 §8.1's factor.
-pub const AMPLIFICATION: u64 = 3;
-
 /// A server packet's bytes besides its CRYPTO data: a long header (first byte 1, version 4,
 /// destination and source connection IDs of 8 B each with their lengths 2, Length 2, packet
 /// number 2: 27 B), the AEAD tag (16 B, RFC 9001 §5.3) and the CRYPTO frame's type, offset and
@@ -81,19 +48,6 @@ pub const INITIAL_EXTRA: u64 = 6;
 
 /// RFC 9000 §14.1: a datagram carrying an ack-eliciting Initial is at least 1,200 bytes.
 pub const MIN_INITIAL_DATAGRAM: u64 = 1200;
-
-impl QuicClient {
-    /// What the server may send before validating the address: 3 × the client's Initials.
-    pub fn budget(&self) -> u64 {
-        AMPLIFICATION * u64::from(self.datagram) * u64::from(self.datagrams)
-    }
-
-    /// QUIC's initial congestion window at this datagram size (RFC 9002 §7.2).
-    pub fn initial_cwnd(&self) -> u64 {
-        let d = u64::from(self.datagram);
-        (10 * d).min(14_720.max(2 * d))
-    }
-}
 
 /// The server's first flight over QUIC, in UDP payload bytes, for `handshake_bytes` of TLS
 /// handshake messages in datagrams of `datagram` bytes: one packet per datagram plus the

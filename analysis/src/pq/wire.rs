@@ -27,21 +27,6 @@ pub fn extra_round_trips(bytes: u64, window: &TcpWindow) -> u32 {
     rounds_beyond(bytes, window.bytes(), window.bytes())
 }
 
-/// How a window is stated in titles and in `config.link`: `IW 10 (RFC 6928) × 1448 B (MSS
-/// from the kernel: TCP_MAXSEG on loopback, MTU 1500)`; a figure set by `--link` has no note.
-pub fn window_label(w: &TcpWindow) -> String {
-    let iw = match w.iw_source {
-        WindowSource::Set => String::new(),
-        _ => " (RFC 6928)".to_owned(),
-    };
-    let mss = match w.mss_source {
-        WindowSource::Set => "",
-        WindowSource::Default => " (RFC 6928: MTU 1500 − 40)",
-        WindowSource::Kernel => " (MSS from the kernel: TCP_MAXSEG on loopback, MTU 1500)",
-    };
-    format!("IW {}{iw} × {} B{mss}", w.initial_window, w.mss)
-}
-
 /// What a connection over an emulated link should take, by the link's model: what the same
 /// connection took on loopback, plus the first flight's time on the wire at `bandwidth` bits
 /// per second (the other flights are a few hundred bytes), plus the round trips:
@@ -155,7 +140,7 @@ mod tests {
     #[test]
     fn a_window_names_its_sources() {
         assert_eq!(
-            window_label(&TcpWindow::DEFAULT),
+            TcpWindow::DEFAULT.label(),
             "IW 10 (RFC 6928) × 1460 B (RFC 6928: MTU 1500 − 40)"
         );
         let kernel = TcpWindow {
@@ -164,7 +149,7 @@ mod tests {
             ..TcpWindow::DEFAULT
         };
         assert_eq!(
-            window_label(&kernel),
+            kernel.label(),
             "IW 10 (RFC 6928) × 1448 B (MSS from the kernel: TCP_MAXSEG on loopback, MTU 1500)"
         );
         let set = TcpWindow {
@@ -173,7 +158,7 @@ mod tests {
             mss: 1000,
             mss_source: WindowSource::Set,
         };
-        assert_eq!(window_label(&set), "IW 4 × 1000 B");
+        assert_eq!(set.label(), "IW 4 × 1000 B");
     }
 
     #[test]

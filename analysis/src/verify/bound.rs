@@ -7,36 +7,14 @@
 //! are the run's `total-verification` medians (the tables' cells); the ratio's interval is the
 //! two-sample Hodges–Lehmann one ([`RatioInterval`]). `export::markdown::verify` writes it.
 
+pub use certbench_schema::records::verify::{ChainChecks, PathChecks};
+
 use crate::stats::RatioInterval;
 use crate::table::{SeedTable, build_seed_tables};
 use certbench_schema::{Sample, Stage};
 
 const SERIAL: &str = "rustlsserial";
 const PARALLEL: &str = "rustlsparallel";
-
-/// One chain of the corpus, with its path's checks timed alone.
-#[derive(Clone, Debug)]
-pub struct ChainChecks {
-    /// The chain's id (its samples' `chain`).
-    pub id: String,
-    /// Its key types, joined for the table (`ecdsa-p256, rsa-2048`).
-    pub keys: String,
-    /// A P-384 signature somewhere on the sent chain (the root's on the last intermediate
-    /// included): a check worth overlapping even with the pool asleep.
-    pub p384: bool,
-    /// Its path's checks, for a chain with a path to a root and at least one check.
-    pub path: Option<PathChecks>,
-}
-
-/// A path's checks timed alone.
-#[derive(Clone, Debug)]
-pub struct PathChecks {
-    /// Each check's median time alone, nanoseconds (not empty).
-    pub checks: Vec<u64>,
-    /// The least time the machine's threads can take to make them, each check whole on one
-    /// thread (`certbench::bench::floor::makespan_bound`), nanoseconds.
-    pub on_threads: u64,
-}
 
 /// What overlapping a chain's checks could give at best.
 #[derive(Clone, Copy, Debug, PartialEq)]

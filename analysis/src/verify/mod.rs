@@ -8,26 +8,13 @@
 //! Medians of medians are a [`Spread`]'s (the middle element, or the mean of the two middle ones);
 //! each chain's own median in [`store_scaling`] and [`parallel_bound`] is its table cell's.
 
+pub use certbench_schema::records::verify::Store;
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::stats::Spread;
 use crate::table::{SeedTable, build_seed_tables};
 use certbench_schema::{Sample, Source, Stage, Verdict};
-
-/// The trust store and the untrusted intermediates of one `verify` run.
-#[derive(Clone, Debug)]
-pub struct Store {
-    /// The store as its samples' configuration names it (`mozilla+corpus+extra (1621)`).
-    pub roots: String,
-    /// Generated roots added (`--extra-roots`), decoys included.
-    pub extra_roots: usize,
-    /// Of those, same-subject decoys of the corpus's anchors.
-    pub decoy_roots: usize,
-    /// Generated intermediates offered with every chain (`--extra-intermediates`).
-    pub extra_intermediates: usize,
-    /// Of those, decoys of the leaves' issuers.
-    pub decoy_intermediates: usize,
-}
 
 /// How a method's store was built in one `verify` run.
 #[derive(Clone, Copy, Debug, PartialEq)]

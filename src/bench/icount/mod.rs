@@ -12,6 +12,8 @@
 //! Invariant: the count covers exactly the verification's own instructions (its checks, and
 //! the pool's hand-over), so it is the same from run to run to within a few instructions.
 
+pub use certbench_schema::records::icount::Count;
+
 pub mod sweep;
 
 use std::path::{Path, PathBuf};
@@ -49,17 +51,6 @@ pub const KEY_CHAINS: &[(&str, &str)] = &[
 
 /// The callgrind toggle: on in [`measured`].
 const TOGGLES: &[&str] = &["*icount*measured*"];
-
-/// One count.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Count {
-    pub method: String,
-    pub key: String,
-    pub chain: String,
-    /// Instructions per verification (collected total ÷ iterations).
-    pub per_verify: u64,
-    pub iterations: u32,
-}
 
 /// The verify calls whose instructions are counted. Not inlined: callgrind toggles on it.
 #[inline(never)]

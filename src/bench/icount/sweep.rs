@@ -1,4 +1,4 @@
-//! What `certbench icount` counts (its figures: `certbench_analysis::icount`, their tables
+//! What `certbench icount` counts (its figures: the analysis crate's `icount`, their tables
 //! written there too): every key type × method (the verify path) and every scenario × stack, each counted `repeat` times under callgrind
 //! ([`super::measure`], [`super::measure_scenario`]); the spread between the repeated counts
 //! says whether the count is deterministic.
@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use certbench_analysis::icount::{IcountRow, IcountTables};
+use certbench_schema::records::icount::{IcountRow, IcountTables};
 
 use super::{Count, KEY_CHAINS, Scenario, measure, measure_scenario};
 use crate::tls::TlsLibrary;
@@ -180,7 +180,7 @@ impl Counted {
 
     /// Writes every count as JSON to `path`.
     pub fn write_json(&self, path: &Path) -> Result<(), SweepError> {
-        std::fs::write(path, serde_json::to_string_pretty(&self.all)?)
+        std::fs::write(path, certbench_schema::records::write_list(&self.all))
             .map_err(|e| SweepError::Path(format!("{}", path.display()), e))
     }
 

@@ -4,6 +4,7 @@
 
 use super::chart::{hbars, push};
 use super::table::html_table;
+use crate::bulk::BulkFigures;
 use crate::bulk::BulkResult;
 
 /// Appends the section for `results` to `h` (nothing when there are none).

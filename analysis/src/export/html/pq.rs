@@ -6,8 +6,8 @@ use std::fmt::Write;
 
 use super::table::esc;
 use crate::export::markdown::pq::{quic_budgets, quic_cell};
+use crate::pq::PqSummary;
 use crate::pq::quic::BROWSERS;
-use crate::pq::{PqSummary, window_label};
 use crate::units::human;
 
 /// Appends the section, when the report is of a `--pq` run.
@@ -20,7 +20,7 @@ pub(super) fn section(h: &mut String, pq: Option<&PqSummary>) {
     let _ = writeln!(
         h,
         "<h2>Post-quantum twins</h2>\n<h3>Bytes on the wire (first flight against TCP's initial window of {}; over QUIC against 3× the browser's two Initials: {})</h3>",
-        esc(&window_label(&pq.window)),
+        esc(&pq.window.label()),
         esc(&quic_budgets())
     );
     // With `--compress-certs`: each row's compression, and the compressed message's bytes.

@@ -2,6 +2,7 @@
 //! side by side, each as its best run, then median and range over the runs.
 
 use super::table::plain_table;
+use crate::bulk::BulkFigures;
 use crate::bulk::{BulkResult, BulkRun};
 
 fn cell(r: Option<&BulkResult>) -> String {

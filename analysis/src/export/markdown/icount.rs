@@ -51,6 +51,13 @@ pub(crate) fn render(t: &IcountTables) -> String {
     text
 }
 
+/// Instruction counts read back from `--json` files (`certbench report`): each row's runs,
+/// named by what its counts name (method and key, or scenario and stack).
+pub(crate) fn counts(counted: &[IcountRow]) -> String {
+    let header = ["what", "on", "Ir each run", "spread"];
+    plain_table(&header, rows(counted), 2) + "\n"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

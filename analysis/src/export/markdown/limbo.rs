@@ -8,7 +8,7 @@ use comfy_table::Table;
 
 use super::table::{new_table, plain_table, right_align};
 use crate::limbo::report::{LimboReport, SlowCase};
-use crate::limbo::{Agreement, Summary, Tally, family};
+use crate::limbo::{ActualResult, Agreement, LimboResult, Summary, Tally, family};
 use crate::units::human;
 
 /// The markdown summary: the tallies, the time in verify calls, the differing verdicts
@@ -224,6 +224,25 @@ fn slow_row((i, c): (usize, &SlowCase)) -> Vec<String> {
         human(c.first_ns as f64),
         c.actual.as_str().to_owned(),
     ]
+}
+
+/// Limbo result files read back (`certbench report`): per harness, its testcases by verdict
+/// (a result file holds no expectations: the tally against them is `certbench limbo`'s).
+pub(crate) fn results(results: &[LimboResult]) -> String {
+    let rows = (results.iter())
+        .map(|r| {
+            let n = |a: ActualResult| r.results.iter().filter(|t| t.actual_result == a).count();
+            vec![
+                r.harness.clone(),
+                r.results.len().to_string(),
+                n(ActualResult::Success).to_string(),
+                n(ActualResult::Failure).to_string(),
+                n(ActualResult::Skipped).to_string(),
+            ]
+        })
+        .collect();
+    let header = ["harness", "testcases", "SUCCESS", "FAILURE", "SKIPPED"];
+    plain_table(&header, rows, 1) + "\n"
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use super::table::plain_table;
 use crate::pq::answer::{LinkAnswer, PqAnswer, ProfileAnswer, Verdicts};
 use crate::pq::quic::BROWSERS;
 use crate::pq::scenarios::ScenarioRange;
-use crate::pq::{PqSummary, profile_label, window_label};
+use crate::pq::{PqSummary, profile_label};
 use crate::units::human;
 
 /// A `--pq` run's tables: the bytes on the wire per site and profile, then each method on
@@ -52,7 +52,7 @@ pub(crate) fn tables(pq: &PqSummary) -> String {
     header.extend(browsers.iter().map(String::as_str));
     let mut out = format!(
         "\n### post-quantum twins: bytes on the wire (first flight: the server's bytes, ServerHello to Finished, on the client's TCP stream, against TCP's initial window of {}; QUIC flight: its handshake messages in QUIC packets, against 3× the browser's two Initials: {})\n\n",
-        window_label(&pq.window),
+        pq.window.label(),
         quic_budgets()
     );
     out.push_str(&plain_table(&header, rows, 2));

@@ -12,7 +12,7 @@ pub(crate) fn section(items: &[StartUp]) -> String {
     let lines: Vec<String> = items
         .iter()
         .filter_map(|s| {
-            let f = s.figures()?;
+            let f = crate::startup::figures(s)?;
             let rss = |v: f64| if v < 0.0 { format!("−{}", bytes(-v as u64)) } else { bytes(v as u64) };
             let waits = crate::startup::waits(&s.what).unwrap_or(
                 "a rustls user loads it before connecting: the figure is its start-up",
