@@ -32,6 +32,7 @@ mod page;
 mod parallel_equiv;
 mod pq;
 mod pq_scenarios;
+mod records;
 mod rejections;
 mod report;
 mod revocation;

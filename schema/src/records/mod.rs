@@ -187,8 +187,8 @@ pub fn read_list<R: Record>(bytes: &[u8]) -> Result<Vec<R>, ReadError> {
     if untagged {
         return Ok(serde_json::from_slice(bytes)?);
     }
+    check(serde_json::from_slice(bytes)?, R::KIND)?;
     let list: List<Vec<R>> = serde_json::from_slice(bytes)?;
-    check(list.header, R::KIND)?;
     Ok(list.records)
 }
 
