@@ -278,5 +278,6 @@ fn hold_in_child(
             String::from_utf8_lossy(&out.stderr)
         )));
     }
-    Ok(serde_json::from_slice(&out.stdout)?)
+    certbench_schema::records::read_list(&out.stdout)
+        .map_err(|e| HandshakeError::Setup(format!("the child's memory runs: {e}")))
 }

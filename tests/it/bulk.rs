@@ -20,7 +20,7 @@ fn bulk_measures_every_stack_and_suite_and_reports_back() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{stderr}");
-    let results: Vec<BulkResult> = serde_json::from_slice(&o.stdout).unwrap();
+    let results: Vec<BulkResult> = certbench_schema::records::read_list(&o.stdout).unwrap();
     // TLS 1.2: 3 ciphers × 2 keys (ECDSA and RSA suites); TLS 1.3: 3 ciphers; × 3 stacks,
     // × send and receive.
     assert_eq!(results.len(), (3 * 2 + 3) * 3 * 2);

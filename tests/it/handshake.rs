@@ -68,7 +68,7 @@ fn memory_per_connection_for_both_stacks() {
         "json",
     ]);
     assert_eq!(code, 0, "{err}");
-    let runs = crate::common::records(&out, "handshake");
+    let runs = crate::common::records(&out, "memory");
     assert_eq!(runs.len(), 2);
     for r in &runs {
         assert_eq!(r["connections"], 300);

@@ -24,7 +24,7 @@ fn page(pages: &str, extra: &[&str]) -> (Vec<PageLoad>, String) {
     let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
     assert!(!stderr.contains("panicked"), "{stderr}");
     let loads: Vec<PageLoad> =
-        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+        certbench_schema::records::read_list(&o.stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
     (loads, stderr)
 }
 

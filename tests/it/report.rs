@@ -302,7 +302,7 @@ fn handshake_results_are_tabled_with_the_ratio_of_each_configuration() {
         "json",
     ]);
     assert!(out.status.success());
-    let again: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let again = crate::common::records(&String::from_utf8_lossy(&out.stdout), "handshake");
     assert_eq!(again, runs);
     // Samples and handshake results in one JSON document: refused, with the reason.
     let out = certbench(&[
@@ -343,7 +343,7 @@ fn a_malformed_handshake_file_is_named_and_the_rest_reported() {
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(
         stderr.contains(
-            "bad.json: not `certbench handshake`, `page` or `bulk --format json` results"
+            "bad.json: not a readable certbench result file: invalid type: string \"fast\""
         )
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("### Handshakes per second"));
@@ -378,8 +378,7 @@ fn a_handshake_run_reports_back_through_certbench_report() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let written: Vec<serde_json::Value> =
-        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let written = crate::common::records(&std::fs::read_to_string(&file).unwrap(), "handshake");
     assert_eq!(written.len(), 4, "2 stacks × 2 resumption settings");
     let html = dir.path().join("r.html");
     let out = certbench(&[
@@ -391,7 +390,7 @@ fn a_handshake_run_reports_back_through_certbench_report() {
         html.to_str().unwrap(),
     ]);
     assert!(out.status.success());
-    let read: Vec<serde_json::Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let read = crate::common::records(&String::from_utf8_lossy(&out.stdout), "handshake");
     assert_eq!(read, written);
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("4 result(s)"));
