@@ -13,6 +13,7 @@ use certbench_core::revocation::{PathParts, RevocationError, Status, VerifiedPat
 use super::cache::Ca;
 use super::catalogue::Data;
 use super::error::{ScaleError, ca_err, io};
+use crate::run::schedule::permutation;
 
 /// A data set loaded.
 pub(super) enum Loaded {
@@ -137,8 +138,9 @@ pub(super) fn cold(dir: &Path, measured: &mut [Measured], runs: usize) -> Result
     Ok(())
 }
 
-/// N checks of each leaf per data set, interleaved: round `i` checks every data set, starting
-/// at the `i`-th; every verdict checked. The verdicts, as samples spell them.
+/// N checks of each leaf per data set, interleaved by the crate's one schedule: round `i`
+/// checks every data set in the order of row `i` of its balanced Latin square
+/// ([`permutation`]); every verdict checked. The verdicts, as samples spell them.
 pub(super) fn warm(
     ca: &Ca,
     measured: &mut [Measured],
@@ -152,8 +154,8 @@ pub(super) fn warm(
     ];
     let n = measured.len();
     for round in 0..runs {
-        for j in 0..n {
-            let m = &mut measured[(round + j) % n];
+        for j in permutation(n, round) {
+            let m = &mut measured[j];
             for (k, (leaf, path, want)) in paths.iter().enumerate() {
                 let t = Instant::now();
                 let got = m.loaded.check(m.set, path, ca.made_at);
