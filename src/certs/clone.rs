@@ -251,93 +251,11 @@ impl Cloner {
         shift_secs: i64,
     ) -> Result<ClonedChain, CloneError> {
         let all: Vec<&CertificateDer<'static>> = sent.iter().chain(std::iter::once(root)).collect();
-        let parsed: Vec<X509Certificate<'_>> = all
-            .iter()
-            .enumerate()
-            .map(|(index, der)| {
-                X509Certificate::from_der(der)
-                    .map(|(_, x)| x)
-                    .map_err(|e| CloneError::Parse {
-                        index,
-                        message: e.to_string(),
-                    })
-            })
-            .collect::<Result<_, _>>()?;
-        let root_i = all.len() - 1;
-        // Clone top-down so that every issuer exists before what it signs.
-        let mut order: Vec<usize> = vec![root_i];
-        while order.len() < all.len() {
-            let before = order.len();
-            for i in 0..root_i {
-                if order.contains(&i) {
-                    continue;
-                }
-                let issuer = issuer_of(&parsed, i);
-                if issuer.is_none_or(|j| order.contains(&j)) {
-                    order.push(i);
-                }
+        let parsed = parse_all(&all)?;
+        for i in top_down(&parsed) {
+            if !self.done.contains_key(&sha256(all[i])) {
+                self.clone_one(&all, &parsed, i, shift_secs)?;
             }
-            if order.len() == before {
-                // A cycle of cross-signs: take the rest in order, signed by stand-ins.
-                order.extend(
-                    (0..root_i)
-                        .filter(|i| !order.contains(i))
-                        .collect::<Vec<_>>(),
-                );
-            }
-        }
-        for &i in &order {
-            let h = sha256(all[i]);
-            if self.done.contains_key(&h) {
-                continue;
-            }
-            let x = &parsed[i];
-            let key = new_key(x, self.profile)?;
-            let self_signed = i == root_i || x.subject().as_raw() == x.issuer().as_raw();
-            let has_aki = !self_signed
-                && (x.extensions().iter())
-                    .any(|e| e.oid.iter().map(|i| i.collect::<Vec<u64>>()).as_deref() == Some(AKI));
-            let mut p = params(x, shift_secs, &key, has_aki, self.profile, &self.suffix);
-            // The leaf's SCTs, the mirror's; a CA has none.
-            let real = if i == 0 { ct::real_scts(x)? } else { None };
-            if real.is_none() {
-                p.custom_extensions.retain(|e| !ct::is_sct_list(e));
-            }
-            let specs = match &real {
-                Some(real) => self.ct.specs_for(real, shift_secs)?,
-                None => Vec::new(),
-            };
-            let sign = |issuer: &Issuer<'_, &KeyPair>| -> Result<rcgen::Certificate, CloneError> {
-                Ok(match specs.is_empty() {
-                    true => p.signed_by(&key, issuer)?,
-                    false => ct::issue_with_scts(&p, &key, issuer, &specs)?,
-                })
-            };
-            let cert = if self_signed {
-                sign(&Issuer::from_params(&p, &key))?
-            } else {
-                match issuer_of(&parsed, i) {
-                    Some(j) if self.done.contains_key(&sha256(all[j])) => {
-                        let issuer_clone = &self.done[&sha256(all[j])];
-                        let issuer = issuer_params(&parsed[j], &self.suffix);
-                        sign(&Issuer::new(issuer, &issuer_clone.key))?
-                    }
-                    _ => {
-                        // Stand-in issuer with the original issuer's name (suffixed).
-                        let alg = key::algorithm(self.profile, true)
-                            .unwrap_or(&rcgen::PKCS_ECDSA_P256_SHA256);
-                        let stand_in_key = KeyPair::generate_for(alg)?;
-                        let mut ip = CertificateParams::default();
-                        ip.distinguished_name = issuer_name(x, &self.suffix);
-                        sign(&Issuer::new(ip, &stand_in_key))?
-                    }
-                }
-            };
-            let cloned = Cloned {
-                der: cert.der().clone(),
-                key,
-            };
-            self.done.insert(h, cloned);
         }
         let get = |der: &CertificateDer<'static>| &self.done[&sha256(der)];
         let leaf = get(&sent[0]);
@@ -347,6 +265,111 @@ impl Cloner {
             root: get(root).der.clone(),
         })
     }
+
+    /// Clones `all[i]` (of a chain whose root is last) with a new key of the profile, signed
+    /// by its issuer's clone (made before it: [`top_down`]), or by itself when self-signed, or
+    /// else by a stand-in issuer; the leaf (`i == 0`) with the mirror's SCTs for its real ones.
+    fn clone_one(
+        &mut self,
+        all: &[&CertificateDer<'static>],
+        parsed: &[X509Certificate<'_>],
+        i: usize,
+        shift_secs: i64,
+    ) -> Result<(), CloneError> {
+        let x = &parsed[i];
+        let key = new_key(x, self.profile)?;
+        let self_signed = i == all.len() - 1 || x.subject().as_raw() == x.issuer().as_raw();
+        let has_aki = !self_signed
+            && (x.extensions().iter())
+                .any(|e| e.oid.iter().map(|i| i.collect::<Vec<u64>>()).as_deref() == Some(AKI));
+        let mut p = params(x, shift_secs, &key, has_aki, self.profile, &self.suffix);
+        // The leaf's SCTs, the mirror's; a CA has none.
+        let real = if i == 0 { ct::real_scts(x)? } else { None };
+        if real.is_none() {
+            p.custom_extensions.retain(|e| !ct::is_sct_list(e));
+        }
+        let specs = match &real {
+            Some(real) => self.ct.specs_for(real, shift_secs)?,
+            None => Vec::new(),
+        };
+        let sign = |issuer: &Issuer<'_, &KeyPair>| -> Result<rcgen::Certificate, CloneError> {
+            Ok(match specs.is_empty() {
+                true => p.signed_by(&key, issuer)?,
+                false => ct::issue_with_scts(&p, &key, issuer, &specs)?,
+            })
+        };
+        let cert = if self_signed {
+            sign(&Issuer::from_params(&p, &key))?
+        } else {
+            match issuer_of(parsed, i) {
+                Some(j) if self.done.contains_key(&sha256(all[j])) => {
+                    let issuer_clone = &self.done[&sha256(all[j])];
+                    let issuer = issuer_params(&parsed[j], &self.suffix);
+                    sign(&Issuer::new(issuer, &issuer_clone.key))?
+                }
+                _ => {
+                    // Stand-in issuer with the original issuer's name (suffixed).
+                    let alg = key::algorithm(self.profile, true)
+                        .unwrap_or(&rcgen::PKCS_ECDSA_P256_SHA256);
+                    let stand_in_key = KeyPair::generate_for(alg)?;
+                    let mut ip = CertificateParams::default();
+                    ip.distinguished_name = issuer_name(x, &self.suffix);
+                    sign(&Issuer::new(ip, &stand_in_key))?
+                }
+            }
+        };
+        let cloned = Cloned {
+            der: cert.der().clone(),
+            key,
+        };
+        self.done.insert(sha256(all[i]), cloned);
+        Ok(())
+    }
+}
+
+/// Each of `all` parsed (an error names the index of the one that is not a certificate).
+fn parse_all<'a>(
+    all: &[&'a CertificateDer<'static>],
+) -> Result<Vec<X509Certificate<'a>>, CloneError> {
+    all.iter()
+        .enumerate()
+        .map(|(index, der)| {
+            X509Certificate::from_der(der)
+                .map(|(_, x)| x)
+                .map_err(|e| CloneError::Parse {
+                    index,
+                    message: e.to_string(),
+                })
+        })
+        .collect()
+}
+
+/// The order to clone a chain in (its root last in `parsed`): top-down, so that every
+/// issuer exists before what it signs; a cycle of cross-signs is taken in order (signed by
+/// stand-ins).
+fn top_down(parsed: &[X509Certificate<'_>]) -> Vec<usize> {
+    let root_i = parsed.len() - 1;
+    let mut order: Vec<usize> = vec![root_i];
+    while order.len() < parsed.len() {
+        let before = order.len();
+        for i in 0..root_i {
+            if order.contains(&i) {
+                continue;
+            }
+            let issuer = issuer_of(parsed, i);
+            if issuer.is_none_or(|j| order.contains(&j)) {
+                order.push(i);
+            }
+        }
+        if order.len() == before {
+            order.extend(
+                (0..root_i)
+                    .filter(|i| !order.contains(i))
+                    .collect::<Vec<_>>(),
+            );
+        }
+    }
+    order
 }
 
 impl Cloner {

@@ -230,6 +230,105 @@ fn synthetic_scts(logs: &CtLogs, profile: Profile, from: i64) -> Vec<ct::SctSpec
         .collect()
 }
 
+/// A fault host whose leaf and intermediate the synthetic root signs, with no SCTs.
+struct FaultLeaf {
+    host: &'static str,
+    /// Its intermediate's name (for a twin, named for the profile: [`ca_params`]).
+    inter_name: &'static str,
+    /// The leaf's names (the first its common name).
+    names: &'static [&'static str],
+    /// The leaf's first day, in days from now (90 days of validity from there).
+    from_days: i64,
+}
+
+/// The fault hosts [`leaf_chain`] makes under the synthetic root (see the module docs).
+const FAULT_LEAVES: [FaultLeaf; 5] = [
+    FaultLeaf {
+        host: EXPIRED_HOST,
+        inter_name: "certbench mirror RSA CA (expired)",
+        names: &[EXPIRED_HOST],
+        from_days: -100,
+    },
+    FaultLeaf {
+        host: WRONG_HOST,
+        inter_name: "certbench mirror RSA CA (wrong host)",
+        names: &["other-host.mirror.test"],
+        from_days: -1,
+    },
+    FaultLeaf {
+        host: NOT_YET_VALID_HOST,
+        inter_name: "certbench mirror RSA CA (not yet valid)",
+        names: &[NOT_YET_VALID_HOST],
+        from_days: 3650,
+    },
+    FaultLeaf {
+        host: NO_HTTP_HOST,
+        inter_name: "certbench mirror RSA CA (no HTTP)",
+        names: &[NO_HTTP_HOST],
+        from_days: -1,
+    },
+    FaultLeaf {
+        host: LOAD_WILDCARD,
+        inter_name: "certbench mirror RSA CA (load)",
+        names: &[LOAD_WILDCARD],
+        from_days: -1,
+    },
+];
+
+/// `cnn.com`'s chain under `root`: a 30-day-old 90-day leaf for `cnn.com` and `*.cnn.com`,
+/// with SCTs from `logs` ([`synthetic_scts`]).
+fn cnn(
+    root: (&Issuer<'_, &KeyPair>, Profile),
+    now_secs: i64,
+    logs: &CtLogs,
+) -> Result<Signed, MakeError> {
+    let now = time::OffsetDateTime::from_unix_timestamp(now_secs).expect("now is a valid time");
+    leaf_chain(
+        root,
+        "certbench mirror RSA CA",
+        &["cnn.com", "*.cnn.com"],
+        now - time::Duration::days(30),
+        90,
+        "cnn.com",
+        &synthetic_scts(logs, root.1, now_secs - 30 * 86_400),
+    )
+}
+
+/// One of [`FAULT_LEAVES`]' chains under `root`.
+fn fault_leaf(
+    root: (&Issuer<'_, &KeyPair>, Profile),
+    now: time::OffsetDateTime,
+    fault: &FaultLeaf,
+) -> Result<Signed, MakeError> {
+    leaf_chain(
+        root,
+        fault.inter_name,
+        fault.names,
+        now + time::Duration::days(fault.from_days),
+        90,
+        fault.host,
+        &[],
+    )
+}
+
+/// [`UNTRUSTED_HOST`]'s chain: leaf ← intermediate under a root of its own, which no client
+/// trusts (the root itself is never served).
+fn untrusted(now: time::OffsetDateTime, profile: Profile) -> Result<Signed, MakeError> {
+    let err = gen_err(UNTRUSTED_HOST);
+    let untrusted_key = key::synthetic_key(profile, true).map_err(&err)?;
+    let untrusted_params = ca_params("certbench mirror untrusted root", now, profile);
+    let untrusted_issuer = Issuer::new(untrusted_params, &untrusted_key);
+    leaf_chain(
+        (&untrusted_issuer, profile),
+        "certbench mirror RSA CA (untrusted)",
+        &[UNTRUSTED_HOST],
+        now - time::Duration::days(1),
+        90,
+        UNTRUSTED_HOST,
+        &[],
+    )
+}
+
 /// Every synthetic and fault host's chain (see the module docs), made at `now_secs` with
 /// `profile`'s keys, the synthetic sites' leaves with SCTs from `logs`.
 pub fn synthetic_hosts(
@@ -245,103 +344,19 @@ pub fn synthetic_hosts(
     let root_issuer = Issuer::new(root_params, &root_key);
     let root_issuer = (&root_issuer, profile);
 
-    let day = time::Duration::days(1);
     let mut hosts = BTreeMap::new();
     let mut crls = Crls::new();
     let mut put = |host: &str, (cert, crl): Signed| {
         hosts.insert(host.to_owned(), cert);
         crls.extend(crl);
     };
-    put(
-        "cnn.com",
-        leaf_chain(
-            root_issuer,
-            "certbench mirror RSA CA",
-            &["cnn.com", "*.cnn.com"],
-            now - day * 30,
-            90,
-            "cnn.com",
-            &synthetic_scts(logs, profile, now_secs - 30 * 86_400),
-        )?,
-    );
-    put(
-        EXPIRED_HOST,
-        leaf_chain(
-            root_issuer,
-            "certbench mirror RSA CA (expired)",
-            &[EXPIRED_HOST],
-            now - day * 100,
-            90,
-            EXPIRED_HOST,
-            &[],
-        )?,
-    );
-    put(
-        WRONG_HOST,
-        leaf_chain(
-            root_issuer,
-            "certbench mirror RSA CA (wrong host)",
-            &["other-host.mirror.test"],
-            now - day,
-            90,
-            WRONG_HOST,
-            &[],
-        )?,
-    );
-    put(
-        NOT_YET_VALID_HOST,
-        leaf_chain(
-            root_issuer,
-            "certbench mirror RSA CA (not yet valid)",
-            &[NOT_YET_VALID_HOST],
-            now + day * 3650,
-            90,
-            NOT_YET_VALID_HOST,
-            &[],
-        )?,
-    );
-    put(
-        NO_HTTP_HOST,
-        leaf_chain(
-            root_issuer,
-            "certbench mirror RSA CA (no HTTP)",
-            &[NO_HTTP_HOST],
-            now - day,
-            90,
-            NO_HTTP_HOST,
-            &[],
-        )?,
-    );
+    put("cnn.com", cnn(root_issuer, now_secs, logs)?);
+    for fault in &FAULT_LEAVES {
+        put(fault.host, fault_leaf(root_issuer, now, fault)?);
+    }
     put(SELF_SIGNED_HOST, (self_signed(now, profile)?, None));
-    put(
-        LOAD_WILDCARD,
-        leaf_chain(
-            root_issuer,
-            "certbench mirror RSA CA (load)",
-            &[LOAD_WILDCARD],
-            now - day,
-            90,
-            LOAD_WILDCARD,
-            &[],
-        )?,
-    );
     put(OUT_OF_ORDER_HOST, (out_of_order(root_issuer, now)?, None));
-    let err = gen_err(UNTRUSTED_HOST);
-    let untrusted_key = key::synthetic_key(profile, true).map_err(&err)?;
-    let untrusted_params = ca_params("certbench mirror untrusted root", now, profile);
-    let untrusted_issuer = Issuer::new(untrusted_params, &untrusted_key);
-    put(
-        UNTRUSTED_HOST,
-        leaf_chain(
-            (&untrusted_issuer, profile),
-            "certbench mirror RSA CA (untrusted)",
-            &[UNTRUSTED_HOST],
-            now - day,
-            90,
-            UNTRUSTED_HOST,
-            &[],
-        )?,
-    );
+    put(UNTRUSTED_HOST, untrusted(now, profile)?);
     Ok(Synthetic {
         root: root.der().clone(),
         hosts,

@@ -14,7 +14,7 @@ use crate::pq::scenario::TwinSet;
 use crate::run::schedule::Step;
 use crate::run::{self, sample::Subject};
 use crate::sites::Site;
-use crate::transport::{Failure, TlsStack, http_get};
+use crate::transport::{ConnInfo, Failure, Open, TlsStack, Verification, http_get};
 use certbench_core::methods::{DynVerifier, Method};
 use certbench_core::roots::RootSet;
 use certbench_core::stages::Recorder;
@@ -55,55 +55,17 @@ pub(super) async fn measure<T: TlsStack>(
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let reusing = t.reuses_stores(reuse);
-    let config = config(ctx, entry);
-    let mut sample = run::sample::sample(
-        Source::Driver,
-        entry.method,
-        config,
-        Subject::Site(site),
-        (step.warmup, step.run),
-    );
-    sample.meta = SampleMeta {
-        roots_cached: reusing || entry.cached.is_some(),
-        validation_time: Some(time),
-        ..SampleMeta::default()
-    };
+    let mut sample = blank_sample(ctx, entry, site, step, reusing, time);
     if let Some(why) = &entry.unsupported {
         // The method does not implement the profile's algorithm: nothing to connect for.
         sample.verdict = Verdict::Unsupported(why.clone());
         return sample;
     }
     let mut rec = Recorder::new();
-    // The library's start-up (once per process), apart from `roots-creation` and `total`,
-    // and what it makes of the CT logs (once per list), apart from any stage.
-    entry.verifier.start_up();
-    if let Some(logs) = &entry.checks.ct {
-        entry.verifier.prepare_ct(logs);
-    }
-    if let Some(ns) = entry.verifier.take_start_up_ns() {
-        rec.add(Stage::LibraryInit, ns);
-    }
-    // The revocation data's load (once per process), apart from `total` too: the sample that
-    // loads it is the cold one.
-    if let Some((mechanism, data)) = &entry.checks.revocation {
-        data.preload(*mechanism, &mut rec);
-    }
+    start_up(entry, &mut rec);
     let total = rec.start();
 
-    // roots-creation: built now, or 0 when built once for the run or kept by the transport.
-    let stores = if reusing {
-        rec.add(Stage::RootsCreation, 0);
-        Ok(None)
-    } else if let Some(cached) = &entry.cached {
-        rec.add(Stage::RootsCreation, 0);
-        cached.clone().map(Some)
-    } else {
-        rec.time(Stage::RootsCreation, || {
-            t.stores(entry.method, entry.verifier.as_ref(), ctx.roots)
-                .map(Some)
-        })
-    };
-    let stores = match stores {
+    let stores = match stores(ctx, entry, reusing, &mut rec) {
         Ok(s) => s,
         Err(failure) => return failed(sample, rec, Stage::RootsCreation, failure),
     };
@@ -129,60 +91,151 @@ pub(super) async fn measure<T: TlsStack>(
 
     // connection: resolution, TCP, TLS (verification inside), HTTP to the response head.
     let span = rec.start();
-    let connection = async {
-        let (io, info) = t.handshake(&connector, site).await?;
-        Ok::<_, Failure>((http_get(io, site).await?, info))
-    };
-    let result = match tokio::time::timeout(opts.timeout, connection).await {
-        Ok(r) => r,
-        Err(_) => Err(Failure::Timeout(opts.timeout)),
-    };
+    let result = connect(t, &connector, site, opts).await;
     rec.stop(Stage::Connection, span);
     // The sample ends here; what follows is bookkeeping, not part of `total`.
     rec.stop(Stage::Total, total);
 
     let verification = t.verification(&connector);
-    for (stage, ns) in verification.stages.to_map() {
-        rec.add(stage, ns);
-    }
-    sample.meta.ev = verification.stages.ev();
-    sample.meta.ct = verification.stages.ct();
-    sample.meta.revocation = verification.stages.revocation().cloned().map(|mut r| {
-        // Loaded before the handshake, in this sample: its check was the cold one.
-        r.cold |= rec.get(Stage::RevocationLoad).is_some();
-        r
-    });
+    record_verification(&verification, &mut rec, &mut sample.meta);
     match result {
         Ok((open, info)) => {
             // Closing is not part of the sample; it is bounded like the connection.
             let _ = tokio::time::timeout(opts.timeout, open.close()).await;
             t.keep(&connector, reuse);
-            sample.meta.tls_version = info.tls_version;
-            sample.meta.cipher = info.cipher;
-            sample.meta.chain_len = info.chain_len;
-            sample.meta.key_types = info.key_types;
-            sample.meta.chain_bytes = info.chain_bytes;
-            sample.meta.cert_message_bytes = info.cert_message_bytes;
-            sample.meta.first_flight_bytes = info.first_flight_bytes;
-            sample.meta.first_flight_handshake_bytes = info.first_flight_handshake_bytes;
-            sample.meta.tcp_window = info.first_flight_bytes.and(opts.served.window);
-            sample.meta.compressed_cert_message_bytes = info.compressed_cert_message_bytes;
-            if opts.resumption {
-                sample.meta.resumed = Some(info.resumed);
-            }
+            record_connection(info, opts, &mut sample.meta);
             sample.stages = rec.to_map();
             sample
         }
         Err(failure) => {
             t.keep(&connector, reuse);
-            // A handshake that failed because the verifier said no is its rejection.
-            let failure = match (verification.rejection, failure) {
-                (_, timeout @ Failure::Timeout(_)) => timeout,
-                (Some(reason), _) => Failure::Rejected(reason),
-                (None, failure) => failure,
-            };
+            let failure = connection_failure(verification.rejection, failure);
             failed(sample, rec, Stage::Connection, failure)
         }
+    }
+}
+
+/// The sample before anything is measured: its configuration, subject and step, and the
+/// facts known up front (roots reused or built once, the validation time).
+fn blank_sample<T: TlsStack>(
+    ctx: &Ctx<'_, T>,
+    entry: &Entry<T>,
+    site: &Site,
+    step: Step,
+    reusing: bool,
+    time: u64,
+) -> Sample {
+    let mut sample = run::sample::sample(
+        Source::Driver,
+        entry.method,
+        config(ctx, entry),
+        Subject::Site(site),
+        (step.warmup, step.run),
+    );
+    sample.meta = SampleMeta {
+        roots_cached: reusing || entry.cached.is_some(),
+        validation_time: Some(time),
+        ..SampleMeta::default()
+    };
+    sample
+}
+
+/// The library's start-up (once per process), apart from `roots-creation` and `total`,
+/// and what it makes of the CT logs (once per list), apart from any stage; then the
+/// revocation data's load (once per process), apart from `total` too: the sample that loads
+/// it is the cold one.
+fn start_up<T: TlsStack>(entry: &Entry<T>, rec: &mut Recorder) {
+    entry.verifier.start_up();
+    if let Some(logs) = &entry.checks.ct {
+        entry.verifier.prepare_ct(logs);
+    }
+    if let Some(ns) = entry.verifier.take_start_up_ns() {
+        rec.add(Stage::LibraryInit, ns);
+    }
+    if let Some((mechanism, data)) = &entry.checks.revocation {
+        data.preload(*mechanism, rec);
+    }
+}
+
+/// `roots-creation`: the stores built now, or 0 when built once for the run or kept by the
+/// transport (`None`: the transport reuses its own).
+fn stores<T: TlsStack>(
+    ctx: &Ctx<'_, T>,
+    entry: &Entry<T>,
+    reusing: bool,
+    rec: &mut Recorder,
+) -> Result<Option<T::Stores>, Failure> {
+    if reusing {
+        rec.add(Stage::RootsCreation, 0);
+        Ok(None)
+    } else if let Some(cached) = &entry.cached {
+        rec.add(Stage::RootsCreation, 0);
+        cached.clone().map(Some)
+    } else {
+        rec.time(Stage::RootsCreation, || {
+            ctx.transport
+                .stores(entry.method, entry.verifier.as_ref(), ctx.roots)
+                .map(Some)
+        })
+    }
+}
+
+/// The connection, bounded by the run's timeout: resolution, TCP, TLS (verification
+/// inside), HTTP to the response head.
+async fn connect<T: TlsStack>(
+    t: &T,
+    connector: &T::Connector,
+    site: &Site,
+    opts: &DriverOptions,
+) -> Result<(Open<T::Io>, ConnInfo), Failure> {
+    let connection = async {
+        let (io, info) = t.handshake(connector, site).await?;
+        Ok::<_, Failure>((http_get(io, site).await?, info))
+    };
+    match tokio::time::timeout(opts.timeout, connection).await {
+        Ok(r) => r,
+        Err(_) => Err(Failure::Timeout(opts.timeout)),
+    }
+}
+
+/// The verifier's stages inside the handshake, and what it found (EV, CT, revocation).
+fn record_verification(verification: &Verification, rec: &mut Recorder, meta: &mut SampleMeta) {
+    for (stage, ns) in verification.stages.to_map() {
+        rec.add(stage, ns);
+    }
+    meta.ev = verification.stages.ev();
+    meta.ct = verification.stages.ct();
+    meta.revocation = verification.stages.revocation().cloned().map(|mut r| {
+        // Loaded before the handshake, in this sample: its check was the cold one.
+        r.cold |= rec.get(Stage::RevocationLoad).is_some();
+        r
+    });
+}
+
+/// A finished connection's facts into the sample.
+fn record_connection(info: ConnInfo, opts: &DriverOptions, meta: &mut SampleMeta) {
+    meta.tls_version = info.tls_version;
+    meta.cipher = info.cipher;
+    meta.chain_len = info.chain_len;
+    meta.key_types = info.key_types;
+    meta.chain_bytes = info.chain_bytes;
+    meta.cert_message_bytes = info.cert_message_bytes;
+    meta.first_flight_bytes = info.first_flight_bytes;
+    meta.first_flight_handshake_bytes = info.first_flight_handshake_bytes;
+    meta.tcp_window = info.first_flight_bytes.and(opts.served.window);
+    meta.compressed_cert_message_bytes = info.compressed_cert_message_bytes;
+    if opts.resumption {
+        meta.resumed = Some(info.resumed);
+    }
+}
+
+/// Why a connection failed: a timeout stays one; a handshake that failed because the
+/// verifier said no is its rejection.
+fn connection_failure(rejection: Option<String>, failure: Failure) -> Failure {
+    match (rejection, failure) {
+        (_, timeout @ Failure::Timeout(_)) => timeout,
+        (Some(reason), _) => Failure::Rejected(reason),
+        (None, failure) => failure,
     }
 }
 

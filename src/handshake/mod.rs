@@ -192,8 +192,38 @@ pub fn run_checking(
         cfg.server_threads,
         staple,
     )?;
+    let timed = drive_clients(cfg, cert, (checks, &counts), &server);
+    drop(server);
+    let totals = Totals::of(timed.results)?;
+    Ok(outcome(cfg, checks, &timed.figures, totals, &counts, load))
+}
+
+/// What the client threads measured, as each thread returned it, with the run's figures.
+struct Timed {
+    results: Vec<Result<ThreadResult, HandshakeError>>,
+    figures: Figures,
+}
+
+/// The run's wall time, each side's CPU time, and how many client threads ran.
+struct Figures {
+    seconds: f64,
+    client_cpu: Duration,
+    server_cpu: Duration,
+    threads: usize,
+}
+
+/// Runs the clients against `server`, spread over the client threads (each thread at least
+/// one), all starting together, and times them: wall time from the start to the last
+/// thread's end; the client's CPU is the process's less the server threads' (the client
+/// threads and whatever helps them: a verifier's worker pool, where `rustlsparallel`'s
+/// checks run).
+fn drive_clients(
+    cfg: &Scenario,
+    cert: &ServerCert,
+    checks: (Checks<'_>, &Arc<revocation::Counts>),
+    server: &server::Server,
+) -> Timed {
     let addr = server.addr;
-    // The clients spread over the client threads (each thread at least one).
     let threads = cfg.client_threads.clamp(1, cfg.clients);
     let per_thread: Vec<usize> = (0..threads)
         .map(|t| cfg.clients / threads + usize::from(t < cfg.clients % threads))
@@ -201,18 +231,16 @@ pub fn run_checking(
     let next = std::sync::atomic::AtomicU64::new(0);
     let ready = std::sync::Barrier::new(threads + 1);
     let deadline = cfg.duration.map(|d| Instant::now() + d);
-    let (results, seconds, client_cpu, server_cpu) = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
         let handles: Vec<_> = per_thread
             .iter()
             .map(|&n| {
-                let (next, ready, checks) = (&next, &ready, (checks, &counts));
+                let (next, ready) = (&next, &ready);
                 scope
                     .spawn(move || client_thread(cfg, cert, checks, n, addr, next, deadline, ready))
             })
             .collect();
         ready.wait();
-        // The client's CPU is the process's less the server threads': the client threads and
-        // whatever helps them (a verifier's worker pool: `rustlsparallel`'s checks run there).
         let (client_cpu0, server_cpu0) = (
             server::clock_time(libc::CLOCK_PROCESS_CPUTIME_ID),
             server.cpu(),
@@ -230,22 +258,69 @@ pub fn run_checking(
         let server_cpu = server.cpu() - server_cpu0;
         let client_cpu = (server::clock_time(libc::CLOCK_PROCESS_CPUTIME_ID) - client_cpu0)
             .saturating_sub(server_cpu);
-        (results, seconds, client_cpu, server_cpu)
-    });
-    let mut hist = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3)
-        .map_err(|e| HandshakeError::Setup(e.to_string()))?;
-    let (mut resumed, mut failed, mut first_error) = (0, 0, None);
-    for r in results {
-        let r = r?;
-        hist.add(&r.hist)
-            .map_err(|e| HandshakeError::Setup(e.to_string()))?;
-        resumed += r.resumed;
-        failed += r.failed;
-        if first_error.is_none() {
-            first_error = r.first_error;
+        Timed {
+            results,
+            figures: Figures {
+                seconds,
+                client_cpu,
+                server_cpu,
+                threads,
+            },
         }
+    })
+}
+
+/// The client threads' results added up: one latency histogram, the resumed and failed
+/// handshakes, the first error any thread saw.
+struct Totals {
+    hist: Histogram<u64>,
+    resumed: u64,
+    failed: u64,
+    first_error: Option<String>,
+}
+
+impl Totals {
+    /// Adds up `results`, in thread order; a thread that could not run fails the run.
+    fn of(results: Vec<Result<ThreadResult, HandshakeError>>) -> Result<Self, HandshakeError> {
+        let mut hist = Histogram::<u64>::new_with_bounds(1, 60_000_000, 3)
+            .map_err(|e| HandshakeError::Setup(e.to_string()))?;
+        let (mut resumed, mut failed, mut first_error) = (0, 0, None);
+        for r in results {
+            let r = r?;
+            hist.add(&r.hist)
+                .map_err(|e| HandshakeError::Setup(e.to_string()))?;
+            resumed += r.resumed;
+            failed += r.failed;
+            if first_error.is_none() {
+                first_error = r.first_error;
+            }
+        }
+        Ok(Self {
+            hist,
+            resumed,
+            failed,
+            first_error,
+        })
     }
-    drop(server);
+}
+
+/// The run's record: its configuration, throughput, latency percentiles, CPU per handshake
+/// and revocation checks.
+fn outcome(
+    cfg: &Scenario,
+    checks: Checks<'_>,
+    figures: &Figures,
+    totals: Totals,
+    counts: &revocation::Counts,
+    load: Option<Duration>,
+) -> Outcome {
+    let Totals {
+        hist,
+        resumed,
+        failed,
+        first_error,
+    } = totals;
+    let seconds = figures.seconds;
     let done = hist.len();
     // A resumed run's clients each did one uncounted full handshake first, whose check the
     // counts hold (a failed one fails the run): theirs are left out.
@@ -262,7 +337,7 @@ pub fn run_checking(
             d.as_secs_f64() * 1e6 / done as f64
         }
     };
-    Ok(Outcome {
+    Outcome {
         run: HandshakeRun {
             client: cfg.client.name().to_owned(),
             server: cfg.server.name().to_owned(),
@@ -277,7 +352,7 @@ pub fn run_checking(
             },
             intermediate: cfg.intermediate,
             server_threads: cfg.server_threads.max(1),
-            client_threads: threads,
+            client_threads: figures.threads,
             handshakes: done,
             resumed,
             seconds,
@@ -290,8 +365,8 @@ pub fn run_checking(
             p90_us: hist.value_at_quantile(0.90) as f64,
             p99_us: hist.value_at_quantile(0.99) as f64,
             max_us: hist.max() as f64,
-            client_cpu_us: per(client_cpu),
-            server_cpu_us: per(server_cpu),
+            client_cpu_us: per(figures.client_cpu),
+            server_cpu_us: per(figures.server_cpu),
             revocation_checks: counted(&counts.checks),
             revocation_good: counted(&counts.good),
             revocation_data_bytes: counts.data_bytes.load(Ordering::Relaxed),
@@ -300,7 +375,7 @@ pub fn run_checking(
         },
         failed,
         first_error,
-    })
+    }
 }
 
 /// How a run names its rustls client's certbench verifier: the method, `+ CT (2 logs of

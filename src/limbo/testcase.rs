@@ -260,28 +260,58 @@ impl Case {
     }
 }
 
+/// The PEM certificates of the list `field`, each named `field[i]` in an error.
+fn certs(pems: &[String], field: &str) -> Result<Vec<CertificateDer<'static>>, CaseError> {
+    pems.iter()
+        .enumerate()
+        .map(|(i, p)| cert(p, format!("{field}[{i}]")))
+        .collect()
+}
+
 impl RawTestcase {
+    /// The typed testcase; its fields are read (and their errors found) in the file's order.
     fn into_case(self) -> Result<Case, CaseError> {
-        let expected_success = match self.expected_result.as_str() {
-            "SUCCESS" => true,
-            "FAILURE" => false,
-            other => return Err(CaseError::ExpectedResult(other.to_owned())),
-        };
-        let roots = self
-            .trusted_certs
-            .iter()
-            .enumerate()
-            .map(|(i, p)| cert(p, format!("trusted_certs[{i}]")))
-            .collect::<Result<Vec<_>, _>>()?;
-        let intermediates = self
-            .untrusted_intermediates
-            .iter()
-            .enumerate()
-            .map(|(i, p)| cert(p, format!("untrusted_intermediates[{i}]")))
-            .collect::<Result<Vec<_>, _>>()?;
+        let expected_success = self.expected_success()?;
+        let roots = certs(&self.trusted_certs, "trusted_certs")?;
+        let intermediates = certs(&self.untrusted_intermediates, "untrusted_intermediates")?;
         let leaf = cert(&self.peer_certificate, "peer_certificate".to_owned())?;
-        let crls = self
-            .crls
+        let crls = self.crls()?;
+        let time = self.time()?;
+        let peer = self.peer()?;
+        let max_depth = match self.max_chain_depth {
+            None => None,
+            Some(d) => Some(u32::try_from(d).map_err(|_| CaseError::Depth(d))?),
+        };
+        let (eku, unsupported) = self.constraints()?;
+        Ok(Case {
+            id: self.id,
+            expected_success,
+            roots,
+            chain: Chain {
+                leaf,
+                intermediates,
+            },
+            peer,
+            time,
+            eku,
+            max_depth,
+            crls,
+            unsupported,
+        })
+    }
+
+    /// `expected_result`: `SUCCESS` or `FAILURE`.
+    fn expected_success(&self) -> Result<bool, CaseError> {
+        match self.expected_result.as_str() {
+            "SUCCESS" => Ok(true),
+            "FAILURE" => Ok(false),
+            other => Err(CaseError::ExpectedResult(other.to_owned())),
+        }
+    }
+
+    /// `crls`, each a PEM CRL.
+    fn crls(&self) -> Result<Vec<CertificateRevocationListDer<'static>>, CaseError> {
+        self.crls
             .iter()
             .enumerate()
             .map(|(i, p)| {
@@ -292,38 +322,44 @@ impl RawTestcase {
                     }
                 })
             })
-            .collect::<Result<Vec<_>, _>>()?;
-        let time = match &self.validation_time {
-            None => None,
-            Some(t) => {
-                let parsed =
-                    time::OffsetDateTime::parse(t, &time::format_description::well_known::Rfc3339)
-                        .map_err(|cause| CaseError::Time {
-                            value: t.clone(),
-                            cause,
-                        })?;
-                Some(
-                    u64::try_from(parsed.unix_timestamp())
-                        .map_err(|_| CaseError::Before1970(t.clone()))?,
-                )
-            }
+            .collect()
+    }
+
+    /// `validation_time` (RFC 3339) in seconds since 1970.
+    fn time(&self) -> Result<Option<u64>, CaseError> {
+        let Some(t) = &self.validation_time else {
+            return Ok(None);
         };
-        let peer = match &self.expected_peer_name {
-            None => None,
-            Some(p) => Some(match p.kind.as_str() {
-                "DNS" => Peer::Dns(p.value.clone()),
-                "IP" => Peer::Ip(p.value.parse().map_err(|cause| CaseError::PeerIp {
-                    value: p.value.clone(),
-                    cause,
-                })?),
-                "RFC822" => Peer::Email(p.value.clone()),
-                other => return Err(CaseError::PeerKind(other.to_owned())),
-            }),
+        let parsed = time::OffsetDateTime::parse(t, &time::format_description::well_known::Rfc3339)
+            .map_err(|cause| CaseError::Time {
+                value: t.clone(),
+                cause,
+            })?;
+        u64::try_from(parsed.unix_timestamp())
+            .map(Some)
+            .map_err(|_| CaseError::Before1970(t.clone()))
+    }
+
+    /// `expected_peer_name`: a DNS name, an IP address or an email address.
+    fn peer(&self) -> Result<Option<Peer>, CaseError> {
+        let Some(p) = &self.expected_peer_name else {
+            return Ok(None);
         };
-        let max_depth = match self.max_chain_depth {
-            None => None,
-            Some(d) => Some(u32::try_from(d).map_err(|_| CaseError::Depth(d))?),
-        };
+        Ok(Some(match p.kind.as_str() {
+            "DNS" => Peer::Dns(p.value.clone()),
+            "IP" => Peer::Ip(p.value.parse().map_err(|cause| CaseError::PeerIp {
+                value: p.value.clone(),
+                cause,
+            })?),
+            "RFC822" => Peer::Email(p.value.clone()),
+            other => return Err(CaseError::PeerKind(other.to_owned())),
+        }))
+    }
+
+    /// The extended key usage asked for, and why certbench cannot run the testcase if it
+    /// cannot (of several reasons, the last checked: client validation first of all); an
+    /// unknown `validation_kind` is an error.
+    fn constraints(&self) -> Result<(Option<Eku>, Option<String>), CaseError> {
         let mut unsupported = None;
         let mut eku = None;
         match self.extended_key_usage.as_slice() {
@@ -352,21 +388,7 @@ impl RawTestcase {
             }
             other => return Err(CaseError::ValidationKind(other.to_owned())),
         }
-        Ok(Case {
-            id: self.id,
-            expected_success,
-            roots,
-            chain: Chain {
-                leaf,
-                intermediates,
-            },
-            peer,
-            time,
-            eku,
-            max_depth,
-            crls,
-            unsupported,
-        })
+        Ok((eku, unsupported))
     }
 }
 

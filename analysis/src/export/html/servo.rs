@@ -8,6 +8,9 @@ use super::table::html_table;
 use crate::export::markdown::servo::{kind, ms, pct};
 use crate::servo_report::{ConnectionRow, GroupFigures};
 
+/// The first column's head: what a row's group is.
+const GROUP: &str = "method · Servo's choice · trust set";
+
 /// Appends the section for `groups` to `h` (nothing when there are none).
 pub(super) fn section(h: &mut String, groups: &[GroupFigures]) {
     if groups.is_empty() {
@@ -20,6 +23,14 @@ pub(super) fn section(h: &mut String, groups: &[GroupFigures]) {
          <code>handshake</code>: TLS alone; share: verification over the TLS handshake. Page \
          load: the document fetch to its fetches' last response headers.</p>\n",
     );
+    store_table(h, groups);
+    first_connection_table(h, groups);
+    connection_tables(h, groups);
+    page_table(h, groups);
+}
+
+/// Store builds and verification, cold and warm, per group.
+fn store_table(h: &mut String, groups: &[GroupFigures]) {
     let store: Vec<Vec<String>> = (groups.iter())
         .map(|g| {
             let s = &g.store;
@@ -36,7 +47,7 @@ pub(super) fn section(h: &mut String, groups: &[GroupFigures]) {
         })
         .collect();
     let head = [
-        "method · Servo's choice · trust set",
+        GROUP,
         "processes",
         "roots-creation",
         "verifications cold",
@@ -46,6 +57,11 @@ pub(super) fn section(h: &mut String, groups: &[GroupFigures]) {
         "exception-accepted",
     ];
     html_table(h, &head, &store, 1);
+}
+
+/// The first-connection tax per group: library start-up, the first store, the first
+/// verification's and handshake's extra.
+fn first_connection_table(h: &mut String, groups: &[GroupFigures]) {
     let first: Vec<Vec<String>> = (groups.iter())
         .map(|g| {
             let f = &g.first;
@@ -60,7 +76,7 @@ pub(super) fn section(h: &mut String, groups: &[GroupFigures]) {
         })
         .collect();
     let head = [
-        "method · Servo's choice · trust set",
+        GROUP,
         "processes",
         "library-init",
         "first roots-creation (store load + verifier)",
@@ -68,12 +84,17 @@ pub(super) fn section(h: &mut String, groups: &[GroupFigures]) {
         "first TLS handshake's extra",
     ];
     html_table(h, &head, &first, 1);
+}
+
+/// Per connection, then per origin: full and resumed apart, `connect` apart from the TLS
+/// `handshake`, verification's share of it.
+fn connection_tables(h: &mut String, groups: &[GroupFigures]) {
     for (what, rows) in [
         ("connection", rows(groups, |g| &g.connections)),
         ("origin", rows(groups, |g| &g.origins)),
     ] {
         let head = [
-            "method · Servo's choice · trust set",
+            GROUP,
             "connections",
             what,
             "handshake kind",
@@ -85,6 +106,11 @@ pub(super) fn section(h: &mut String, groups: &[GroupFigures]) {
         ];
         html_table(h, &head, &rows, 4);
     }
+}
+
+/// Per page load: its time, its connections, verification's share of the handshakes and
+/// of the load.
+fn page_table(h: &mut String, groups: &[GroupFigures]) {
     let pages: Vec<Vec<String>> = (groups.iter())
         .flat_map(|g| g.pages.iter().map(move |p| (g, p)))
         .map(|(g, p)| {
@@ -102,7 +128,7 @@ pub(super) fn section(h: &mut String, groups: &[GroupFigures]) {
         })
         .collect();
     let head = [
-        "method · Servo's choice · trust set",
+        GROUP,
         "page loads",
         "load",
         "page load",
