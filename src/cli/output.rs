@@ -6,14 +6,13 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, atomic::AtomicBool, atomic::Ordering};
 
 use anyhow::{Context, Result};
 use certbench_analysis::export::{Format, render_samples};
-use certbench_schema::RunInfo;
-use certbench_schema::Sample;
+use certbench_schema::{RunInfo, Sample};
 use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser as _};
 
 pub(super) use crate::run::Outcome;
 use certbench_core::methods::Method;
@@ -92,8 +91,9 @@ pub(super) fn print_checked(text: &str) -> Result<()> {
 /// Output options of the measuring commands.
 #[derive(Args, Debug)]
 pub(super) struct OutputArgs {
-    /// Table format: md, csv or json.
-    #[arg(long, default_value = "md")]
+    /// Table format.
+    #[arg(long, default_value = "md", value_parser = PossibleValuesParser::new(Format::NAMES)
+        .map(|s| s.parse::<Format>().unwrap_or(Format::Markdown)))]
     pub(super) format: Format,
     /// Write the tables to FILE instead of standard output.
     #[arg(long)]

@@ -74,22 +74,12 @@ fn handshake_section(g: &Gathered, text: &mut String, format: Format, names: &st
 
 fn results_section(g: &Gathered, text: &mut String, format: Format, names: &str) {
     if !g.pages.is_empty() {
-        let p = &g.pages;
-        let json = || certbench_schema::records::write_list(p);
-        let (md, csv) = (
-            || render_pages(p, Format::Markdown),
-            || render_pages(p, Format::Csv),
-        );
-        section(text, (format, "page loads", names), md, csv, json);
+        let render = |f| render_pages(&g.pages, f);
+        section(text, (format, "page loads", names), render);
     }
     if !g.bulk.is_empty() {
-        let b = &g.bulk;
-        let json = || certbench_schema::records::write_list(b);
-        let (md, csv) = (
-            || render_bulk(b, Format::Markdown),
-            || render_bulk(b, Format::Csv),
-        );
-        section(text, (format, "bulk transfers", names), md, csv, json);
+        let render = |f| render_bulk(&g.bulk, f);
+        section(text, (format, "bulk transfers", names), render);
     }
 }
 
@@ -97,15 +87,15 @@ fn results_section(g: &Gathered, text: &mut String, format: Format, names: &str)
 /// instruction counts, revocation-scale runs): markdown under each heading, or JSON as the
 /// command wrote it (CSV was refused above).
 fn documents_section(g: &Gathered, text: &mut String, format: Format, names: &str) {
-    let none = String::new;
+    let doc = |md: String, json: String| move |f| if f == Format::Markdown { md } else { json };
     if !g.limbo.is_empty() {
-        let md = || markdown::limbo::results(&g.limbo);
-        let json = || g.limbo.iter().map(write_doc).collect();
-        section(text, (format, "limbo results", names), md, none, json);
+        let json = g.limbo.iter().map(write_doc).collect();
+        let render = doc(markdown::limbo::results(&g.limbo), json);
+        section(text, (format, "limbo results", names), render);
     }
     for c in &g.captures {
-        let (md, json) = (|| markdown::capture::render(c), || write_doc(c));
-        section(text, (format, "a capture", names), md, none, json);
+        let render = doc(markdown::capture::render(c), write_doc(c));
+        section(text, (format, "a capture", names), render);
     }
     if !g.icount.is_empty() {
         let rows: Vec<IcountRow> = (g.icount.iter())
@@ -119,14 +109,12 @@ fn documents_section(g: &Gathered, text: &mut String, format: Format, names: &st
                 })
             })
             .collect();
-        let (md, json) = (|| markdown::icount::counts(&rows), || write_list(&g.icount));
-        section(text, (format, "instruction counts", names), md, none, json);
+        let render = doc(markdown::icount::counts(&rows), write_list(&g.icount));
+        section(text, (format, "instruction counts", names), render);
     }
     for r in &g.revocation_scale {
-        let md = || markdown::revocation_scale::table(r);
-        section(text, (format, "revocation-scale", names), md, none, || {
-            write_doc(r)
-        });
+        let render = doc(markdown::revocation_scale::table(r), write_doc(r));
+        section(text, (format, "revocation-scale", names), render);
     }
 }
 
@@ -146,26 +134,23 @@ pub fn html(g: &Gathered, order: &[&str], command: &str) -> String {
     )
 }
 
-/// Appends one kind's section in `format`: in markdown under its heading (`what` from
-/// `names`), after a blank line when the text has something before it.
+/// Appends one kind's section, `render` writing it in a format: in markdown under its
+/// heading (`what` from `names`), after a blank line when the text has something before it;
+/// in any other format as `render` writes it.
 fn section(
     text: &mut String,
     (format, what, names): (Format, &str, &str),
-    markdown: impl FnOnce() -> String,
-    csv: impl FnOnce() -> String,
-    json: impl FnOnce() -> String,
+    render: impl FnOnce(Format) -> String,
 ) {
-    match format {
-        Format::Markdown => {
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(&format!(
-                "## certbench report — {what} from {names}\n\n{}",
-                markdown()
-            ));
-        }
-        Format::Csv => text.push_str(&csv()),
-        Format::Json => text.push_str(&json()),
+    if format != Format::Markdown {
+        text.push_str(&render(format));
+        return;
     }
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    text.push_str(&format!(
+        "## certbench report — {what} from {names}\n\n{}",
+        render(format)
+    ));
 }

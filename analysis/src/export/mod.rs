@@ -29,6 +29,12 @@ pub enum Format {
     Json,
 }
 
+impl Format {
+    /// Every format's name on the command line (`--format`), in the order help lists them;
+    /// each parses as its format (tested).
+    pub const NAMES: &'static [&'static str] = &["md", "csv", "json"];
+}
+
 impl std::str::FromStr for Format {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {

@@ -134,3 +134,9 @@ fn the_report_of_a_callback_run() {
     check("report.md", &render(&report, Format::Markdown));
     check("report.csv", &render(&report, Format::Csv));
 }
+
+#[test]
+fn every_format_name_parses_as_its_format() {
+    let parsed: Vec<Format> = Format::NAMES.iter().map(|n| n.parse().unwrap()).collect();
+    assert_eq!(parsed, [Format::Markdown, Format::Csv, Format::Json]);
+}
