@@ -125,3 +125,117 @@ fn the_check_finds_a_file_that_is_not_there() {
         ]
     );
 }
+
+/// One "Adding one" list: its heading, the count its heading states, its bullets' paths (with
+/// whether each is new), and its example's own files (its `Example: …` paragraph).
+struct Recipe {
+    heading: String,
+    stated: usize,
+    paths: Vec<(String, bool)>,
+    example: Vec<String>,
+}
+
+/// The lists of the "## Adding one" section.
+fn recipes(text: &str) -> Vec<Recipe> {
+    let section = text
+        .split("\n## Adding one\n")
+        .nth(1)
+        .expect("an Adding one section");
+    let section = section.split("\n## ").next().unwrap();
+    let mut out: Vec<Recipe> = Vec::new();
+    let mut example = false;
+    for line in section.lines() {
+        example = (example && !line.is_empty()) || line.starts_with("Example: ");
+        if let Some(h) = line.strip_prefix("### ") {
+            // "(2 files)", "(1 folder, 1 edit)", "(10 files; …)": the figures before any `;`,
+            // added up.
+            let figures = h.split('(').nth(1).unwrap_or("").split(';').next().unwrap();
+            let stated = (figures.split(|c: char| !c.is_ascii_digit()))
+                .filter_map(|n| n.parse::<usize>().ok())
+                .sum();
+            out.push(Recipe {
+                heading: h.to_owned(),
+                stated,
+                paths: Vec::new(),
+                example: Vec::new(),
+            });
+        } else if let (Some(r), Some(item)) = (out.last_mut(), line.strip_prefix("- `")) {
+            let path = item.split('`').next().unwrap().to_owned();
+            r.paths.push((path, item.contains("(new ")));
+        } else if let (Some(r), true) = (out.last_mut(), example) {
+            let spans = line.split('`').skip(1).step_by(2);
+            r.example
+                .extend(spans.filter(|s| s.ends_with(".rs")).map(str::to_owned));
+        }
+    }
+    out
+}
+
+/// Every `.rs` file under `dir`, relative to `root`, with its code: lines that are comments
+/// left out, and test modules' files (`*_tests.rs`, `tests.rs`, `tests/`) skipped.
+fn code_files(root: &Path, dir: &str) -> Vec<(String, String)> {
+    let mut names = Vec::new();
+    tree(root, Path::new(dir), &mut names);
+    (names.into_iter())
+        .filter(|n| n.ends_with(".rs") && !n.ends_with("tests.rs") && !n.contains("/tests/"))
+        .map(|n| {
+            let text = std::fs::read_to_string(root.join(&n)).unwrap();
+            let code: Vec<&str> = (text.lines())
+                .take_while(|l| l.trim() != "#[cfg(test)]")
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .collect();
+            (n, code.join("\n"))
+        })
+        .collect()
+}
+
+/// Each "Adding one" list names as many files as its heading says, each there (a new file's
+/// folder); and where its example's name appears in code, the file is in the list or is the
+/// example's own: the list is every place one more of its kind would touch.
+#[test]
+fn each_adding_one_list_holds_against_the_tree() {
+    let (root, tree) = repository();
+    let text = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
+    let recipes = recipes(&text);
+    assert_eq!(
+        recipes.len(),
+        3,
+        "method, output format, revocation mechanism"
+    );
+    for r in &recipes {
+        assert_eq!(r.paths.len(), r.stated, "{}: {:?}", r.heading, r.paths);
+        for (path, _) in &r.paths {
+            assert!(
+                tree.contains(path),
+                "{}: {path} is not in the tree",
+                r.heading
+            );
+        }
+    }
+    let listed = |r: &Recipe, file: &str| {
+        (r.paths.iter()).any(|(p, new)| p == file || (*new && file.starts_with(p.as_str())))
+            || r.example.iter().any(|e| e == file)
+    };
+    // The example of each list, and the code that names it.
+    let examples: [(&str, &[&str], &str); 2] = [
+        ("An output format", &["analysis/src"], "csv::"),
+        (
+            "A revocation mechanism",
+            &["schema/src", "core/src", "src", "analysis/src"],
+            "Mechanism::Upki",
+        ),
+    ];
+    for (heading, dirs, name) in examples {
+        let r = (recipes.iter().find(|r| r.heading.starts_with(heading))).unwrap();
+        for dir in dirs {
+            for (file, code) in code_files(&root, dir) {
+                if code.contains(name) {
+                    assert!(
+                        listed(r, &file),
+                        "{heading}: {file} names {name} but is not listed"
+                    );
+                }
+            }
+        }
+    }
+}
