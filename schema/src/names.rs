@@ -62,23 +62,12 @@ impl UnknownName {
     }
 }
 
-/// Defines a closed enum of names: `Copy`, written as its name, read strictly; with the
-/// `clap` feature, a `clap::ValueEnum` whose possible values are those names (a variant
-/// marked `#[cfg_attr(feature = "clap", value(skip))]` is not one).
+/// The impls of a closed enum of names, defined just above it with each variant's
+/// `#[cfg_attr(feature = "clap", value(name = …))]` (or `value(skip)`): `Name`, written as its
+/// name, read strictly, `Display`, `FromStr`. The match in `name` is exhaustive: a variant
+/// without its word does not compile.
 macro_rules! named {
-    (
-        $(#[$doc:meta])*
-        $name:ident ($what:literal) {
-            $( $(#[$vdoc:meta])* $variant:ident => $text:literal, )*
-        }
-    ) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
-        pub enum $name {
-            $( $(#[$vdoc])* #[cfg_attr(feature = "clap", value(name = $text))] $variant, )*
-        }
-
+    ($name:ident ($what:literal) { $( $variant:ident => $text:literal, )* }) => {
         impl Name for $name {
             const WHAT: &'static str = $what;
             const KNOWN: &'static [$name] = $name::KNOWN;
@@ -237,57 +226,90 @@ impl<T: Name> Ord for Named<T> {
     }
 }
 
-named! {
-    /// The TLS stack a sample's connection went through: the driver's and the page loader's
-    /// `--transport`, and either side of a `handshake`. Its doc comments are `--transport`'s
-    /// help.
-    Transport ("TLS stack") {
-        /// hyper over OpenSSL (tokio-openssl): the seed's stack, with `--hook`.
-        Openssl => "openssl",
-        /// hyper over hyper-rustls over rustls (aws-lc-rs): Servo's stack today, with the
-        /// method inside a `TimedVerifier`.
-        Rustls => "rustls",
-    }
+/// The TLS stack a sample's connection went through: the driver's and the page loader's
+/// `--transport`, and either side of a `handshake`. Its doc comments are `--transport`'s
+/// help.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum Transport {
+    /// hyper over OpenSSL (tokio-openssl): the seed's stack, with `--hook`.
+    #[cfg_attr(feature = "clap", value(name = "openssl"))]
+    Openssl,
+    /// hyper over hyper-rustls over rustls (aws-lc-rs): Servo's stack today, with the
+    /// method inside a `TimedVerifier`.
+    #[cfg_attr(feature = "clap", value(name = "rustls"))]
+    Rustls,
 }
 
-named! {
-    /// How the verifier was put into the TLS stack. `--hook` takes the two a webpki method
-    /// can be put into OpenSSL with.
-    Hook ("hook") {
-        /// OpenSSL's own verification: the `openssl` method over OpenSSL.
-        #[cfg_attr(feature = "clap", value(skip))]
-        Native => "native",
-        /// `set_verify_callback` at depth 0, after OpenSSL's own verification (the seed's way).
-        Callback => "callback",
-        /// `SSL_CTX_set_cert_verify_callback`: webpki instead of `X509_verify_cert`.
-        Replace => "replace",
-        /// A method inside rustls, in certbench's `TimedVerifier` (the rustls transport, a
-        /// patched Servo).
-        #[cfg_attr(feature = "clap", value(skip))]
-        TimedVerifier => "timed-verifier",
-    }
+named!(Transport ("TLS stack") {
+    Openssl => "openssl",
+    Rustls => "rustls",
+});
+
+/// How the verifier was put into the TLS stack. `--hook` takes the two a webpki method
+/// can be put into OpenSSL with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum Hook {
+    /// OpenSSL's own verification: the `openssl` method over OpenSSL.
+    #[cfg_attr(feature = "clap", value(skip))]
+    #[cfg_attr(feature = "clap", value(name = "native"))]
+    Native,
+    /// `set_verify_callback` at depth 0, after OpenSSL's own verification (the seed's way).
+    #[cfg_attr(feature = "clap", value(name = "callback"))]
+    Callback,
+    /// `SSL_CTX_set_cert_verify_callback`: webpki instead of `X509_verify_cert`.
+    #[cfg_attr(feature = "clap", value(name = "replace"))]
+    Replace,
+    /// A method inside rustls, in certbench's `TimedVerifier` (the rustls transport, a
+    /// patched Servo).
+    #[cfg_attr(feature = "clap", value(skip))]
+    #[cfg_attr(feature = "clap", value(name = "timed-verifier"))]
+    TimedVerifier,
 }
 
-named! {
-    /// The keys a chain's certificates get: the chains' keys in a `--pq` run (docs/pq.md).
-    Profile ("post-quantum profile") {
-        /// Each certificate keeps its key type (RSA, ECDSA): today's chains, the baseline
-        /// every `--pq` run measures beside its profiles.
-        #[cfg_attr(feature = "clap", value(skip))]
-        Classical => "classical",
-        /// ML-DSA-44 keys throughout (NIST security category 2).
-        MlDsa44 => "mldsa44",
-        /// ML-DSA-65 keys throughout (category 3).
-        MlDsa65 => "mldsa65",
-        /// ML-DSA-87 keys throughout (category 5).
-        MlDsa87 => "mldsa87",
-        /// An ML-DSA-44 leaf under ML-DSA-65 intermediates and root.
-        Mixed => "mixed",
-        /// A Merkle Tree Certificate (landmark-relative, signatureless) with an ML-DSA-44
-        /// key, alone: no intermediate, no signature.
-        Mtc => "mtc",
-    }
+named!(Hook ("hook") {
+    Native => "native",
+    Callback => "callback",
+    Replace => "replace",
+    TimedVerifier => "timed-verifier",
+});
+
+/// The keys a chain's certificates get: the chains' keys in a `--pq` run (docs/pq.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum Profile {
+    /// Each certificate keeps its key type (RSA, ECDSA): today's chains, the baseline
+    /// every `--pq` run measures beside its profiles.
+    #[cfg_attr(feature = "clap", value(skip))]
+    #[cfg_attr(feature = "clap", value(name = "classical"))]
+    Classical,
+    /// ML-DSA-44 keys throughout (NIST security category 2).
+    #[cfg_attr(feature = "clap", value(name = "mldsa44"))]
+    MlDsa44,
+    /// ML-DSA-65 keys throughout (category 3).
+    #[cfg_attr(feature = "clap", value(name = "mldsa65"))]
+    MlDsa65,
+    /// ML-DSA-87 keys throughout (category 5).
+    #[cfg_attr(feature = "clap", value(name = "mldsa87"))]
+    MlDsa87,
+    /// An ML-DSA-44 leaf under ML-DSA-65 intermediates and root.
+    #[cfg_attr(feature = "clap", value(name = "mixed"))]
+    Mixed,
+    /// A Merkle Tree Certificate (landmark-relative, signatureless) with an ML-DSA-44
+    /// key, alone: no intermediate, no signature.
+    #[cfg_attr(feature = "clap", value(name = "mtc"))]
+    Mtc,
 }
+
+named!(Profile ("post-quantum profile") {
+    Classical => "classical",
+    MlDsa44 => "mldsa44",
+    MlDsa65 => "mldsa65",
+    MlDsa87 => "mldsa87",
+    Mixed => "mixed",
+    Mtc => "mtc",
+});
 
 impl Profile {
     /// The ML-DSA X.509 profiles (twins of the chains), in the order runs and tables list
@@ -314,53 +336,82 @@ impl Profile {
     }
 }
 
-named! {
-    /// The certificate compression (RFC 8879) client and server offered (`--compress-certs`).
-    CertCompression ("certificate compression") {
-        /// Brotli (RFC 7932): what Chrome offers, and what rustls recommends.
-        Brotli => "brotli",
-        /// zlib (RFC 1950).
-        Zlib => "zlib",
-    }
+/// The certificate compression (RFC 8879) client and server offered (`--compress-certs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum CertCompression {
+    /// Brotli (RFC 7932): what Chrome offers, and what rustls recommends.
+    #[cfg_attr(feature = "clap", value(name = "brotli"))]
+    Brotli,
+    /// zlib (RFC 1950).
+    #[cfg_attr(feature = "clap", value(name = "zlib"))]
+    Zlib,
 }
 
-named! {
-    /// A revocation mechanism (a sample's `meta.revocation.mechanism`). `--revocation` takes
-    /// those a rustls method can be given: every one but Chrome's CRLSet.
-    Mechanism ("revocation mechanism") {
-        /// Chrome's CRLSet: blocked SPKIs and, per issuer SPKI hash, revoked serials; every
-        /// certificate of the path (`chrome`).
-        #[cfg_attr(feature = "clap", value(skip))]
-        CrlSet => "crlset",
-        /// CRLite: a clubcard filter held in memory, queried for the end-entity certificate
-        /// with its issuer's SPKI hash, its serial and its SCTs (`firefox` as Gecko queries
-        /// it; the rustls methods as `clubcard-crlite` gives it to a rustls user).
-        Crlite => "crlite",
-        /// CRLite as the rustls project's `upki` crate checks it: the filter files read per
-        /// check.
-        Upki => "upki",
-        /// CRLs per issuer, as rustls-webpki checks them (`RevocationOptions`).
-        Crl => "crl",
-        /// A stapled OCSP response for the end-entity certificate (`gnutls` as
-        /// `gnutls_certificate_verify_peers3` checks it; the rustls methods with `x509-ocsp`).
-        Ocsp => "ocsp",
-    }
+named!(CertCompression ("certificate compression") {
+    Brotli => "brotli",
+    Zlib => "zlib",
+});
+
+/// A revocation mechanism (a sample's `meta.revocation.mechanism`). `--revocation` takes
+/// those a rustls method can be given: every one but Chrome's CRLSet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum Mechanism {
+    /// Chrome's CRLSet: blocked SPKIs and, per issuer SPKI hash, revoked serials; every
+    /// certificate of the path (`chrome`).
+    #[cfg_attr(feature = "clap", value(skip))]
+    #[cfg_attr(feature = "clap", value(name = "crlset"))]
+    CrlSet,
+    /// CRLite: a clubcard filter held in memory, queried for the end-entity certificate
+    /// with its issuer's SPKI hash, its serial and its SCTs (`firefox` as Gecko queries
+    /// it; the rustls methods as `clubcard-crlite` gives it to a rustls user).
+    #[cfg_attr(feature = "clap", value(name = "crlite"))]
+    Crlite,
+    /// CRLite as the rustls project's `upki` crate checks it: the filter files read per
+    /// check.
+    #[cfg_attr(feature = "clap", value(name = "upki"))]
+    Upki,
+    /// CRLs per issuer, as rustls-webpki checks them (`RevocationOptions`).
+    #[cfg_attr(feature = "clap", value(name = "crl"))]
+    Crl,
+    /// A stapled OCSP response for the end-entity certificate (`gnutls` as
+    /// `gnutls_certificate_verify_peers3` checks it; the rustls methods with `x509-ocsp`).
+    #[cfg_attr(feature = "clap", value(name = "ocsp"))]
+    Ocsp,
 }
 
-named! {
-    /// Why a revocation check could not say whether a certificate is revoked.
-    SoftFail ("soft-fail reason") {
-        /// The data is missing (no CRLSet, no filter, no CRL for the issuer, no stapled
-        /// response).
-        NoData => "no-data",
-        /// The data is too old to be used (an expired CRLSet, a filter older than the browser
-        /// allows, an OCSP response past its nextUpdate where the browser ignores it).
-        Stale => "stale",
-        /// The filter does not cover the certificate (its issuer is not enrolled, or none of
-        /// its SCTs is from a log and time the filter covers).
-        NotCovered => "not-covered",
-    }
+named!(Mechanism ("revocation mechanism") {
+    CrlSet => "crlset",
+    Crlite => "crlite",
+    Upki => "upki",
+    Crl => "crl",
+    Ocsp => "ocsp",
+});
+
+/// Why a revocation check could not say whether a certificate is revoked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum SoftFail {
+    /// The data is missing (no CRLSet, no filter, no CRL for the issuer, no stapled
+    /// response).
+    #[cfg_attr(feature = "clap", value(name = "no-data"))]
+    NoData,
+    /// The data is too old to be used (an expired CRLSet, a filter older than the browser
+    /// allows, an OCSP response past its nextUpdate where the browser ignores it).
+    #[cfg_attr(feature = "clap", value(name = "stale"))]
+    Stale,
+    /// The filter does not cover the certificate (its issuer is not enrolled, or none of
+    /// its SCTs is from a log and time the filter covers).
+    #[cfg_attr(feature = "clap", value(name = "not-covered"))]
+    NotCovered,
 }
+
+named!(SoftFail ("soft-fail reason") {
+    NoData => "no-data",
+    Stale => "stale",
+    NotCovered => "not-covered",
+});
 
 #[cfg(test)]
 mod tests {

@@ -34,27 +34,46 @@ use std::str::FromStr;
 /// reader would misread.
 pub const RECORDS_VERSION: u32 = 1;
 
-named! {
-    /// What a result file holds.
-    Kind ("result kind") {
-        /// `certbench handshake`'s throughput runs ([`handshake::HandshakeRun`]).
-        Handshake => "handshake",
-        /// `certbench handshake --hold`'s memory per connection ([`handshake::MemoryRun`]).
-        Memory => "memory",
-        /// `certbench bulk`'s transfers ([`bulk::BulkResult`]).
-        Bulk => "bulk",
-        /// `certbench page`'s page loads ([`page::PageLoad`]).
-        Page => "page",
-        /// A harness's x509-limbo results ([`limbo::LimboResult`]).
-        Limbo => "limbo",
-        /// `certbench capture`'s sites ([`capture::CaptureRun`]).
-        Capture => "capture",
-        /// `certbench icount`'s instruction counts ([`icount::IcountTables`]).
-        Icount => "icount",
-        /// `certbench revocation-scale`'s data sets ([`revocation_scale::Report`]).
-        RevocationScale => "revocation-scale",
-    }
+/// What a result file holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum Kind {
+    /// `certbench handshake`'s throughput runs ([`handshake::HandshakeRun`]).
+    #[cfg_attr(feature = "clap", value(name = "handshake"))]
+    Handshake,
+    /// `certbench handshake --hold`'s memory per connection ([`handshake::MemoryRun`]).
+    #[cfg_attr(feature = "clap", value(name = "memory"))]
+    Memory,
+    /// `certbench bulk`'s transfers ([`bulk::BulkResult`]).
+    #[cfg_attr(feature = "clap", value(name = "bulk"))]
+    Bulk,
+    /// `certbench page`'s page loads ([`page::PageLoad`]).
+    #[cfg_attr(feature = "clap", value(name = "page"))]
+    Page,
+    /// A harness's x509-limbo results ([`limbo::LimboResult`]).
+    #[cfg_attr(feature = "clap", value(name = "limbo"))]
+    Limbo,
+    /// `certbench capture`'s sites ([`capture::CaptureRun`]).
+    #[cfg_attr(feature = "clap", value(name = "capture"))]
+    Capture,
+    /// `certbench icount`'s instruction counts ([`icount::IcountTables`]).
+    #[cfg_attr(feature = "clap", value(name = "icount"))]
+    Icount,
+    /// `certbench revocation-scale`'s data sets ([`revocation_scale::Report`]).
+    #[cfg_attr(feature = "clap", value(name = "revocation-scale"))]
+    RevocationScale,
 }
+
+named!(Kind ("result kind") {
+    Handshake => "handshake",
+    Memory => "memory",
+    Bulk => "bulk",
+    Page => "page",
+    Limbo => "limbo",
+    Capture => "capture",
+    Icount => "icount",
+    RevocationScale => "revocation-scale",
+});
 
 /// What every result file starts with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
