@@ -51,8 +51,8 @@ use crate::verifier::{Capabilities, Library, Rejection, Target, Verifier};
 use check::{Cached, Timed};
 use decide::{Decision, Pre, sample_serial};
 use measure::MEASURED;
+use path::{Checks, candidate_checks, relevant_anchors};
 pub use path::{MAX_PRECHECKS, ParallelRoots};
-use path::{candidate_checks, relevant_anchors};
 pub use probe::{Paths, force_overlap, overlapped_calls, paths_on_this_thread};
 
 /// rustls-webpki with signatures pre-checked in parallel.
@@ -163,46 +163,7 @@ impl Verifier for RustlsParallel {
             }
             probe::overlapped_one();
             probe::count(forced, Paths::overlapped);
-            let cached: ArrayVec<Cached<'_>, MAX_ALGORITHMS> = algs
-                .iter()
-                .enumerate()
-                .map(|(idx, &inner)| Cached {
-                    inner,
-                    idx,
-                    jobs: &jobs,
-                })
-                .collect();
-            let cached: ArrayVec<&dyn SignatureVerificationAlgorithm, MAX_ALGORITHMS> = cached
-                .iter()
-                .map(|c| c as &dyn SignatureVerificationAlgorithm)
-                .collect();
-            // The workers take the checks in order (largest first); this thread takes the
-            // largest itself, keeps those no worker has taken by then, and walks: the walk does
-            // its other work (parsing, validity, constraints) before it asks for a signature,
-            // so that work overlaps the workers' checks, and it waits only for a check a
-            // worker had under way before the largest was done.
-            let for_workers = || {
-                for job in &jobs {
-                    if job.claim() {
-                        let _ = job.check(algs[job.alg], true); // published in its state
-                    }
-                }
-            };
-            let start = now_ns();
-            let (verdict, seen) = self.pool.run_beside_observed(&for_workers, || {
-                if let Some(first) = jobs.first().filter(|j| j.claim()) {
-                    let _ = first.check(algs[first.alg], false); // published in its state
-                }
-                // A check no worker has taken by now, this thread keeps: a worker that wakes
-                // later would take it just before the walk asks for it, and the walk would
-                // wait for its whole check instead of making it at once.
-                for job in jobs.iter().skip(1) {
-                    job.reserve();
-                }
-                walk(&cached)
-            });
-            decision.learn(&jobs, seen, now_ns() - start, predicted);
-            verdict
+            overlapped(self.pool, algs, &jobs, &walk, &decision, predicted)
         })?;
         // The SCTs' signatures are independent checks: spread over the pool's workers and
         // this thread (with one CPU, no workers: one after the other).
@@ -233,6 +194,56 @@ impl Verifier for RustlsParallel {
 fn valid_at(chain: &Chain, time: rustls_pki_types::UnixTime) -> bool {
     crate::der::validity(&chain.leaf)
         .is_none_or(|(not_before, not_after)| (not_before..=not_after).contains(&time.as_secs()))
+}
+
+/// The overlapped walk over `jobs`, the path's predicted checks (largest first): the pool's
+/// workers take them in order, this thread takes the largest itself, keeps those no worker
+/// has taken by then, and walks with `algs` wrapped to read the checks already made; what was
+/// seen is learnt by `decision` against its prediction.
+fn overlapped<E>(
+    pool: &SignaturePool,
+    algs: &[&'static dyn SignatureVerificationAlgorithm],
+    jobs: &Checks<'_>,
+    walk: &Walk<'_, E>,
+    decision: &Decision<'_>,
+    predicted: Option<u64>,
+) -> Result<(), E> {
+    let cached: ArrayVec<Cached<'_>, MAX_ALGORITHMS> = algs
+        .iter()
+        .enumerate()
+        .map(|(idx, &inner)| Cached { inner, idx, jobs })
+        .collect();
+    let cached: ArrayVec<&dyn SignatureVerificationAlgorithm, MAX_ALGORITHMS> = cached
+        .iter()
+        .map(|c| c as &dyn SignatureVerificationAlgorithm)
+        .collect();
+    // The workers take the checks in order (largest first); this thread takes the
+    // largest itself, keeps those no worker has taken by then, and walks: the walk does
+    // its other work (parsing, validity, constraints) before it asks for a signature,
+    // so that work overlaps the workers' checks, and it waits only for a check a
+    // worker had under way before the largest was done.
+    let for_workers = || {
+        for job in jobs {
+            if job.claim() {
+                let _ = job.check(algs[job.alg], true); // published in its state
+            }
+        }
+    };
+    let start = now_ns();
+    let (verdict, seen) = pool.run_beside_observed(&for_workers, || {
+        if let Some(first) = jobs.first().filter(|j| j.claim()) {
+            let _ = first.check(algs[first.alg], false); // published in its state
+        }
+        // A check no worker has taken by now, this thread keeps: a worker that wakes
+        // later would take it just before the walk asks for it, and the walk would
+        // wait for its whole check instead of making it at once.
+        for job in jobs.iter().skip(1) {
+            job.reserve();
+        }
+        walk(&cached)
+    });
+    decision.learn(jobs, seen, now_ns() - start, predicted);
+    verdict
 }
 
 /// webpki's walk over the given algorithms.
