@@ -9,6 +9,7 @@
 //! the browser's data is missing or stale the browser soft-fails, and so does the method: the
 //! [`Status::SoftFail`] says why, and the sample says so.
 
+mod cert;
 pub mod crl;
 pub mod crlite;
 pub mod crlset;
