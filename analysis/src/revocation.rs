@@ -45,6 +45,7 @@ pub struct RevocationRow {
     /// Samples per outcome (`good`, `revoked`, `soft-fail: no-data`, …).
     pub outcomes: BTreeMap<String, usize>,
     /// Samples whose check had data to answer with (`good` or `revoked`).
+    #[serde(skip)]
     pub answered: usize,
 }
 
