@@ -48,7 +48,7 @@ use crate::error::Error;
 use crate::pool::SignaturePool;
 use crate::stages::Recorder;
 use crate::verifier::{Capabilities, Library, Rejection, Target, Verifier};
-use check::{Cached, Timed};
+use check::{Cached, Check, Timed};
 use decide::{Decision, Pre, sample_serial};
 use measure::MEASURED;
 pub use path::{MAX_PRECHECKS, ParallelRoots};
@@ -163,46 +163,7 @@ impl Verifier for RustlsParallel {
             }
             probe::overlapped_one();
             probe::count(forced, Paths::overlapped);
-            let cached: ArrayVec<Cached<'_>, MAX_ALGORITHMS> = algs
-                .iter()
-                .enumerate()
-                .map(|(idx, &inner)| Cached {
-                    inner,
-                    idx,
-                    jobs: &jobs,
-                })
-                .collect();
-            let cached: ArrayVec<&dyn SignatureVerificationAlgorithm, MAX_ALGORITHMS> = cached
-                .iter()
-                .map(|c| c as &dyn SignatureVerificationAlgorithm)
-                .collect();
-            // The workers take the checks in order (largest first); this thread takes the
-            // largest itself, keeps those no worker has taken by then, and walks: the walk does
-            // its other work (parsing, validity, constraints) before it asks for a signature,
-            // so that work overlaps the workers' checks, and it waits only for a check a
-            // worker had under way before the largest was done.
-            let for_workers = || {
-                for job in &jobs {
-                    if job.claim() {
-                        let _ = job.check(algs[job.alg], true); // published in its state
-                    }
-                }
-            };
-            let start = now_ns();
-            let (verdict, seen) = self.pool.run_beside_observed(&for_workers, || {
-                if let Some(first) = jobs.first().filter(|j| j.claim()) {
-                    let _ = first.check(algs[first.alg], false); // published in its state
-                }
-                // A check no worker has taken by now, this thread keeps: a worker that wakes
-                // later would take it just before the walk asks for it, and the walk would
-                // wait for its whole check instead of making it at once.
-                for job in jobs.iter().skip(1) {
-                    job.reserve();
-                }
-                walk(&cached)
-            });
-            decision.learn(&jobs, seen, now_ns() - start, predicted);
-            verdict
+            overlapped_walk(self.pool, algs, &jobs, &walk, &decision, predicted)
         })?;
         // The SCTs' signatures are independent checks: spread over the pool's workers and
         // this thread (with one CPU, no workers: one after the other).
@@ -226,6 +187,59 @@ impl Verifier for RustlsParallel {
             self.pool.prewarm(PREWARM);
         }
     }
+}
+
+/// The overlapped walk (`forced` or predicted to pay): the candidate checks `jobs` go to the
+/// pool's workers, largest first, while this thread makes the largest itself and then walks
+/// with every finished check's result cached (a check a worker has under way is waited for);
+/// what the pool saw and what it took is learnt by `decision` against `predicted`.
+fn overlapped_walk<E, W>(
+    pool: &SignaturePool,
+    algs: &[&'static dyn SignatureVerificationAlgorithm],
+    jobs: &[Check<'_>],
+    walk: &W,
+    decision: &Decision<'_>,
+    predicted: Option<u64>,
+) -> Result<(), E>
+where
+    W: Fn(&[&dyn SignatureVerificationAlgorithm]) -> Result<(), E>,
+{
+    let cached: ArrayVec<Cached<'_>, MAX_ALGORITHMS> = algs
+        .iter()
+        .enumerate()
+        .map(|(idx, &inner)| Cached { inner, idx, jobs })
+        .collect();
+    let cached: ArrayVec<&dyn SignatureVerificationAlgorithm, MAX_ALGORITHMS> = cached
+        .iter()
+        .map(|c| c as &dyn SignatureVerificationAlgorithm)
+        .collect();
+    // The workers take the checks in order (largest first); this thread takes the
+    // largest itself, keeps those no worker has taken by then, and walks: the walk does
+    // its other work (parsing, validity, constraints) before it asks for a signature,
+    // so that work overlaps the workers' checks, and it waits only for a check a
+    // worker had under way before the largest was done.
+    let for_workers = || {
+        for job in jobs {
+            if job.claim() {
+                let _ = job.check(algs[job.alg], true); // published in its state
+            }
+        }
+    };
+    let start = now_ns();
+    let (verdict, seen) = pool.run_beside_observed(&for_workers, || {
+        if let Some(first) = jobs.first().filter(|j| j.claim()) {
+            let _ = first.check(algs[first.alg], false); // published in its state
+        }
+        // A check no worker has taken by now, this thread keeps: a worker that wakes
+        // later would take it just before the walk asks for it, and the walk would
+        // wait for its whole check instead of making it at once.
+        for job in jobs.iter().skip(1) {
+            job.reserve();
+        }
+        walk(&cached)
+    });
+    decision.learn(jobs, seen, now_ns() - start, predicted);
+    verdict
 }
 
 /// Whether `chain`'s leaf is inside its validity at `time` (or its validity does not parse:
