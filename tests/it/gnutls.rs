@@ -8,8 +8,8 @@
 //! `check_ocsp_response` checks it (`check_stapled_ocsp`, on revoked.badssl.com's real one).
 
 use certbench_core::chain::Chain;
-use certbench_core::ffi::gnutls::check_stapled_ocsp;
 use certbench_core::methods::Method;
+use certbench_core::methods::gnutls::check_stapled_ocsp;
 use certbench_core::revocation::{Mechanism, RevocationError, SoftFail, Status};
 use certbench_core::stages::Recorder;
 use certbench_core::verifier::{PeerName, Target};

@@ -1,7 +1,7 @@
 //! Revocation as the browsers check it on every connection, and what a rustls user (Servo) can
 //! add: Chrome's CRLSet ([`crlset`]), Firefox's CRLite and the rustls project's `upki`
 //! ([`crlite`]), CRLs as rustls-webpki checks them ([`crl`]) and a stapled OCSP response
-//! ([`ocsp`]; `gnutls` checks its staple with GnuTLS itself, `crate::ffi::gnutls`).
+//! ([`ocsp`]; `gnutls` checks its staple with GnuTLS itself, `crate::methods::gnutls::ocsp`).
 //!
 //! Every mechanism answers for a [`VerifiedPath`] (the path the method's path building
 //! accepted, leaf first) with a [`Status`], or a [`RevocationError`] when its data cannot be
@@ -9,7 +9,6 @@
 //! the browser's data is missing or stale the browser soft-fails, and so does the method: the
 //! [`Status::SoftFail`] says why, and the sample says so.
 
-mod cert;
 pub mod crl;
 pub mod crlite;
 pub mod crlset;

@@ -39,7 +39,7 @@ use x509_ocsp::{
     BasicOcspResponse, CertStatus, OcspResponse, OcspResponseStatus, ResponderId, SingleResponse,
 };
 
-use super::cert::{CertFields, Reader, SEQUENCE, signed_parts, tlv_contents, verify_signed};
+use super::crl::{CertFields, Reader, SEQUENCE, signed_parts, tlv_contents, verify_signed};
 use super::types::{Mechanism, RevocationError, SoftFail, Status, VerifiedPath};
 use crate::der::Spki;
 
@@ -158,7 +158,7 @@ fn must_staple(leaf: &CertFields<'_>) -> bool {
         return false;
     };
     let mut r = Reader::new(features);
-    while let Ok(n) = r.expect(super::cert::INTEGER) {
+    while let Ok(n) = r.expect(super::crl::INTEGER) {
         if n == [STATUS_REQUEST] {
             return true;
         }
@@ -291,7 +291,7 @@ fn has_ocsp_signing(eku: Option<&[u8]>) -> bool {
         return false;
     };
     let mut r = Reader::new(purposes);
-    while let Ok(oid) = r.expect(super::cert::OID) {
+    while let Ok(oid) = r.expect(super::crl::OID) {
         if oid == OCSP_SIGNING {
             return true;
         }

@@ -48,11 +48,11 @@ use crate::error::Error;
 use crate::pool::SignaturePool;
 use crate::stages::Recorder;
 use crate::verifier::{Capabilities, Library, Rejection, Target, Verifier};
-use check::{Cached, Timed};
+use check::{Cached, Check, Timed};
 use decide::{Decision, Pre, sample_serial};
 use measure::MEASURED;
-use path::{Checks, candidate_checks, relevant_anchors};
 pub use path::{MAX_PRECHECKS, ParallelRoots};
+use path::{candidate_checks, relevant_anchors};
 pub use probe::{Paths, force_overlap, overlapped_calls, paths_on_this_thread};
 
 /// rustls-webpki with signatures pre-checked in parallel.
@@ -163,7 +163,7 @@ impl Verifier for RustlsParallel {
             }
             probe::overlapped_one();
             probe::count(forced, Paths::overlapped);
-            overlapped(self.pool, algs, &jobs, &walk, &decision, predicted)
+            overlapped_walk(self.pool, algs, &jobs, &walk, &decision, predicted)
         })?;
         // The SCTs' signatures are independent checks: spread over the pool's workers and
         // this thread (with one CPU, no workers: one after the other).
@@ -189,25 +189,21 @@ impl Verifier for RustlsParallel {
     }
 }
 
-/// Whether `chain`'s leaf is inside its validity at `time` (or its validity does not parse:
-/// then webpki decides, and the decision may go on).
-fn valid_at(chain: &Chain, time: rustls_pki_types::UnixTime) -> bool {
-    crate::der::validity(&chain.leaf)
-        .is_none_or(|(not_before, not_after)| (not_before..=not_after).contains(&time.as_secs()))
-}
-
-/// The overlapped walk over `jobs`, the path's predicted checks (largest first): the pool's
-/// workers take them in order, this thread takes the largest itself, keeps those no worker
-/// has taken by then, and walks with `algs` wrapped to read the checks already made; what was
-/// seen is learnt by `decision` against its prediction.
-fn overlapped<E>(
+/// The overlapped walk (`forced` or predicted to pay): the candidate checks `jobs` go to the
+/// pool's workers, largest first, while this thread makes the largest itself and then walks
+/// with every finished check's result cached (a check a worker has under way is waited for);
+/// what the pool saw and what it took is learnt by `decision` against `predicted`.
+fn overlapped_walk<E, W>(
     pool: &SignaturePool,
     algs: &[&'static dyn SignatureVerificationAlgorithm],
-    jobs: &Checks<'_>,
-    walk: &Walk<'_, E>,
+    jobs: &[Check<'_>],
+    walk: &W,
     decision: &Decision<'_>,
     predicted: Option<u64>,
-) -> Result<(), E> {
+) -> Result<(), E>
+where
+    W: Fn(&[&dyn SignatureVerificationAlgorithm]) -> Result<(), E>,
+{
     let cached: ArrayVec<Cached<'_>, MAX_ALGORITHMS> = algs
         .iter()
         .enumerate()
@@ -244,6 +240,13 @@ fn overlapped<E>(
     });
     decision.learn(jobs, seen, now_ns() - start, predicted);
     verdict
+}
+
+/// Whether `chain`'s leaf is inside its validity at `time` (or its validity does not parse:
+/// then webpki decides, and the decision may go on).
+fn valid_at(chain: &Chain, time: rustls_pki_types::UnixTime) -> bool {
+    crate::der::validity(&chain.leaf)
+        .is_none_or(|(not_before, not_after)| (not_before..=not_after).contains(&time.as_secs()))
 }
 
 /// webpki's walk over the given algorithms.

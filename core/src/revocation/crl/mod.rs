@@ -33,38 +33,29 @@
 //! `IssuerNotCrlSigner`, `CrlExpired`: rejections). webpki's signature budget (100 signature
 //! checks per verification) is not counted here: a path of at most a few certificates uses a
 //! handful.
+//!
+//! Files: this one, [`Crls`] (loading and the per-path check); [`entry`], one loaded CRL and
+//! its heap; [`scope`], which CRL is authoritative for a certificate; [`signed`], signed
+//! structures and their signature check; [`fields`], what is read of a certificate.
 
-use std::mem::size_of;
+mod entry;
+mod fields;
+mod scope;
+mod signed;
+
 use std::sync::OnceLock;
 
 use rustls_pki_types::SignatureVerificationAlgorithm;
-use webpki::{CertRevocationList, ExpirationPolicy, OwnedCertRevocationList, OwnedRevokedCert};
+use webpki::{CertRevocationList, ExpirationPolicy, OwnedCertRevocationList};
 
-use super::cert::{
-    BIT_STRING, CertFields, INTEGER, Reader, SEQUENCE, signed_parts, time_tlv, tlv_contents,
-    verify_signed,
-};
 use super::types::{Mechanism, RevocationError, SoftFail, Status, VerifiedPath};
+use entry::{Crl, owned_heap_estimate};
+use fields::bit_set;
+use scope::authoritative;
+use signed::{next_update, split_signed};
 
-/// One CRL as loaded: rustls-webpki's owned form, and the DER it came from (webpki keeps the
-/// signed parts private; the per-lookup signature check reads them from here).
-struct Crl {
-    list: CertRevocationList<'static>,
-    der: Vec<u8>,
-    /// Where the signed parts are in `der`.
-    signed: SignedRanges,
-}
-
-/// A signed structure's parts, as byte ranges of its DER.
-#[derive(Clone, Copy, Debug)]
-struct SignedRanges {
-    /// The whole tbsCertList TLV.
-    tbs: (usize, usize),
-    /// The signatureAlgorithm's contents.
-    alg: (usize, usize),
-    /// The signature BIT STRING's contents after the unused-bits octet.
-    sig: (usize, usize),
-}
+pub(super) use fields::{CertFields, INTEGER, OID, Reader, SEQUENCE, tlv_contents};
+pub(super) use signed::{signed_parts, verify_signed};
 
 /// CRLs loaded once per process, as a rustls user loads them (see the module docs).
 pub struct Crls {
@@ -252,202 +243,3 @@ impl Crls {
         })
     }
 }
-
-/// webpki's `CertRevocationList::authoritative` and `IssuingDistributionPoint::authoritative_for`
-/// (see the module docs, step 2).
-fn authoritative(crl: &Crl, cert: &CertFields<'_>, depth: usize) -> bool {
-    if crl.list.issuer() != cert.issuer {
-        return false;
-    }
-    let Some(idp) = crl.list.issuing_distribution_point() else {
-        return true;
-    };
-    // webpki parses the IDP on each lookup too (it was validated at load).
-    let Ok(idp) = Idp::parse(idp) else {
-        return false;
-    };
-    let end_entity = depth == 0;
-    if idp.only_ca && end_entity || idp.only_user && !end_entity {
-        return false;
-    }
-    let Some(dps) = cert.crl_dps else {
-        return true;
-    };
-    let Ok(mut dps) = Reader::new(dps).expect(SEQUENCE).map(Reader::new) else {
-        return false;
-    };
-    while let Ok(dp) = dps.expect(SEQUENCE) {
-        let mut dp = Reader::new(dp);
-        let mut full_name = None;
-        let mut skip = false;
-        while let Ok((tag, value, _)) = dp.next() {
-            match tag {
-                DP_NAME => full_name = full_name_of(value),
-                DP_REASONS | DP_CRL_ISSUER => skip = true,
-                _ => {}
-            }
-        }
-        let Some(names) = full_name.filter(|_| !skip) else {
-            continue;
-        };
-        let mut names = Reader::new(names);
-        while let Ok((tag, uri, _)) = names.next() {
-            if tag != GN_URI {
-                continue;
-            }
-            let Some(idp_names) = idp.full_name else {
-                return false;
-            };
-            let mut idp_names = Reader::new(idp_names);
-            while let Ok((tag, idp_uri, _)) = idp_names.next() {
-                if tag == GN_URI && idp_uri == uri {
-                    return true;
-                }
-            }
-        }
-    }
-    false
-}
-
-/// The GeneralNames of a DistributionPointName's `fullName [0]`, if that is its form.
-fn full_name_of(dp_name: &[u8]) -> Option<&[u8]> {
-    let mut r = Reader::new(dp_name);
-    match r.next() {
-        Ok((FULL_NAME, names, _)) => Some(names),
-        _ => None,
-    }
-}
-
-/// What `authoritative_for` reads of an IssuingDistributionPoint.
-struct Idp<'a> {
-    full_name: Option<&'a [u8]>,
-    only_user: bool,
-    only_ca: bool,
-}
-
-impl<'a> Idp<'a> {
-    fn parse(der: &'a [u8]) -> Result<Idp<'a>, &'static str> {
-        let mut r = Reader::new(tlv_contents(der, SEQUENCE)?);
-        let mut idp = Idp {
-            full_name: None,
-            only_user: false,
-            only_ca: false,
-        };
-        while r.peek().is_some() {
-            let (tag, value, _) = r.next()?;
-            match tag {
-                DP_NAME => idp.full_name = full_name_of(value),
-                0x81 => idp.only_user = value == [0xff],
-                0x82 => idp.only_ca = value == [0xff],
-                _ => {}
-            }
-        }
-        Ok(idp)
-    }
-}
-
-/// Bit `bit` of a DER BIT STRING TLV (bit 0: the first octet's high bit), as webpki's
-/// `bit_string_flags` reads a KeyUsage.
-fn bit_set(bit_string: &[u8], bit: usize) -> Result<bool, &'static str> {
-    let contents = tlv_contents(bit_string, BIT_STRING)?;
-    let (&unused, bits) = contents.split_first().ok_or("empty BIT STRING")?;
-    if unused > 7 || (bits.is_empty() && unused != 0) {
-        return Err("bad BIT STRING");
-    }
-    Ok(bits
-        .get(bit / 8)
-        .is_some_and(|b| b & (0x80 >> (bit % 8)) != 0))
-}
-
-/// Splits a signed DER structure (a CRL or a BasicOCSPResponse: SEQUENCE { tbs, algorithm,
-/// BIT STRING, ... }) into its signed parts' ranges.
-fn split_signed(der: &[u8]) -> Result<SignedRanges, &'static str> {
-    let (tbs, alg, sig) = signed_parts(der)?;
-    let at = |part: &[u8]| {
-        let start = part.as_ptr() as usize - der.as_ptr() as usize;
-        (start, start + part.len())
-    };
-    Ok(SignedRanges {
-        tbs: at(tbs),
-        alg: at(alg),
-        sig: at(sig),
-    })
-}
-
-/// A CRL's nextUpdate (Unix seconds), from its tbsCertList.
-fn next_update(der: &[u8], tbs: (usize, usize)) -> Option<u64> {
-    let mut t = Reader::new(tlv_contents(&der[tbs.0..tbs.1], SEQUENCE).ok()?);
-    if t.peek() == Some(INTEGER) {
-        t.next().ok()?; // version
-    }
-    t.expect(SEQUENCE).ok()?; // signature
-    t.expect(SEQUENCE).ok()?; // issuer
-    t.next().ok()?; // thisUpdate
-    let (_, _, next) = t.next().ok()?;
-    time_tlv(next)
-}
-
-/// The heap webpki's `OwnedCertRevocationList` holds (see [`Crls::resident_bytes`]), from
-/// the DER: its revoked entries' serials and its copied parts.
-fn owned_heap_estimate(der: &[u8], signed: SignedRanges, list: &CertRevocationList<'_>) -> u64 {
-    let mut serials = Vec::new();
-    let entries = (|| {
-        let mut t = Reader::new(tlv_contents(&der[signed.tbs.0..signed.tbs.1], SEQUENCE).ok()?);
-        if t.peek() == Some(INTEGER) {
-            t.next().ok()?; // version
-        }
-        for _ in 0..4 {
-            t.next().ok()?; // signature, issuer, thisUpdate, nextUpdate
-        }
-        (t.peek() == Some(SEQUENCE)).then(|| t.expect(SEQUENCE).ok())?
-    })();
-    let mut r = Reader::new(entries.unwrap_or(&[]));
-    while let Ok(entry) = r.expect(SEQUENCE) {
-        if let Ok(serial) = Reader::new(entry).expect(INTEGER) {
-            serials.push(serial.len());
-        }
-    }
-    let fixed = [
-        signed.tbs.1 - signed.tbs.0,
-        signed.alg.1 - signed.alg.0,
-        signed.sig.1 - signed.sig.0,
-        list.issuer().len(),
-        list.issuing_distribution_point().map_or(0, <[u8]>::len),
-    ];
-    heap_estimate(&serials, &fixed)
-}
-
-/// A glibc malloc chunk for `len` bytes (header included, 16-byte granules, 32 at least).
-fn chunk(len: usize) -> u64 {
-    if len == 0 {
-        0
-    } else {
-        ((len + 8).div_ceil(16) * 16).max(32) as u64
-    }
-}
-
-/// The heap webpki's owned CRL holds for `serials` revoked entries (their serials' lengths)
-/// and its copied parts (`fixed`: tbsCertList, algorithm, signature, issuer, IDP).
-fn heap_estimate(serials: &[usize], fixed: &[usize]) -> u64 {
-    const B: usize = 6; // std's B-tree: CAPACITY = 2 * B - 1 slots per node
-    let slot = (size_of::<Vec<u8>>() + size_of::<OwnedRevokedCert>()) as u64;
-    let n = serials.len() as u64;
-    let per_node = (2 * B - 1) as u64;
-    // A leaf node: its slots, parent pointer, index and length; internal nodes add one
-    // child pointer per slot and are about one in `per_node` of the nodes.
-    let leaf = per_node * slot + 16;
-    let nodes = n.div_ceil(per_node);
-    let internal = nodes.div_ceil(per_node) * (leaf + (per_node + 1) * 8);
-    let tree = chunk(leaf as usize) * nodes + internal;
-    let keys: u64 = serials.iter().map(|&l| 2 * chunk(l)).sum();
-    let parts: u64 = fixed.iter().map(|&l| chunk(l)).sum();
-    tree + keys + parts
-}
-
-/// DistributionPoint's `distributionPoint [0]`, and DistributionPointName's `fullName [0]`.
-const DP_NAME: u8 = 0xa0;
-const FULL_NAME: u8 = 0xa0;
-const DP_REASONS: u8 = 0x81;
-const DP_CRL_ISSUER: u8 = 0xa2;
-/// GeneralName's `uniformResourceIdentifier [6] IA5String`.
-const GN_URI: u8 = 0x86;

@@ -11,7 +11,7 @@
 //!
 //! That call needs a handshake's session (it reads the peer's raw certificates from it), so
 //! certbench makes the calls it makes, in its order and with its flags and data
-//! (`crate::ffi::gnutls::verify_peers3`, after GnuTLS 3.7.9's `lib/cert-session.c`):
+//! ([`peers3::verify_peers3`], after GnuTLS 3.7.9's `lib/cert-session.c`):
 //!
 //! - `chain-creation`: the raw peer list as sent (leaf, then the rest in the order the server
 //!   sent them), each certificate `gnutls_x509_crt_init` + `gnutls_x509_crt_import(DER)` as
@@ -33,9 +33,22 @@
 //! Roots: a `gnutls_x509_trust_list_t` of the given roots (`gnutls_x509_trust_list_add_cas`;
 //! glib-networking fills it from the system trust, `gnutls_x509_trust_list_add_system_trust`).
 //! - `revocation` (`--revocation`): the stapled OCSP response, if the target carries one
-//!   (`crate::ffi::gnutls::check_stapled_ocsp`, GnuTLS's own OCSP calls in the order of
+//!   ([`ocsp::check_stapled_ocsp`], GnuTLS's own OCSP calls in the order of
 //!   `check_ocsp_response`), after the verification (GnuTLS makes it just before, in the same
 //!   call); without a response, the must-staple rule as above and no revocation answer.
+//!
+//! Files: this one, the [`Verifier`] (roots, the peer list, the host, the stages, the refusal
+//! text); [`peers3`], the body of `gnutls_certificate_verify_peers3`; [`ocsp`], GnuTLS's
+//! `check_ocsp_response` and its verdict. The `unsafe` calls they make are all in
+//! `crate::ffi::gnutls`, through safe functions.
+
+pub mod ocsp;
+pub mod peers3;
+
+pub use ocsp::{
+    OcspCheck, OcspStep, check_ocsp_response, check_stapled_ocsp, check_stapled_ocsp_peer,
+};
+pub use peers3::verify_peers3;
 
 use certbench_schema::Stage;
 use rustls_pki_types::CertificateDer;
@@ -133,7 +146,7 @@ impl Verifier for GnutlsVerifier {
 
         let span = rec.start();
         let status = gnutls::with_time(time, || {
-            gnutls::verify_peers3(&roots.0, &peers, hostname.as_deref())
+            verify_peers3(&roots.0, &peers, hostname.as_deref())
         });
         rec.stop(Stage::Verify, span);
         match status {
@@ -158,13 +171,9 @@ impl Verifier for GnutlsVerifier {
         });
         let checked = data.run(Mechanism::Ocsp, staple, rec, |_| match staple {
             None => crate::revocation::no_data(),
-            Some(_) => gnutls::check_stapled_ocsp_peer(
-                staple,
-                &peers,
-                issuer.map(|i| i + 1),
-                Some(&roots.0),
-                now,
-            ),
+            Some(_) => {
+                check_stapled_ocsp_peer(staple, &peers, issuer.map(|i| i + 1), Some(&roots.0), now)
+            }
         });
         Ok(checked?)
     }

@@ -1,4 +1,4 @@
-//! `CachingVerifier`'s tests (`cache.rs`).
+//! [`CachingVerifier`] under each policy: hits, expiry, coalescing, panics.
 
 use super::*;
 use crate::methods::Method;
