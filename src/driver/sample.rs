@@ -70,20 +70,7 @@ pub(super) async fn measure<T: TlsStack>(
         Err(failure) => return failed(sample, rec, Stage::RootsCreation, failure),
     };
 
-    // http-connector-creation
-    let addr = opts.address(entry.profile, &site.host, site.port);
-    let connector = rec.time(Stage::HttpConnectorCreation, || {
-        t.connector(
-            entry.method,
-            &entry.verifier,
-            stores,
-            site,
-            addr,
-            time,
-            &entry.checks,
-            reuse,
-        )
-    });
+    let connector = connector(ctx, entry, (site, time), stores, reuse, &mut rec);
     let connector = match connector {
         Ok(c) => c,
         Err(failure) => return failed(sample, rec, Stage::HttpConnectorCreation, failure),
@@ -178,6 +165,31 @@ fn stores<T: TlsStack>(
                 .map(Some)
         })
     }
+}
+
+/// `http-connector-creation`: the transport's connector for `entry`'s method to `site`
+/// (at the address the run resolves it to, looked up before the stage), verifying at `time`.
+fn connector<T: TlsStack>(
+    ctx: &Ctx<'_, T>,
+    entry: &Entry<T>,
+    (site, time): (&Site, u64),
+    stores: Option<T::Stores>,
+    reuse: &mut T::Reuse,
+    rec: &mut Recorder,
+) -> Result<T::Connector, Failure> {
+    let addr = ctx.opts.address(entry.profile, &site.host, site.port);
+    rec.time(Stage::HttpConnectorCreation, || {
+        ctx.transport.connector(
+            entry.method,
+            &entry.verifier,
+            stores,
+            site,
+            addr,
+            time,
+            &entry.checks,
+            reuse,
+        )
+    })
 }
 
 /// The connection, bounded by the run's timeout: resolution, TCP, TLS (verification

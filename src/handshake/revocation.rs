@@ -14,7 +14,10 @@
 //!
 //! None of the run's certificates is revoked: every handshake must succeed, its check `good`.
 //! At `bundle::Scale::Test` the CRLSet holds the run's CAs alone and the filter is
-//! [`crlite::Scale::TINY`] (for tests).
+//! [`crlite::Scale::TINY`] (for tests). Made by [`crate::revocation::generate`], at its
+//! scale table's `fresh_filter` size.
+//!
+//! [`crlset::Scale::CHROME`]: crate::revocation::crlset::Scale::CHROME
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -31,11 +34,12 @@ use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, Server
 use rustls_pki_types::{CertificateDer, ServerName, UnixTime};
 
 use super::error::HandshakeError;
+use crate::certs::ocsp;
 use crate::certs::test::SERVER_NAME;
 use crate::certs::test::{Ca, Signed};
-use crate::certs::{crl, ocsp};
+use crate::revocation::generate::{self, Spec, WriteError};
 use crate::revocation::issuers::{self, Leaf};
-use crate::revocation::{bundle, crlite, crlset};
+use crate::revocation::{bundle, crlite};
 
 /// Serials in each CA's CRL (rustls-webpki PR #108's smallest scale).
 pub const CRL_SERIALS: usize = 2_000;
@@ -68,15 +72,6 @@ impl Drop for RunData {
 /// Why the data cannot be made.
 fn gen_error(what: &str) -> impl Fn(String) -> HandshakeError + '_ {
     move |e| HandshakeError::Setup(format!("revocation data for the run ({what}): {e}"))
-}
-
-fn scale_parts(scale: bundle::Scale) -> (crlset::Scale, crlite::Scale) {
-    match scale {
-        bundle::Scale::Full | bundle::Scale::Medium => {
-            (crlset::Scale::CHROME, crlite::Scale::SMALL)
-        }
-        bundle::Scale::Test => (crlset::Scale::GIVEN, crlite::Scale::TINY),
-    }
 }
 
 /// Makes the data of `signed`'s chain at `scale`, the rustls methods checking with `rustls`.
@@ -157,43 +152,37 @@ fn write_files(
     until: u64,
     scale: bundle::Scale,
 ) -> Result<(), HandshakeError> {
+    let issuers = chain_issuers(signed)?;
+    let sizes = scale.sizes();
+    // CRLite enrolls the leaf's issuer (it checks end-entity certificates only), covering
+    // the run's logs from a day before the leaf's SCTs to now.
+    let leaf_issuer: Vec<_> = (issuers.iter())
+        .filter(|i| i.issued.iter().any(|c| !c.scts.is_empty()))
+        .cloned()
+        .collect();
+    let spec = Spec {
+        crlset: (&issuers, sizes.crlset, until),
+        filter: (&leaf_issuer, sizes.fresh_filter),
+        made_at: now,
+    };
+    generate::write(dir, spec).map_err(|e| match e {
+        WriteError::CrlSet(e) => gen_error("CRLSet")(e.to_string()),
+        WriteError::Filter(e) => gen_error("CRLite filter")(e.to_string()),
+        WriteError::Upki(e) => gen_error("upki store")(e.to_string()),
+        WriteError::Io { file, source, .. } => gen_error(file)(source.to_string()),
+    })?;
     let write = |name: &str, bytes: &[u8]| {
         std::fs::write(dir.join(name), bytes).map_err(|e| gen_error(name)(e.to_string()))
     };
-    let issuers = chain_issuers(signed)?;
-    let (crlset_scale, crlite_scale) = scale_parts(scale);
-    let set = crlset::generate(&issuers, crlset_scale, 1, until)
-        .map_err(|e| gen_error("CRLSet")(e.to_string()))?;
-    write("crlset", &set)?;
-    // CRLite enrolls the leaf's issuer (it checks end-entity certificates only), covering
-    // the run's logs from a day before the leaf's SCTs to now.
-    let leaf_issuer: Vec<_> = issuers
-        .into_iter()
-        .filter(|i| i.issued.iter().any(|c| !c.scts.is_empty()))
-        .collect();
-    let mut coverage: Vec<([u8; 32], u64, u64)> = Vec::new();
-    for (log, ts) in leaf_issuer
-        .iter()
-        .flat_map(|i| &i.issued)
-        .flat_map(|c| &c.scts)
-    {
-        coverage.push((*log, ts.saturating_sub(86_400_000), now * 1000));
-    }
-    coverage.sort();
-    coverage.dedup_by_key(|c| c.0);
-    let filter = crlite::build_filter(&leaf_issuer, &coverage, crlite_scale, 1)
-        .map_err(|e| gen_error("CRLite filter")(e.to_string()))?;
-    write("crlite.filter", &filter)?;
-    crlite::write_upki_store(&dir.join("upki"), &filter, now)
-        .map_err(|e| gen_error("upki store")(e.to_string()))?;
     for (i, ca) in signed.cas.iter().enumerate() {
         write(&format!("crls/{i}.crl"), &ca_crl(ca, i as u64, now, until)?)?;
     }
     Ok(())
 }
 
+/// The CRL of `ca`: [`CRL_SERIALS`] synthetic serials from `seed`, none of the run's.
 fn ca_crl(ca: &Ca, seed: u64, now: u64, until: u64) -> Result<Vec<u8>, HandshakeError> {
-    crl::synthetic(&ca.signer(), CRL_SERIALS, seed, &[], now - 3600, until)
+    generate::crl(&ca.signer(), CRL_SERIALS, seed, &[], now, until)
         .map_err(|e| gen_error("CRL")(e.to_string()))
 }
 
@@ -222,7 +211,8 @@ impl RunData {
 
     /// One line for the run's notes: what was made, at which scale, in how long.
     pub fn describe(&self) -> String {
-        let (crlset_scale, crlite_scale) = scale_parts(self.scale);
+        let sizes = self.scale.sizes();
+        let (crlset_scale, crlite_scale) = (sizes.crlset, sizes.fresh_filter);
         let files = self.data.files();
         let set = match crlset_scale.parents {
             0 => "the run's CAs alone",

@@ -20,51 +20,18 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use certbench_core::ct::sha256;
 use certbench_core::revocation::DataFiles;
 
+pub use super::generate::{CRLSET_DAYS, Scale};
+
+use super::generate::{self, Spec, WriteError};
 use super::issuers::{self, Leaf};
 use super::{Issuer, crlite, crlset};
 use crate::mirror::MirrorSet;
 
 /// Bumped whenever what is generated changes.
 const GENERATOR_VERSION: u32 = 1;
-/// Days a generated CRLSet is valid (`NotAfter`).
-pub const CRLSET_DAYS: u64 = 30;
 /// A cache older than this is made anew: a filter must stay fresh (Gecko: 10 days) for a
 /// run that starts now.
 const MAX_CACHE_AGE: Duration = Duration::from_secs(7 * 86_400);
-
-/// How big the generated data is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scale {
-    /// Chrome's CRLSet size and the published filter's population
-    /// ([`crlite::Scale::LARGE`]: 900 M certificates, minutes to make once): what the docs and
-    /// the benchmarks measure (`--revocation-scale full`).
-    Full,
-    /// Chrome's CRLSet size and a filter of 100 M certificates at the published revocation
-    /// rate ([`crlite::Scale::MEDIUM`], a ninth of the published population, seconds to make
-    /// once): the default, so that a first run is not held up minutes; the run says which
-    /// scale its data is.
-    Medium,
-    /// The issuers given and a tiny synthetic population: for tests (well under a second).
-    Test,
-}
-
-impl Scale {
-    fn parts(self) -> (crlset::Scale, crlite::Scale) {
-        match self {
-            Scale::Full => (crlset::Scale::CHROME, crlite::Scale::LARGE),
-            Scale::Medium => (crlset::Scale::CHROME, crlite::Scale::MEDIUM),
-            Scale::Test => (crlset::Scale::GIVEN, crlite::Scale::TINY),
-        }
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Scale::Full => "full",
-            Scale::Medium => "medium",
-            Scale::Test => "test",
-        }
-    }
-}
 
 /// Where the data is cached by default.
 pub fn cache_dir() -> PathBuf {
@@ -231,19 +198,18 @@ fn make(dir: &Path, issuers: &[Issuer], crls: &[PathBuf], scale: Scale) -> Resul
     let tmp = dir.with_extension(format!("tmp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(tmp.join("crls")).map_err(io(&tmp))?;
-    let (crlset_scale, crlite_scale) = scale.parts();
-
-    let t = Instant::now();
-    let crlset = crlset::generate(issuers, crlset_scale, 1, made_at + CRLSET_DAYS * 86_400)?;
-    let crlset_took = t.elapsed();
-    std::fs::write(tmp.join("crlset"), &crlset).map_err(io(&tmp.join("crlset")))?;
-
-    let coverage = coverage(issuers, made_at);
-    let t = Instant::now();
-    let filter = crlite::build_filter(issuers, &coverage, crlite_scale, 1)?;
-    let filter_took = t.elapsed();
-    std::fs::write(tmp.join("crlite.filter"), &filter).map_err(io(&tmp.join("crlite.filter")))?;
-    crlite::write_upki_store(&tmp.join("upki"), &filter, made_at)?;
+    let sizes = scale.sizes();
+    let (crlset_scale, crlite_scale) = (sizes.crlset, sizes.filter);
+    let spec = Spec {
+        crlset: (issuers, crlset_scale, made_at + CRLSET_DAYS * 86_400),
+        filter: (issuers, crlite_scale),
+        made_at,
+    };
+    let written = generate::write(&tmp, spec).map_err(|e| match e {
+        WriteError::CrlSet(e) => BundleError::CrlSet(e),
+        WriteError::Filter(e) | WriteError::Upki(e) => BundleError::Crlite(e),
+        WriteError::Io { path, source, .. } => BundleError::Io { path, source },
+    })?;
 
     for p in crls {
         let to = tmp.join("crls").join(p.file_name().unwrap_or_default());
@@ -263,15 +229,15 @@ fn make(dir: &Path, issuers: &[Issuer], crls: &[PathBuf], scale: Scale) -> Resul
          - `crls/`: {ncrls} CRLs of the mirror's CAs.\n",
         n = issuers.len(),
         scale = scale.name(),
-        crlset_bytes = crlset.len(),
-        crlset_ms = crlset_took.as_secs_f64() * 1e3,
-        filter_bytes = filter.len(),
+        crlset_bytes = written.crlset_bytes,
+        crlset_ms = written.crlset_took.as_secs_f64() * 1e3,
+        filter_bytes = written.filter_bytes,
         synthetic = crlite_scale.certificates(),
         p0 = crlite::PUBLISHED.0,
         p1 = crlite::PUBLISHED.1,
         p2 = crlite::PUBLISHED.2,
-        filter_s = filter_took.as_secs_f64(),
-        logs = coverage.len(),
+        filter_s = written.filter_took.as_secs_f64(),
+        logs = written.logs,
         ncrls = crls.len(),
     );
     std::fs::write(tmp.join("PROVENANCE.md"), provenance).map_err(io(&tmp))?;
@@ -290,17 +256,4 @@ fn make(dir: &Path, issuers: &[Issuer], crls: &[PathBuf], scale: Scale) -> Resul
         }
         Err(e) => Err(io(dir)(e)),
     }
-}
-
-/// The logs of the issuers' SCTs, each covered from a day before its oldest SCT to `made_at`.
-fn coverage(issuers: &[Issuer], made_at: u64) -> Vec<([u8; 32], u64, u64)> {
-    let mut logs: std::collections::BTreeMap<[u8; 32], u64> = Default::default();
-    for (log, ts) in issuers.iter().flat_map(|i| &i.issued).flat_map(|c| &c.scts) {
-        let min = logs.entry(*log).or_insert(*ts);
-        *min = (*min).min(*ts);
-    }
-    let end = made_at * 1000;
-    logs.into_iter()
-        .map(|(log, min)| (log, min.saturating_sub(86_400_000), end.max(min + 1)))
-        .collect()
 }

@@ -2,11 +2,13 @@
 //! CRLSet ([`crlset`]), CRLite filters and `upki`'s store ([`crlite`]). What each generator is
 //! given is a list of [`Issuer`]s: the corpus' and the mirror's, plus synthetic ones for scale.
 //! The formats that are signed by a CA, CRLs and OCSP responses, are made with the other
-//! certificates: [`crate::certs::crl`], [`crate::certs::ocsp`].
+//! certificates: [`crate::certs::crl`], [`crate::certs::ocsp`]. Whoever makes revocation data
+//! makes it through [`generate`], which holds the one scale table.
 
 pub mod bundle;
 pub mod crlite;
 pub mod crlset;
+pub mod generate;
 pub mod issuers;
 pub mod scale;
 

@@ -1,4 +1,5 @@
-//! Each data set made from the CA: the CRLSets, the CRLite filters and upki stores, the CRLs.
+//! Each data set made from the CA (through [`crate::revocation::generate`]): the CRLSets, the
+//! CRLite filters and upki stores, the CRLs.
 
 use std::path::Path;
 use std::time::Instant;
@@ -7,9 +8,8 @@ use super::cache::{Ca, Made};
 use super::catalogue::Data;
 use super::error::{ScaleError, ca_err, io};
 use crate::certs::crl;
-use crate::certs::scale_ca::GOOD_SERIAL;
-use crate::certs::scale_ca::REVOKED_SERIAL;
-use crate::revocation::{Issued, Issuer, crlite, crlset, issuers};
+use crate::certs::scale_ca::{GOOD_SERIAL, REVOKED_SERIAL};
+use crate::revocation::{Issued, Issuer, generate, issuers};
 
 /// The CA as the generators see it: both leaves (one revoked, with their SCTs) and
 /// `extra` synthetic serials, about 8,900 per million of them revoked.
@@ -58,18 +58,15 @@ pub(super) fn ensure(
     let _ = std::fs::remove_dir_all(&tmp);
     match set {
         Data::CrlSet(_, scale) => {
-            let not_after = ca.made_at + crate::revocation::bundle::CRLSET_DAYS * 86_400;
-            let bytes = crlset::generate(&[issuer(ca, 0)], scale, 1, not_after)?;
+            let not_after = ca.made_at + generate::CRLSET_DAYS * 86_400;
+            let bytes = generate::crlset(&[issuer(ca, 0)], scale, not_after)?;
             std::fs::write(&tmp, bytes).map_err(io(&tmp))?;
         }
         Data::Gecko(scale) | Data::Rustls(scale) => {
-            let issuer = issuer(ca, scale.certs_per_issuer);
-            let sct = issuers::scts(&ca.good);
-            let coverage: Vec<_> = sct
-                .iter()
-                .map(|&(log, ts)| (log, ts - 86_400_000, ca.made_at * 1000))
-                .collect();
-            let bytes = crlite::build_filter(&[issuer], &coverage, scale, 1)?;
+            // Both leaves' SCTs are from one log at one time: the window covers them.
+            let issuer = [issuer(ca, scale.certs_per_issuer)];
+            let coverage = generate::coverage(&issuer, ca.made_at);
+            let bytes = generate::filter(&issuer, &coverage, scale)?;
             std::fs::write(&tmp, bytes).map_err(io(&tmp))?;
         }
         Data::Upki(scale) => {
@@ -77,13 +74,13 @@ pub(super) fn ensure(
             ensure(dir, ca, Data::Rustls(scale), made)?;
             let from = dir.join(Data::Rustls(scale).file());
             let filter = std::fs::read(&from).map_err(io(&from))?;
-            crlite::write_upki_store(&tmp, &filter, ca.made_at)?;
+            generate::upki_store(&tmp, &filter, ca.made_at)?;
         }
         Data::Crl(n) => {
             let issuer = ca.signer().map_err(ca_err)?;
             let revoked = [REVOKED_SERIAL.to_vec()];
-            let (this, next) = (ca.made_at - 3600, ca.made_at + 7 * 86_400);
-            let bytes = crl::synthetic(&issuer, n, n as u64, &revoked, this, next)?;
+            let next = ca.made_at + 7 * 86_400;
+            let bytes = generate::crl(&issuer, n, n as u64, &revoked, ca.made_at, next)?;
             std::fs::write(&tmp, bytes).map_err(io(&tmp))?;
         }
     }
