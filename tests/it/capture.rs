@@ -70,6 +70,13 @@ fn capture_saves_the_mirrors_chains_and_verify_measures_them() {
     assert_eq!(first["host"], "duckduckgo.com");
     assert_eq!(first["certs"][0]["role"], "leaf");
     assert_eq!(first["certs"][0]["sha256"].as_str().unwrap().len(), 64);
+    // The run's record, under its header: `certbench report` reads it back.
+    let record = std::fs::read(out.join("capture.json")).unwrap();
+    let run: certbench_schema::records::capture::CaptureRun =
+        certbench_schema::records::read_doc(&record).unwrap();
+    assert_eq!((run.captured, run.rows.len()), (13, run.sites));
+    let header = certbench_schema::records::Header::of(&record).unwrap();
+    assert_eq!(header.kind, certbench_schema::records::Kind::Capture);
 
     // `verify --chains DIR` verifies every captured chain, with every method that
     // speaks to a custom root set (the platform verifier trusts the system's roots only).

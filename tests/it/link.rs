@@ -147,8 +147,9 @@ fn connection_over_the_link_matches_the_model_at_two_rtts() {
         );
         // The flight over the window costs one round trip more than the one within it: its
         // connection is the model's with that round trip, not without it, and what the link
-        // added to it is about one RTT more than what it added to the other (a quarter of an
-        // RTT either way: four medians, taken while other tests run, go into that difference).
+        // added to it is about one RTT more than what it added to the other (half an RTT either
+        // way: four medians, taken while other tests and builds run on 2 cores, go into that
+        // difference; none or two round trips more are still out of it).
         let rtt_ns = rtt.as_nanos() as f64;
         let (m_under, _) = of(&samples, under);
         let (m_over, _) = of(&samples, over);
@@ -163,7 +164,7 @@ fn connection_over_the_link_matches_the_model_at_two_rtts() {
         );
         let extra = (m_over - l_over) - (m_under - l_under);
         assert!(
-            (0.75 * rtt_ns..=1.25 * rtt_ns).contains(&extra),
+            (0.5 * rtt_ns..=1.5 * rtt_ns).contains(&extra),
             "at RTT {rtt_ms} ms the overflowing flight cost {:.1} ms more",
             extra / 1e6
         );

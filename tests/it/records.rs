@@ -151,6 +151,30 @@ fn report_reads_each_kind() {
         (saved("icount.json"), "instruction counts"),
         (saved("verify.jsonl"), "samples"),
     ];
+    // A capture's record (`capture --out DIR` writes DIR/capture.json).
+    use certbench_schema::records::capture::{CaptureRow, CaptureRun, Taken};
+    let capture = CaptureRun {
+        captured: 1,
+        sites: 2,
+        dir: "captured".into(),
+        rows: vec![
+            CaptureRow {
+                site: "example.com".into(),
+                outcome: Ok(Taken {
+                    folder: "example.com__capture".into(),
+                    certificates: 2,
+                    keys: vec!["ECDSA-P256".into(), "RSA-2048".into()],
+                }),
+            },
+            CaptureRow {
+                site: "gone.example".into(),
+                outcome: Err("connection refused".into()),
+            },
+        ],
+    };
+    let captured = dir.path().join("capture.json");
+    std::fs::write(&captured, write_doc(&capture)).unwrap();
+    files.push((captured, "a capture"));
     for (i, (path, heading)) in files.clone().into_iter().enumerate() {
         let Some(header) = Header::of(&std::fs::read(&path).unwrap()) else {
             continue;
@@ -164,6 +188,7 @@ fn report_reads_each_kind() {
             Contents::Limbo(l) => write_doc(&l),
             Contents::RevocationScale(r) => write_doc(&r),
             Contents::Icount(c) => write_list(&c),
+            Contents::Capture(c) => write_doc(&c),
             other => panic!("{other:?}"),
         };
         let tagged = dir.path().join(format!("{i}.json"));
