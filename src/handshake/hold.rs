@@ -155,8 +155,8 @@ pub fn hold(
             _ => f64::NAN,
         };
         let run = MemoryRun {
-            client: client.name().to_owned(),
-            server: server.name().to_owned(),
+            client: client.into(),
+            server: server.into(),
             key: key.to_string(),
             tls: tls.name().to_owned(),
             allocator: allocator().to_owned(),

@@ -339,8 +339,8 @@ fn outcome(
     };
     Outcome {
         run: HandshakeRun {
-            client: cfg.client.name().to_owned(),
-            server: cfg.server.name().to_owned(),
+            client: cfg.client.into(),
+            server: cfg.server.into(),
             provider: cfg.provider.name().to_owned(),
             key: cfg.key.to_string(),
             tls: cfg.tls.name().to_owned(),

@@ -240,7 +240,7 @@ async fn load<T: TlsStack + Send + 'static>(
         page: page.document.host.clone(),
         line: page.line,
         method: b.method.name().to_owned(),
-        transport: t.kind().name().to_owned(),
+        transport: t.kind().into(),
         verify_cache: b.cache.policy().name().to_owned(),
         ct: b.checks.ct.as_deref().map(CtLogs::label),
         revocation: (b.checks.revocation.as_ref()).map(|(m, d)| d.label(*m)),

@@ -57,8 +57,8 @@ pub fn latency_table(runs: &[HandshakeRun]) -> Table {
             .map(|r| {
                 vec![
                     label(runs, r),
-                    r.client.clone(),
-                    r.server.clone(),
+                    r.client.to_string(),
+                    r.server.to_string(),
                     r.handshakes.to_string(),
                     format!("{}/{}", r.resumed, r.handshakes),
                     format!("{:.0}", r.p50_us),

@@ -5,14 +5,15 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Kind, Record};
+use crate::names::{Named, Transport};
 
 /// One measured configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HandshakeRun {
     /// Client TLS stack (`openssl`, `rustls`).
-    pub client: String,
+    pub client: Named<Transport>,
     /// Server TLS stack.
-    pub server: String,
+    pub server: Named<Transport>,
     /// Crypto provider of the rustls side(s) (`aws-lc-rs`, `ring`).
     pub provider: String,
     /// Server key type (`rsa2048`, `p256`, `p384`).
@@ -115,9 +116,9 @@ impl HandshakeRun {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MemoryRun {
     /// Client stack.
-    pub client: String,
+    pub client: Named<Transport>,
     /// Server stack.
-    pub server: String,
+    pub server: Named<Transport>,
     /// Key type.
     pub key: String,
     /// TLS version.

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Kind, Record};
+use crate::names::{Named, Transport};
 
 /// One load of one page with one method.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -14,7 +15,7 @@ pub struct PageLoad {
     /// The method.
     pub method: String,
     /// The TLS stack.
-    pub transport: String,
+    pub transport: Named<Transport>,
     /// The cache above the verifier (`none`, `chrome`, `firefox`).
     pub verify_cache: String,
     /// Certificate Transparency was checked (`--ct`), against this log list (its size and

@@ -34,7 +34,7 @@ pub(crate) fn render(loads: &[PageLoad]) -> String {
             l.page.clone(),
             l.line.to_string(),
             l.method.clone(),
-            l.transport.clone(),
+            l.transport.to_string(),
             l.verify_cache.clone(),
             l.resumption.to_string(),
             l.load.to_string(),

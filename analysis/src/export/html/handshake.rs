@@ -98,7 +98,7 @@ fn latency(h: &mut String, runs: &[HandshakeRun]) {
             h,
             "<p class=\"note\"><strong>Warning:</strong> {} with the {} client: only {} of {} handshakes were resumed; its figures are not those of resumed handshakes.</p>",
             esc(&label(runs, r)),
-            esc(&r.client),
+            esc(r.client.as_str()),
             r.resumed,
             r.handshakes
         );

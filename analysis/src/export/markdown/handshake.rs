@@ -18,7 +18,7 @@ pub(crate) fn runs(runs: &[HandshakeRun]) -> String {
     let mut servers: Vec<&str> = Vec::new();
     for r in runs {
         if !servers.contains(&r.server.as_str()) {
-            servers.push(&r.server);
+            servers.push(r.server.as_str());
         }
     }
     let server = if same {
