@@ -1,7 +1,8 @@
 //! Builds the `chrome` method's shared object (see `core/native/certbench_verifier.h`):
 //! BoringSSL's `pki` and `crypto` libraries from the tree that the crates.io crate boring-sys
-//! ships (`deps/boringssl`, with pre-generated assembly, so no Go is needed), then
-//! `core/native/chrome/verifier.cc` linked with them into one shared object whose only exported
+//! ships (`deps/boringssl`, with pre-generated assembly, so no Go is needed), then the shim's
+//! files ([`SHIM`], `core/native/chrome/*.cc` with their private header `internal.h`) linked
+//! with them into one shared object whose only exported
 //! symbol is the verifier's table. Every BoringSSL symbol stays inside it
 //! (`-fvisibility=hidden`, `--exclude-libs,ALL`, `-Bsymbolic`, a version script), so it loads
 //! beside the system OpenSSL that the other methods link.
@@ -20,11 +21,28 @@ use crate::shared::{cache_dir, run};
 /// The boring-sys release whose BoringSSL tree is built.
 const BORING_SYS: &str = "5.4.0";
 
+/// The shim's translation units (`core/native/chrome/`), one job each (see `internal.h`).
+const SHIM: [&str; 6] = [
+    "verifier.cc",
+    "store.cc",
+    "path.cc",
+    "ct.cc",
+    "sct.cc",
+    "names.cc",
+];
+
 /// Builds it in `out`; its path, or why not.
 pub fn build(out: &Path) -> Result<PathBuf, String> {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").map_err(|e| e.to_string())?);
-    let shim = manifest.join("native/chrome/verifier.cc");
-    println!("cargo:rerun-if-changed={}", shim.display());
+    let dir = manifest.join("native/chrome");
+    let shim: Vec<PathBuf> = SHIM.iter().map(|f| dir.join(f)).collect();
+    for file in &shim {
+        println!("cargo:rerun-if-changed={}", file.display());
+    }
+    println!(
+        "cargo:rerun-if-changed={}",
+        dir.join("internal.h").display()
+    );
     println!(
         "cargo:rerun-if-changed={}",
         manifest.join("native/chrome/ev_roots.inc").display()
@@ -47,20 +65,33 @@ pub fn build(out: &Path) -> Result<PathBuf, String> {
     let source = boringssl_source(out)?;
     let libs = boringssl_libs(&source)?;
     let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_owned());
-    let object = out.join("verifier.o");
-    run(Command::new(&cxx)
-        .args(["-std=c++17", "-O2", "-fPIC", "-fvisibility=hidden", "-c"])
-        .arg(format!(
-            "-DCERTBENCH_CHROME_VERSION=\"boring-sys {BORING_SYS} (BoringSSL API {})\"",
-            api_version(&source)
-        ))
-        .arg("-I")
-        .arg(source.join("include"))
-        .arg("-I")
-        .arg(&source)
-        .arg(&shim)
-        .arg("-o")
-        .arg(&object))?;
+    let version = format!(
+        "-DCERTBENCH_CHROME_VERSION=\"boring-sys {BORING_SYS} (BoringSSL API {})\"",
+        api_version(&source)
+    );
+    let compile = |src: &PathBuf| -> Result<PathBuf, String> {
+        let stem = src.file_stem().and_then(|s| s.to_str()).unwrap_or("unit");
+        let object = out.join(format!("{stem}.o"));
+        run(Command::new(&cxx)
+            .args(["-std=c++17", "-O2", "-fPIC", "-fvisibility=hidden", "-c"])
+            .arg(&version)
+            .arg("-I")
+            .arg(source.join("include"))
+            .arg("-I")
+            .arg(&source)
+            .arg(src)
+            .arg("-o")
+            .arg(&object))?;
+        Ok(object)
+    };
+    // Two at a time: the build has two cores.
+    let objects = std::thread::scope(|s| {
+        let (a, b): (Vec<_>, Vec<_>) = shim.iter().enumerate().partition(|(i, _)| i % 2 == 0);
+        let other = s.spawn(|| b.into_iter().map(|(_, p)| compile(p)).collect::<Vec<_>>());
+        let mut all: Vec<_> = a.into_iter().map(|(_, p)| compile(p)).collect();
+        all.extend(other.join().unwrap_or_default());
+        all.into_iter().collect::<Result<Vec<_>, _>>()
+    })?;
     let script = out.join("exports.map");
     std::fs::write(
         &script,
@@ -71,7 +102,7 @@ pub fn build(out: &Path) -> Result<PathBuf, String> {
     run(Command::new(&cxx)
         .args(["-shared", "-o"])
         .arg(&so)
-        .arg(&object)
+        .args(&objects)
         .arg(libs.join("libpki.a"))
         .arg(libs.join("libcrypto.a"))
         .args(["-Wl,--exclude-libs,ALL", "-Wl,-Bsymbolic"])

@@ -3,7 +3,8 @@
 //! `scripts/fetch-nss-source`: NSS 3.110 and NSPR 4.36 on this workplace's Debian mirror), built
 //! once per machine into the cache with NSS's own make build (its libraries only: no tools, no
 //! tests), then mozilla::pkix from the same tree (`nss/lib/mozpkix`) and
-//! `core/native/firefox/verifier.cc` compiled against that NSS and linked with its libraries
+//! the shim's files ([`SHIM`], `core/native/firefox/*.cc` with their private header
+//! `internal.h`) compiled against that NSS and linked with its libraries
 //! (found through an rpath) into one shared object whose only exported symbol is the
 //! verifier's table (a version script hides the rest, so libstdc++'s symbols stay out of the
 //! process's namespace).
@@ -26,13 +27,30 @@ use std::process::Command;
 use crate::compiler::Compiler;
 use crate::shared::{cache_dir, run};
 
+/// The shim's translation units (`core/native/firefox/`), one job each (see `internal.h`).
+const SHIM: [&str; 7] = [
+    "verifier.cc",
+    "store.cc",
+    "path.cc",
+    "ct_logs.cc",
+    "sct.cc",
+    "ct.cc",
+    "names.cc",
+];
+
 /// Builds it in `out`: `out/libcertbench_firefox.so`, or why not (what to install or run, with
 /// the compiler's last words when it fails).
 pub fn build(out: &Path) -> Result<PathBuf, String> {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").map_err(|e| e.to_string())?);
     let native = manifest.join("native");
+    for file in SHIM {
+        println!(
+            "cargo:rerun-if-changed={}",
+            native.join("firefox").join(file).display()
+        );
+    }
     for file in [
-        "firefox/verifier.cc",
+        "firefox/internal.h",
         "firefox/ev_roots.inc",
         "ev_table.h",
         "certbench_verifier.h",
@@ -287,7 +305,7 @@ impl Objects {
             .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
             .collect();
         sources.sort();
-        sources.push(native.join("firefox/verifier.cc"));
+        sources.extend(SHIM.iter().map(|f| native.join("firefox").join(f)));
         let cxx = &compiler.cxx;
         let compile = |src: &PathBuf| -> Result<PathBuf, String> {
             let stem = src.file_stem().and_then(|s| s.to_str()).unwrap_or("unit");
