@@ -1,14 +1,19 @@
-//! certbench's sample schema: the contract between whatever measures (`certbench verify`, the
-//! site driver, a patched Servo build) and whatever reports (`certbench-analysis`), and its
-//! files. Nothing here measures or computes statistics: a Servo build links this crate through
-//! `certbench-core`, and so does the analysis.
+//! certbench's schema: the contract between whatever measures (every command, a patched Servo
+//! build) and whatever reports (`certbench-analysis`): every name of its vocabulary, the sample,
+//! every record a command writes, and their files. Nothing here measures or computes
+//! statistics: a Servo build links this crate through `certbench-core`, and so does the
+//! analysis.
 //!
-//! One role per module: the sample ([`sample`]) and its stages ([`stage`]), its outcome
-//! ([`verdict`]) and facts ([`meta`]); the configuration it was measured under ([`config`]),
-//! with its named values ([`names`]), the twins' scenario ([`scenario`]), trust store
-//! ([`trust_store`]) and texts ([`labels`]); a patched Servo's `meta.servo` ([`servo`]); the TCP
-//! window a first flight was counted against ([`wire`]); the run header ([`run_info`]); the files, read
-//! back and upgraded ([`io`]). Every type is also at the crate root.
+//! One role per module: the vocabulary, each name defined once ([`names`]: `Transport`,
+//! `Hook`, `Profile`, `CertCompression`, `Mechanism`, `SoftFail`, and `Named` for a word as a
+//! file holds it); the sample ([`sample`]) and its stages ([`stage`]), its outcome
+//! ([`verdict`]) and facts ([`meta`], with [`revocation`]'s `Status` and outcome); the
+//! configuration it was measured under ([`config`]), the twins' scenario ([`scenario`]), trust
+//! store ([`trust_store`]) and texts ([`labels`]); a patched Servo's `meta.servo` ([`servo`]);
+//! the TCP window a first flight was counted against and a browser's QUIC Initials ([`wire`]);
+//! the run header ([`run_info`]); the sample files, read back and upgraded ([`io`]); every other
+//! result file, each starting with its kind and schema version ([`records`]). Every type of the
+//! sample is also at the crate root.
 
 pub mod config;
 pub mod io;
