@@ -22,7 +22,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// A closed set of names ([`named!`] makes each): its values, and the word each is written as.
+/// A closed set of names (`named!` adds its impls): its values, and the word each is written as.
 pub trait Name: Copy + Eq + fmt::Debug + 'static {
     /// What a value names, for errors (`TLS stack`).
     const WHAT: &'static str;

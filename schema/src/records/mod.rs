@@ -4,7 +4,7 @@
 //!
 //! A file is `{"kind": "page", "schema": 1, "records": [...]}` for the kinds that are lists
 //! of records ([`write_list`]), or `{"kind": "revocation-scale", "schema": 1, ...}` with the
-//! document's own fields after the header for the others ([`write_doc`]). [`read`] tells a
+//! document's own fields after the header for the others ([`write_doc`]). [`Header::of`] tells a
 //! file's kind by its tag; a file an earlier certbench wrote (a bare array, or a limbo result
 //! without a header) is told by its fields, as before ([`Header::legacy`]), so every file that
 //! read still reads.
