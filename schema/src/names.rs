@@ -391,19 +391,15 @@ named!(Mechanism ("revocation mechanism") {
 
 /// Why a revocation check could not say whether a certificate is revoked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum SoftFail {
     /// The data is missing (no CRLSet, no filter, no CRL for the issuer, no stapled
     /// response).
-    #[cfg_attr(feature = "clap", value(name = "no-data"))]
     NoData,
     /// The data is too old to be used (an expired CRLSet, a filter older than the browser
     /// allows, an OCSP response past its nextUpdate where the browser ignores it).
-    #[cfg_attr(feature = "clap", value(name = "stale"))]
     Stale,
     /// The filter does not cover the certificate (its issuer is not enrolled, or none of
     /// its SCTs is from a log and time the filter covers).
-    #[cfg_attr(feature = "clap", value(name = "not-covered"))]
     NotCovered,
 }
 

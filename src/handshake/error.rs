@@ -26,9 +26,9 @@ pub enum HandshakeError {
     /// Finding or running this executable (`--hold`'s child processes).
     #[error(transparent)]
     Exec(std::io::Error),
-    /// A child's JSON (`--hold`).
-    #[error(transparent)]
-    Json(#[from] serde_json::Error),
+    /// A child's memory runs (`--hold`) that do not read as their record file.
+    #[error("the child's memory runs: {0}")]
+    Records(#[from] certbench_schema::records::ReadError),
     /// Anything else.
     #[error("{0}")]
     Setup(String),

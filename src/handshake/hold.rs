@@ -278,6 +278,5 @@ fn hold_in_child(
             String::from_utf8_lossy(&out.stderr)
         )));
     }
-    certbench_schema::records::read_list(&out.stdout)
-        .map_err(|e| HandshakeError::Setup(format!("the child's memory runs: {e}")))
+    Ok(certbench_schema::records::read_list(&out.stdout)?)
 }

@@ -36,31 +36,22 @@ pub const RECORDS_VERSION: u32 = 1;
 
 /// What a result file holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Kind {
     /// `certbench handshake`'s throughput runs ([`handshake::HandshakeRun`]).
-    #[cfg_attr(feature = "clap", value(name = "handshake"))]
     Handshake,
     /// `certbench handshake --hold`'s memory per connection ([`handshake::MemoryRun`]).
-    #[cfg_attr(feature = "clap", value(name = "memory"))]
     Memory,
     /// `certbench bulk`'s transfers ([`bulk::BulkResult`]).
-    #[cfg_attr(feature = "clap", value(name = "bulk"))]
     Bulk,
     /// `certbench page`'s page loads ([`page::PageLoad`]).
-    #[cfg_attr(feature = "clap", value(name = "page"))]
     Page,
     /// A harness's x509-limbo results ([`limbo::LimboResult`]).
-    #[cfg_attr(feature = "clap", value(name = "limbo"))]
     Limbo,
     /// `certbench capture`'s sites ([`capture::CaptureRun`]).
-    #[cfg_attr(feature = "clap", value(name = "capture"))]
     Capture,
     /// `certbench icount`'s instruction counts ([`icount::IcountTables`]).
-    #[cfg_attr(feature = "clap", value(name = "icount"))]
     Icount,
     /// `certbench revocation-scale`'s data sets ([`revocation_scale::Report`]).
-    #[cfg_attr(feature = "clap", value(name = "revocation-scale"))]
     RevocationScale,
 }
 
