@@ -99,15 +99,7 @@ fn documents_section(g: &Gathered, text: &mut String, format: Format, names: &st
     }
     if !g.icount.is_empty() {
         let rows: Vec<IcountRow> = (g.icount.iter())
-            .filter_map(|runs| {
-                let first = runs.first()?;
-                let counts = runs.iter().map(|c| c.per_verify).collect();
-                Some(IcountRow {
-                    what: first.method.clone(),
-                    on: first.key.clone(),
-                    counts,
-                })
-            })
+            .filter_map(|runs| Some(IcountRow::of(&runs.first()?.method, &runs[0].key, runs)))
             .collect();
         let render = doc(markdown::icount::counts(&rows), write_list(&g.icount));
         section(text, (format, "instruction counts", names), render);

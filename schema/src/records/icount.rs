@@ -17,6 +17,15 @@ pub struct IcountRow {
 }
 
 impl IcountRow {
+    /// The row `what` × `on` of one configuration's `counts`, run by run.
+    pub fn of(what: &str, on: &str, counts: &[Count]) -> IcountRow {
+        IcountRow {
+            what: what.to_owned(),
+            on: on.to_owned(),
+            counts: counts.iter().map(|c| c.per_verify).collect(),
+        }
+    }
+
     /// The spread of the counts: (max − min) / min, in percent (0 when min is 0).
     pub fn spread(&self) -> f64 {
         let (lo, hi) = (

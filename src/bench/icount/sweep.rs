@@ -72,15 +72,6 @@ pub struct Counted {
     temporary: bool,
 }
 
-/// A table row: the two names and each count.
-fn row(a: &str, b: &str, counts: &[Count]) -> IcountRow {
-    IcountRow {
-        what: a.to_owned(),
-        on: b.to_owned(),
-        counts: counts.iter().map(|c| c.per_verify).collect(),
-    }
-}
-
 /// The key types `keys` names (`all`: every one), checked.
 fn keys(keys: &[String]) -> Result<Vec<&'static str>, SweepError> {
     if keys.iter().any(|k| k == "all") {
@@ -137,7 +128,7 @@ pub fn run(opts: &SweepOptions, mut progress: impl FnMut(&str)) -> Result<Counte
                 progress(&format!("certbench: icount {m} {key} (run {}/{n})", r + 1));
                 counts.push(measure(&exe, m, key, iterations, &c.out_dir)?);
             }
-            c.push(row(m.name(), key, &counts), counts, false);
+            c.push(IcountRow::of(m.name(), key, &counts), counts, false);
         }
     }
     for &scenario in &opts.scenarios {
@@ -150,7 +141,11 @@ pub fn run(opts: &SweepOptions, mut progress: impl FnMut(&str)) -> Result<Counte
                     &exe, scenario, stack, iterations, &c.out_dir,
                 )?);
             }
-            c.push(row(scenario.name(), stack.name(), &counts), counts, true);
+            c.push(
+                IcountRow::of(scenario.name(), stack.name(), &counts),
+                counts,
+                true,
+            );
         }
     }
     Ok(c)
