@@ -32,6 +32,8 @@ const CRATES: &[&str] = &[
     "rustls-platform-verifier",
     "hyper-rustls",
     "webpki-roots",
+    "quinn",
+    "quinn-proto",
 ];
 
 /// The lock file of the build that links this crate: the first `Cargo.lock` above the

@@ -100,6 +100,9 @@ pub struct SampleMeta {
     /// `--link`), where the first flight was counted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tcp_window: Option<crate::wire::TcpWindow>,
+    /// Over QUIC (`--transport quic`): the handshake's datagrams and bytes each way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quic: Option<crate::wire::QuicCounts>,
     /// The browser's EV attempt, for a leaf that asserts an EV policy of its table (`chrome`,
     /// `firefox`); absent when no attempt was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -239,11 +239,17 @@ pub enum Transport {
     /// method inside a `TimedVerifier`.
     #[cfg_attr(feature = "clap", value(name = "rustls"))]
     Rustls,
+    /// QUIC (quinn over quinn-proto, rustls inside, aws-lc-rs) over UDP, the request
+    /// HTTP/1.1 on one bidirectional stream: the method inside a `TimedVerifier`, as over
+    /// rustls.
+    #[cfg_attr(feature = "clap", value(name = "quic"))]
+    Quic,
 }
 
 named!(Transport ("TLS stack") {
     Openssl => "openssl",
     Rustls => "rustls",
+    Quic => "quic",
 });
 
 /// How the verifier was put into the TLS stack. `--hook` takes the two a webpki method
@@ -441,15 +447,15 @@ mod tests {
 
     #[test]
     fn unknown_names_are_an_error_for_a_value_and_kept_as_written_in_a_file() {
-        let e = "quic".parse::<Transport>().unwrap_err();
+        let e = "quiche".parse::<Transport>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown TLS stack `quic` (expected openssl, rustls)"
+            "unknown TLS stack `quiche` (expected openssl, rustls, quic)"
         );
         assert!(serde_json::from_str::<Mechanism>(r#""ocsp2""#).is_err());
-        let read: Named<Transport> = serde_json::from_str(r#""quic""#).unwrap();
-        assert_eq!(read, Named::Unknown("quic".into()));
-        assert_eq!(serde_json::to_string(&read).unwrap(), r#""quic""#);
+        let read: Named<Transport> = serde_json::from_str(r#""quiche""#).unwrap();
+        assert_eq!(read, Named::Unknown("quiche".into()));
+        assert_eq!(serde_json::to_string(&read).unwrap(), r#""quiche""#);
         // Equality and order are the name's, whichever variant holds it.
         assert_eq!(Named::Unknown("native".into()), Named::Known(Hook::Native));
         assert_eq!(Named::from(Hook::Native), Hook::Native);

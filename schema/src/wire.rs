@@ -120,3 +120,43 @@ impl QuicClient {
         (10 * d).min(14_720.max(2 * d))
     }
 }
+
+/// A QUIC connection's handshake on the wire (`--transport quic`): what the client's QUIC
+/// stack (quinn) counted when its handshake completed (the client's first Initial to the
+/// server's Finished processed and its own sent), and, through the emulated link, what the
+/// link itself counted for the connection.
+///
+/// Invariant: the client's figures are quinn's `ConnectionStats` at that instant: UDP
+/// datagrams and their payload bytes, each way, every packet number space together.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuicCounts {
+    /// UDP datagrams the client sent.
+    pub datagrams_sent: u64,
+    /// Their UDP payload bytes.
+    pub bytes_sent: u64,
+    /// UDP datagrams the client received.
+    pub datagrams_received: u64,
+    /// Their UDP payload bytes.
+    pub bytes_received: u64,
+    /// Packets the client's stack declared lost (and sent again).
+    #[serde(default)]
+    pub lost_packets: u64,
+    /// The UDP payload the client pads its Initial datagrams to (the browser's, [`QuicClient`]).
+    pub initial_datagram: u32,
+    /// The handshake's time at the client, nanoseconds: its first Initial sent to the
+    /// connection established (the server's Finished verified, the chain verified inside).
+    pub handshake_ns: u64,
+    /// Through the emulated link: the handshake's round trips as the link counted them (the
+    /// highest round of the server's datagrams delivered by then; a round is one more
+    /// each time a datagram leaves after the other side's last delivered one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_rounds: Option<u32>,
+    /// Through the emulated link: the server's bytes delivered in each round, the first
+    /// round first (the amplification limit shows as a first round of at most 3× the
+    /// client's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub link_server_bytes_per_round: Vec<u64>,
+    /// Through the emulated link: datagrams it lost (its seeded loss rate), both ways.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_lost: Option<u64>,
+}

@@ -46,7 +46,7 @@ pub fn other_hook(command: &[String], spec: &RunSpec) -> String {
 /// The stack (when it changes) and the hook of the other hook's run.
 fn other(spec: &RunSpec) -> (Option<Transport>, Hook) {
     match (spec.stack, spec.hook.unwrap_or(Hook::Callback)) {
-        (Transport::Rustls, _) => (Some(Transport::Openssl), Hook::Callback),
+        (Transport::Rustls | Transport::Quic, _) => (Some(Transport::Openssl), Hook::Callback),
         (Transport::Openssl, Hook::Replace) => (None, Hook::Callback),
         // The callback hook (the seed's; `native` and `timed-verifier` are no `--hook`).
         (Transport::Openssl, _) => (None, Hook::Replace),

@@ -106,6 +106,7 @@ impl Pq {
             link: self.link.map(|l| l.to_string()),
             window: Some(self.link.map_or_else(kernel_window, |l| l.window)),
             compression: self.compression,
+            quic_client: self.link.and_then(|l| l.h3),
         }
     }
 }
@@ -139,10 +140,13 @@ impl PqArgs {
 pub(super) fn refusal(e: DrivePlanError) -> anyhow::Error {
     match e {
         DrivePlanError::PqNeedsRustls => anyhow::anyhow!(
-            "--pq needs --transport rustls: the system's OpenSSL 3.0 cannot check a server's ML-DSA signature"
+            "--pq needs --transport rustls or quic: the system's OpenSSL 3.0 cannot check a server's ML-DSA signature"
         ),
         DrivePlanError::CompressionNeedsRustls => anyhow::anyhow!(
-            "--compress-certs needs --transport rustls: the system's OpenSSL 3.0 has no certificate compression"
+            "--compress-certs needs --transport rustls: the system's OpenSSL 3.0 has no certificate compression, and the QUIC client offers none"
+        ),
+        DrivePlanError::NoResumptionOverQuic => anyhow::anyhow!(
+            "--tls-resumption needs --transport rustls or openssl: the QUIC transport resumes no session"
         ),
     }
 }

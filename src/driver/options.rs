@@ -69,6 +69,9 @@ pub struct Served {
     /// with and the rustls client offers (the sample's `config.compression`); `None`: none
     /// offered.
     pub compression: Option<CertCompression>,
+    /// `--transport quic`: whose Initials the client sends (the link's `h3` browser, else
+    /// Chrome's).
+    pub quic_client: Option<certbench_schema::wire::QuicClient>,
 }
 
 impl DriverOptions {

@@ -45,6 +45,7 @@ impl DrivePlan {
                 format!("openssl transport, webpki hook `{}`", self.opts.hook.name())
             }
             Transport::Rustls => "rustls transport (TimedVerifier)".to_owned(),
+            Transport::Quic => "QUIC transport (quinn, rustls inside, TimedVerifier)".to_owned(),
         }
     }
 
@@ -132,11 +133,14 @@ impl DrivePlan {
     /// The plan, if it can be measured as asked: `--pq` needs the rustls transport (the
     /// system's OpenSSL 3.0 cannot check an ML-DSA CertificateVerify).
     pub fn checked(self) -> Result<DrivePlan, DrivePlanError> {
-        if !self.pq.is_empty() && self.opts.transport != Transport::Rustls {
+        if !self.pq.is_empty() && self.opts.transport == Transport::Openssl {
             return Err(DrivePlanError::PqNeedsRustls);
         }
         if self.opts.served.compression.is_some() && self.opts.transport != Transport::Rustls {
             return Err(DrivePlanError::CompressionNeedsRustls);
+        }
+        if self.opts.resumption && self.opts.transport == Transport::Quic {
+            return Err(DrivePlanError::NoResumptionOverQuic);
         }
         Ok(self)
     }
@@ -147,8 +151,11 @@ impl DrivePlan {
 pub enum DrivePlanError {
     /// Post-quantum profiles over OpenSSL: the system's OpenSSL 3.0 cannot check a server's
     /// ML-DSA signature.
-    #[error("post-quantum profiles need the rustls transport")]
+    #[error("post-quantum profiles need the rustls or the QUIC transport")]
     PqNeedsRustls,
+    /// `--tls-resumption` over QUIC: the QUIC transport resumes no session yet.
+    #[error("the QUIC transport resumes no session (--tls-resumption needs --transport rustls or openssl)")]
+    NoResumptionOverQuic,
     /// Certificate compression over OpenSSL: the system's OpenSSL 3.0 has none (RFC 8879
     /// came in 3.2), and the client must offer what the mirror compresses with.
     #[error("certificate compression needs the rustls transport")]
@@ -165,15 +172,22 @@ pub async fn measure(
     let mut opts = plan.opts.clone();
     // `--compress-certs`: served over rustls, which compresses (OpenSSL 3.0 cannot).
     let compression = plan.opts.served.compression.as_ref();
-    let stack = match compression {
-        Some(_) => Transport::Rustls,
-        None => Transport::Openssl,
+    let stack = match (plan.opts.transport, compression) {
+        // QUIC: served on UDP by the mirror's QUIC server (its TCP twin over rustls).
+        (Transport::Quic, _) => Transport::Quic,
+        (_, Some(_)) => Transport::Rustls,
+        (_, None) => Transport::Openssl,
     };
+    let quic_client = plan.opts.served.quic_client;
     let served = match &plan.mirror {
         // `--pq`: every profile's set over rustls, each on its own port.
         Some(set) if !plan.pq.is_empty() => {
             let sets: Vec<&MirrorSet> = std::iter::once(set).chain(&plan.pq).collect();
-            let tls = (Transport::Rustls, compression);
+            let pq_stack = match stack {
+                Transport::Quic => Transport::Quic,
+                _ => Transport::Rustls,
+            };
+            let tls = (pq_stack, compression, quic_client);
             let (served, resolve) =
                 local::serve_each_compressing(&sets, tls, plan.link, &plan.sites, &opts.resolve)
                     .await?;
@@ -183,7 +197,7 @@ pub async fn measure(
         Some(set) => {
             let (served, mut resolve) = local::serve_each_compressing(
                 &[set],
-                (stack, compression),
+                (stack, compression, quic_client),
                 plan.link,
                 &plan.sites,
                 &opts.resolve,

@@ -236,6 +236,7 @@ fn record_connection(info: ConnInfo, opts: &DriverOptions, meta: &mut SampleMeta
     meta.first_flight_handshake_bytes = info.first_flight_handshake_bytes;
     meta.tcp_window = info.first_flight_bytes.and(opts.served.window);
     meta.compressed_cert_message_bytes = info.compressed_cert_message_bytes;
+    meta.quic = info.quic;
     if opts.resumption {
         meta.resumed = Some(info.resumed);
     }

@@ -29,6 +29,10 @@ pub enum HandshakeError {
     /// A child's memory runs (`--hold`) that do not read as their record file.
     #[error("the child's memory runs: {0}")]
     Records(#[from] certbench_schema::records::ReadError),
+    /// A QUIC side: `handshake` measures TLS over TCP (QUIC is the driver's,
+    /// `--transport quic`).
+    #[error("the handshake command measures TLS over TCP: QUIC is measured by the driver's --transport quic")]
+    NoQuic,
     /// Anything else.
     #[error("{0}")]
     Setup(String),

@@ -134,6 +134,7 @@ pub fn hold(
             let counts = Default::default();
             super::client::rustls_client(&cfg, &cert, Default::default(), &counts)?
         }
+        Transport::Quic => return Err(HandshakeError::NoQuic),
     };
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -81,6 +81,7 @@ fn client_thread(
         .map(|_| match cfg.client {
             Transport::Openssl => openssl_client(cfg, cert),
             Transport::Rustls => rustls_client(cfg, cert, checks.0, checks.1),
+            Transport::Quic => Err(HandshakeError::NoQuic),
         })
         .collect();
     let result = rt.block_on(async {
@@ -348,7 +349,7 @@ fn outcome(
             clients: cfg.clients,
             verifier: match cfg.client {
                 Transport::Rustls => cfg.verifier.map(|m| verifier_name(m, checks)),
-                Transport::Openssl => None,
+                Transport::Openssl | Transport::Quic => None,
             },
             intermediate: cfg.intermediate,
             server_threads: cfg.server_threads.max(1),

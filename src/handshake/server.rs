@@ -186,6 +186,7 @@ pub fn start_stapling(
         Transport::Rustls => {
             Acceptor::Rustls(rustls_acceptor(cert, tls, resumption, provider, staple)?)
         }
+        Transport::Quic => return Err(HandshakeError::NoQuic),
     });
     let std_listener = std::net::TcpListener::bind("127.0.0.1:0")?;
     std_listener.set_nonblocking(true)?;

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::Path;
 
+use super::quic::QuicMirror;
 use super::server::MirrorServer;
 use super::{MirrorError, MirrorSet};
 use crate::link::{Link, LinkSpec};
@@ -17,6 +18,7 @@ use crate::tls::compression::CertCompression;
 use certbench_core::corpus::Corpus;
 use certbench_core::roots::{RootSet, RootsSpec};
 use certbench_schema::Transport;
+use certbench_schema::wire::{CHROME, QuicClient};
 
 /// `(host, port)` → address, used instead of DNS.
 pub type ResolveMap = HashMap<(String, u16), SocketAddr>;
@@ -37,6 +39,8 @@ pub enum LocalError {
     Link(#[source] std::io::Error),
     #[error("starting the mirror")]
     Start(#[source] super::server::StartError),
+    #[error("the emulated link carries TCP only so far: --link with --transport quic")]
+    LinkOverQuic,
 }
 
 /// The note before the mirror's certificates are made.
@@ -130,6 +134,8 @@ pub struct Served {
     pub server: MirrorServer,
     /// The emulated link clients go through.
     pub link: Option<Link>,
+    /// Over QUIC: the same certificates on UDP, where the sites resolve.
+    pub quic: Option<QuicMirror>,
 }
 
 /// Serves each of `sets` over `stack` on its own free loopback port, behind its own emulated
@@ -142,14 +148,16 @@ pub async fn serve_each<'a>(
     sites: impl IntoIterator<Item = &'a Site> + Clone,
     resolve: &ResolveMap,
 ) -> Result<(Vec<Served>, HashMap<TwinSet, ResolveMap>), LocalError> {
-    serve_each_compressing(sets, (stack, None), link, sites, resolve).await
+    serve_each_compressing(sets, (stack, None, None), link, sites, resolve).await
 }
 
 /// [`serve_each`], each server compressing its certificates with `compression` for a client
-/// that offers it (`--compress-certs`; the rustls stack only).
+/// that offers it (`--compress-certs`; the rustls stack only). Over QUIC, each set is also
+/// served on UDP for `quic_client`'s datagrams (Chrome's if `None`), and the sites resolve
+/// there.
 pub async fn serve_each_compressing<'a>(
     sets: &[&MirrorSet],
-    (stack, compression): (Transport, Option<&CertCompression>),
+    (stack, compression, quic_client): (Transport, Option<&CertCompression>, Option<QuicClient>),
     link: Option<LinkSpec>,
     sites: impl IntoIterator<Item = &'a Site> + Clone,
     resolve: &ResolveMap,
@@ -166,16 +174,27 @@ pub async fn serve_each_compressing<'a>(
             Some(spec) => Some(Link::start(spec, server.addr).map_err(LocalError::Link)?),
             None => None,
         };
+        let quic = match stack {
+            Transport::Quic if link.is_some() => return Err(LocalError::LinkOverQuic),
+            Transport::Quic => Some(
+                QuicMirror::start(set, compression, quic_client.unwrap_or(CHROME))
+                    .map_err(LocalError::Start)?,
+            ),
+            _ => None,
+        };
         let mut map = resolve.clone();
         for s in sites.clone() {
-            let addr = match &link {
-                Some(l) if !s.host.eq_ignore_ascii_case(super::faults::REFUSED_HOST) => l.addr,
+            let addr = match (&quic, &link) {
+                (Some(q), _) => q.addr,
+                (None, Some(l)) if !s.host.eq_ignore_ascii_case(super::faults::REFUSED_HOST) => {
+                    l.addr
+                }
                 _ => server.addr_for(&s.host),
             };
             map.entry((s.host.clone(), s.port)).or_insert(addr);
         }
         per_profile.insert(set.twin_set(), map);
-        served.push(Served { server, link });
+        served.push(Served { server, link, quic });
     }
     Ok((served, per_profile))
 }

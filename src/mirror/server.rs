@@ -50,6 +50,12 @@ pub enum StartError {
     /// rustls refused a certificate or key.
     #[error("rustls: {0}")]
     Rustls(#[from] rustls::Error),
+    /// rustls' configuration has no cipher suite QUIC's Initials can use.
+    #[error("QUIC: {0}")]
+    QuicCrypto(#[from] quinn::crypto::rustls::NoInitialCipherSuite),
+    /// The QUIC server's UDP socket.
+    #[error("binding the QUIC endpoint: {0}")]
+    QuicBind(#[source] std::io::Error),
     /// Certificate compression asked of the OpenSSL server.
     #[error("certificate compression needs the rustls server (the system's OpenSSL has none)")]
     CompressionNeedsRustls,
@@ -154,6 +160,19 @@ fn rustls_acceptor(
     set: &MirrorSet,
     compression: Option<&CertCompression>,
 ) -> Result<tokio_rustls::TlsAcceptor, rustls::Error> {
+    Ok(tokio_rustls::TlsAcceptor::from(Arc::new(rustls_config(
+        set,
+        compression,
+    )?)))
+}
+
+/// The mirror's rustls server configuration: each host's chain by SNI, X25519MLKEM768
+/// preferred, compressing with `compression` for a client that offers it. The rustls
+/// acceptor's and the QUIC server's ([`super::quic`]).
+pub(super) fn rustls_config(
+    set: &MirrorSet,
+    compression: Option<&CertCompression>,
+) -> Result<rustls::ServerConfig, rustls::Error> {
     let provider = Arc::new(crate::tls::hybrid_first(
         rustls::crypto::aws_lc_rs::default_provider(),
     ));
@@ -172,7 +191,7 @@ fn rustls_acceptor(
         .with_cert_resolver(Arc::new(BySni(certs)));
     compression::server(&mut config, compression);
     config.cert_compression_cache = Arc::new(rustls::compress::CompressionCache::new(hosts.max(4)));
-    Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
+    Ok(config)
 }
 
 /// Either stack's acceptor.
@@ -211,21 +230,37 @@ impl Acceptor {
     }
 }
 
-/// After the handshake: a small HTTP/1.1 answer per request, or (for [`NO_HTTP_HOST`]) a
-/// close without one.
-async fn http<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(mut tls: S, host: String) {
+/// After the handshake: a small HTTP/1.1 answer per request (a page-sized one for
+/// [`sized_body`]'s paths), or (for [`NO_HTTP_HOST`]) a close without one.
+pub(super) async fn http<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(
+    mut tls: S,
+    host: String,
+) {
     if host.eq_ignore_ascii_case(NO_HTTP_HOST) {
         // Handshake done; close without answering the request.
         let _ = tokio::io::AsyncWriteExt::shutdown(&mut tls).await;
         return;
     }
-    let service = service_fn(move |_req| {
-        let body = format!("certbench mirror: {host}\n");
-        async move { Ok::<_, std::convert::Infallible>(Response::new(Full::new(Bytes::from(body)))) }
+    let service = service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
+        let body = match sized_body(req.uri().path()) {
+            Some(n) => Bytes::from(vec![b'.'; n]),
+            None => Bytes::from(format!("certbench mirror: {host}\n")),
+        };
+        async move { Ok::<_, std::convert::Infallible>(Response::new(Full::new(body))) }
     });
     let _ = hyper::server::conn::http1::Builder::new()
         .serve_connection(TokioIo::new(tls), service)
         .await;
+}
+
+/// The largest page-sized response the mirror makes: 64 MiB.
+pub const MAX_BODY: usize = 64 << 20;
+
+/// `/bytes/N` asks for a response body of `N` bytes (at most [`MAX_BODY`]): the page-sized
+/// responses a time to first byte is measured over. Any other path gets the small answer.
+pub fn sized_body(path: &str) -> Option<usize> {
+    let n = path.strip_prefix("/bytes/")?.parse::<usize>().ok()?;
+    (n <= MAX_BODY).then_some(n)
 }
 
 impl MirrorServer {
@@ -265,7 +300,8 @@ impl MirrorServer {
         let acceptor = match (stack, compression) {
             (Transport::Openssl, None) => Acceptor::Openssl(Arc::new(acceptor(set)?)),
             (Transport::Openssl, Some(_)) => return Err(StartError::CompressionNeedsRustls),
-            (Transport::Rustls, c) => Acceptor::Rustls(rustls_acceptor(set, c)?),
+            // QUIC's own server is [`super::quic`]; its TCP twin serves over rustls.
+            (Transport::Rustls | Transport::Quic, c) => Acceptor::Rustls(rustls_acceptor(set, c)?),
         };
         let addr = listener.local_addr().expect("bound listener");
         // A port that was free a moment ago and has no listener now: connecting is refused.

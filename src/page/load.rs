@@ -291,6 +291,7 @@ pub async fn run(
         hook_openssl: true,
         hybrid_first: false,
         decompressor: None,
+        quic_client: certbench_schema::wire::CHROME,
     };
     with_transport!(setup, |t| {
         run_on(Arc::new(t), pages, roots, opts, sink).await

@@ -23,6 +23,7 @@ use certbench_core::stages::Recorder;
 
 pub mod flight;
 pub mod openssl;
+pub mod quic;
 pub mod rustls;
 pub mod setup;
 
@@ -104,6 +105,8 @@ pub struct ConnInfo {
     /// The CompressedCertificate message the server sent instead of its Certificate message
     /// (`--compress-certs`), from what the client decompressed; `None`: sent uncompressed.
     pub compressed_cert_message_bytes: Option<u64>,
+    /// Over QUIC: the handshake's datagrams and bytes each way ([`quic`]).
+    pub quic: Option<certbench_schema::QuicCounts>,
 }
 
 /// What the verifier did inside one handshake: its stages, and its reason if it rejected.
@@ -193,27 +196,31 @@ pub trait TlsStack: Sync {
     fn keep(&self, _connector: &Self::Connector, _reuse: &mut Self::Reuse) {}
 }
 
-/// Resolves `host` (unless `addr` is given: the mirror, `--resolve`) and connects over TCP
-/// with TCP_NODELAY. The one place certbench's connections are made.
+/// Resolves `host` (unless `addr` is given: the mirror, `--resolve`): the one place
+/// certbench's connections find their address.
+pub async fn resolve(host: &str, port: u16, addr: Option<SocketAddr>) -> Result<SocketAddr, Failure> {
+    if let Some(a) = addr {
+        return Ok(a);
+    }
+    let dns = |cause: String| Failure::Dns {
+        host: host.to_owned(),
+        cause,
+    };
+    tokio::net::lookup_host((host, port))
+        .await
+        .map_err(|e| dns(e.to_string()))?
+        .next()
+        .ok_or_else(|| dns("no address".to_owned()))
+}
+
+/// Resolves `host` ([`resolve`]) and connects over TCP with TCP_NODELAY. The one place
+/// certbench's TCP connections are made.
 pub async fn tcp(
     host: &str,
     port: u16,
     addr: Option<SocketAddr>,
 ) -> Result<tokio::net::TcpStream, Failure> {
-    let addr = match addr {
-        Some(a) => a,
-        None => tokio::net::lookup_host((host, port))
-            .await
-            .map_err(|e| Failure::Dns {
-                host: host.to_owned(),
-                cause: e.to_string(),
-            })?
-            .next()
-            .ok_or_else(|| Failure::Dns {
-                host: host.to_owned(),
-                cause: "no address".to_owned(),
-            })?,
-    };
+    let addr = resolve(host, port, addr).await?;
     let tcp = tokio::net::TcpStream::connect(addr)
         .await
         .map_err(|e| Failure::Connect {

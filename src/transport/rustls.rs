@@ -324,6 +324,7 @@ impl TlsStack for RustlsTransport {
                         .and_then(|d| d.record.last())
                         .filter(|d| d.ok)
                         .map(|d| d.message_bytes()),
+                    quic: None,
                 }
             }
             hyper_rustls::MaybeHttpsStream::Http(_) => {

@@ -5,6 +5,7 @@
 //! stack, generic over [`crate::transport::TlsStack`].
 
 use crate::transport::openssl::OpensslTransport;
+use crate::transport::quic::QuicTransport;
 use crate::transport::rustls::RustlsTransport;
 use certbench_schema::{Hook, Transport};
 
@@ -25,6 +26,8 @@ pub struct TransportSetup {
     /// rustls: offer certificate compression with this decompressor, timed
     /// (`--compress-certs`, [`crate::tls::compression::decompressor`]); `None`: offer none.
     pub decompressor: Option<&'static dyn rustls::compress::CertDecompressor>,
+    /// QUIC: whose Initials the client sends.
+    pub quic_client: certbench_schema::wire::QuicClient,
 }
 
 impl TransportSetup {
@@ -45,6 +48,14 @@ impl TransportSetup {
             decompressor: self.decompressor,
         }
     }
+
+    /// The QUIC transport of this setup.
+    pub fn quic(&self) -> QuicTransport {
+        QuicTransport {
+            hybrid_first: self.hybrid_first,
+            client: self.quic_client,
+        }
+    }
 }
 
 /// `with_transport!(setup, |t| body)`: `body` with `t` the transport `setup` makes for its
@@ -59,6 +70,10 @@ macro_rules! with_transport {
             }
             ::certbench_schema::Transport::Rustls => {
                 let $t = setup.rustls();
+                $body
+            }
+            ::certbench_schema::Transport::Quic => {
+                let $t = setup.quic();
                 $body
             }
         }

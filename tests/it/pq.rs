@@ -273,7 +273,7 @@ pub fn drive_pq_compressing(
     }
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let tls = (Transport::Rustls, compression.as_ref());
+        let tls = (Transport::Rustls, compression.as_ref(), None);
         let (served, resolve) = serve_each_compressing(&sets, tls, link, &sites, &HashMap::new())
             .await
             .unwrap();
