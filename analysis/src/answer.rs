@@ -104,6 +104,9 @@ pub struct Answer {
     pub view: View2017,
     /// Verification's share of the connection with the winner, and the emulated link.
     pub share: Option<(Spread, Option<String>)>,
+    /// The connections were QUIC's (the share's denominator: the QUIC handshake, not TCP's
+    /// and TLS's).
+    pub over_quic: bool,
     /// The run checked CT (`--ct`).
     pub ct: bool,
     /// The run checked revocation (`--revocation`).
@@ -234,6 +237,7 @@ pub fn answer(cmp: &Comparison, other_hook: Option<&str>) -> Answer {
         against: against(cmp, &winner),
         view: view(cmp, &paid, &winner),
         share: Spread::of(&shares).map(|s| (s, cmp.link.clone())),
+        over_quic: cmp.over_quic,
         ct,
         revocation: false,
         browsers_pay: if ct { browsers_pay(cmp) } else { Vec::new() },

@@ -74,6 +74,8 @@ pub struct Comparison {
     /// The emulated link every compared table's samples crossed (`config.link`), if they
     /// all crossed one.
     pub link: Option<String>,
+    /// Every compared table's samples went over QUIC (`config.transport` `quic`).
+    pub over_quic: bool,
 }
 
 /// Compares the tables that have `total-verification`; `None` when fewer than two do.
@@ -155,11 +157,16 @@ pub fn build_comparison(tables: &[SeedTable]) -> Option<Comparison> {
     if rows.is_empty() {
         return None;
     }
+    let over_quic = (with.iter()).all(|t| {
+        (t.config.transport.as_ref()).and_then(|n| n.known())
+            == Some(certbench_schema::Transport::Quic)
+    });
     Some(Comparison {
         methods,
         rows,
         n_range,
         link,
+        over_quic,
     })
 }
 

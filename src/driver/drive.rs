@@ -44,7 +44,10 @@ pub async fn run_with(
         hook_openssl: false,
         hybrid_first: !opts.served.profiles.is_empty(),
         decompressor: (opts.served.compression.as_ref()).map(compression::decompressor),
-        quic_client: opts.served.quic_client.unwrap_or(certbench_schema::wire::CHROME),
+        quic_client: opts
+            .served
+            .quic_client
+            .unwrap_or(certbench_schema::wire::CHROME),
     };
     with_transport!(setup, |t| {
         schedule(&t, sites, roots, opts, control, sink).await

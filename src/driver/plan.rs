@@ -154,7 +154,9 @@ pub enum DrivePlanError {
     #[error("post-quantum profiles need the rustls or the QUIC transport")]
     PqNeedsRustls,
     /// `--tls-resumption` over QUIC: the QUIC transport resumes no session yet.
-    #[error("the QUIC transport resumes no session (--tls-resumption needs --transport rustls or openssl)")]
+    #[error(
+        "the QUIC transport resumes no session (--tls-resumption needs --transport rustls or openssl)"
+    )]
     NoResumptionOverQuic,
     /// Certificate compression over OpenSSL: the system's OpenSSL 3.0 has none (RFC 8879
     /// came in 3.2), and the client must offer what the mirror compresses with.

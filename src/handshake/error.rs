@@ -31,7 +31,9 @@ pub enum HandshakeError {
     Records(#[from] certbench_schema::records::ReadError),
     /// A QUIC side: `handshake` measures TLS over TCP (QUIC is the driver's,
     /// `--transport quic`).
-    #[error("the handshake command measures TLS over TCP: QUIC is measured by the driver's --transport quic")]
+    #[error(
+        "the handshake command measures TLS over TCP: QUIC is measured by the driver's --transport quic"
+    )]
     NoQuic,
     /// Anything else.
     #[error("{0}")]

@@ -198,7 +198,11 @@ pub trait TlsStack: Sync {
 
 /// Resolves `host` (unless `addr` is given: the mirror, `--resolve`): the one place
 /// certbench's connections find their address.
-pub async fn resolve(host: &str, port: u16, addr: Option<SocketAddr>) -> Result<SocketAddr, Failure> {
+pub async fn resolve(
+    host: &str,
+    port: u16,
+    addr: Option<SocketAddr>,
+) -> Result<SocketAddr, Failure> {
     if let Some(a) = addr {
         return Ok(a);
     }

@@ -265,7 +265,12 @@ impl TlsStack for QuicTransport {
 
 /// What quinn counted when the handshake completed, with the emulated link's counts for the
 /// connection from `local` (none off the link).
-fn counts(conn: &quinn::Connection, client: QuicClient, handshake_ns: u64, local: SocketAddr) -> QuicCounts {
+fn counts(
+    conn: &quinn::Connection,
+    client: QuicClient,
+    handshake_ns: u64,
+    local: SocketAddr,
+) -> QuicCounts {
     let stats = conn.stats();
     let counts = QuicCounts {
         datagrams_sent: stats.udp_tx.datagrams,
@@ -285,7 +290,10 @@ fn counts(conn: &quinn::Connection, client: QuicClient, handshake_ns: u64, local
 fn conn_info(conn: &quinn::Connection, quic: QuicCounts) -> ConnInfo {
     let chain: Vec<rustls_pki_types::CertificateDer<'static>> = conn
         .peer_identity()
-        .and_then(|id| id.downcast::<Vec<rustls_pki_types::CertificateDer<'static>>>().ok())
+        .and_then(|id| {
+            id.downcast::<Vec<rustls_pki_types::CertificateDer<'static>>>()
+                .ok()
+        })
         .map(|chain| *chain)
         .unwrap_or_default();
     ConnInfo {

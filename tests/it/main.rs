@@ -32,6 +32,7 @@ mod page;
 mod parallel_equiv;
 mod pq;
 mod pq_scenarios;
+mod quic;
 mod records;
 mod rejections;
 mod report;

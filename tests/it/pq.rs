@@ -259,6 +259,19 @@ pub fn drive_pq_compressing(
     link: Option<certbench::link::LinkSpec>,
     compression: Option<CertCompression>,
 ) -> Vec<Sample> {
+    let how = (Transport::Rustls, compression);
+    drive_pq_over(how, methods, sites, profiles, runs, link)
+}
+
+/// [`drive_pq_compressing`] over `transport` (the client's, and the mirror's for QUIC).
+pub fn drive_pq_over(
+    (transport, compression): (Transport, Option<CertCompression>),
+    methods: &[Method],
+    sites: &str,
+    profiles: &[Profile],
+    runs: u32,
+    link: Option<certbench::link::LinkSpec>,
+) -> Vec<Sample> {
     let (sites, errors) = parse_sites(sites);
     assert!(errors.is_empty());
     let sets: Vec<&MirrorSet> = (profiles.iter())
@@ -273,7 +286,7 @@ pub fn drive_pq_compressing(
     }
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let tls = (Transport::Rustls, compression.as_ref(), None);
+        let tls = (transport, compression.as_ref(), None);
         let (served, resolve) = serve_each_compressing(&sets, tls, link, &sites, &HashMap::new())
             .await
             .unwrap();
@@ -281,7 +294,7 @@ pub fn drive_pq_compressing(
             methods: methods.to_vec(),
             runs,
             warmup: 1,
-            transport: Transport::Rustls,
+            transport,
             hook: Hook::Callback,
             timeout: Duration::from_secs(10),
             cache_roots: true,
@@ -296,6 +309,7 @@ pub fn drive_pq_compressing(
                 link: link.map(|l| l.to_string()),
                 window: Some(link.map_or_else(certbench::link::kernel_window, |l| l.window)),
                 compression,
+                quic_client: None,
             },
             checks: certbench_core::RunChecks::path_only(),
         };

@@ -86,12 +86,16 @@ pub(crate) fn words(a: &Answer) -> Vec<String> {
     }
     if let Some((s, link)) = &a.share {
         lines.push(format!(
-            "Verification is {} % of the connection time with {winner}{} (median over sites, {}–{} %; connection = TCP + TLS + HTTP to the first byte).",
+            "Verification is {} % of the connection time with {winner}{} (median over sites, {}–{} %; connection = {} to the first byte).",
             percent(s.median),
             link.as_ref()
                 .map_or(String::new(), |l| format!(" on the emulated link ({l})")),
             percent(s.lo),
-            percent(s.hi)
+            percent(s.hi),
+            match a.over_quic {
+                true => "the QUIC handshake + HTTP/1.1 on one QUIC stream",
+                false => "TCP + TLS + HTTP",
+            }
         ));
     }
     if !a.browsers_pay.is_empty() {
