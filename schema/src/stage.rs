@@ -86,6 +86,9 @@ stages! {
     /// The driver: TCP connect + TLS handshake + request to the first byte of the response. A
     /// patched Servo's connector: the whole connection, `connect` + `handshake`.
     Connection => "connection",
+    /// The driver: the rest of the response after its head, to its last byte (a page-sized
+    /// response of the mirror's, `/bytes/N`): after `connection`, not part of `total`.
+    Response => "response",
     /// Name resolution + TCP connect + any proxy tunnel, up to the TCP stream a TLS handshake
     /// starts on (a patched Servo's connector: the call to its inner connector's stream).
     Connect => "connect",

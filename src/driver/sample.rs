@@ -87,8 +87,13 @@ pub(super) async fn measure<T: TlsStack>(
     record_verification(&verification, &mut rec, &mut sample.meta);
     match result {
         Ok((open, info)) => {
-            // Closing is not part of the sample; it is bounded like the connection.
-            let _ = tokio::time::timeout(opts.timeout, open.close()).await;
+            // The rest of the response and the close are not part of the sample's total; they
+            // are bounded like the connection. A page-sized response's rest is `response`.
+            if let Ok(Some(ns)) = tokio::time::timeout(opts.timeout, open.close()).await
+                && site.path.starts_with("/bytes/")
+            {
+                rec.add(Stage::Response, ns);
+            }
             t.keep(&connector, reuse);
             record_connection(info, opts, &mut sample.meta);
             sample.stages = rec.to_map();

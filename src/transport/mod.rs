@@ -275,9 +275,12 @@ where
 impl<I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static> Open<I> {
     /// Reads the rest of the response and closes TLS properly (close_notify). Without a
     /// close_notify, OpenSSL marks the connection's session not resumable when it frees it.
-    pub async fn close(self) {
+    /// Returns how long the rest of the response took to arrive, nanoseconds, when it all did.
+    pub async fn close(self) -> Option<u64> {
         use http_body_util::BodyExt;
-        let _ = self.body.collect().await;
+        let started = std::time::Instant::now();
+        let body = self.body.collect().await;
+        let rest = body.is_ok().then(|| started.elapsed().as_nanos() as u64);
         drop(self.sender);
         if let Ok(Ok(parts)) = self.conn.await {
             let mut io = parts.io;
@@ -285,6 +288,7 @@ impl<I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static> Open<I> {
                 std::future::poll_fn(|cx| hyper::rt::Write::poll_shutdown(Pin::new(&mut io), cx))
                     .await;
         }
+        rest
     }
 }
 
