@@ -44,3 +44,4 @@ pub mod startup;
 pub mod tls;
 pub mod transport;
 pub mod verify;
+pub mod wire;

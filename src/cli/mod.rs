@@ -33,6 +33,7 @@ mod revocation_scale;
 mod startup;
 mod usage;
 mod verify;
+mod wire;
 
 const AFTER_HELP: &str = "Exit codes: 0 all measured; 1 fatal error; 2 usage error; \
 3 finished, but some items could not be measured (see the error rows).";
@@ -83,6 +84,10 @@ enum Command {
     /// Lookup cost against data size: CRLSets, CRLite filters (in memory and through upki)
     /// and CRLs, cold and warm, with the bytes each keeps resident.
     RevocationScale(revocation_scale::RevocationScaleArgs),
+    /// The post-quantum answer on a real wire: today's chains and their twins over TCP and
+    /// QUIC through the emulated link, at each RTT, bandwidth and a loss rate, page-sized
+    /// responses to their first and last byte (docs/pq.md).
+    Wire(wire::WireArgs),
     /// One fresh process's load of one mechanism's revocation data (spawned by a run to
     /// measure start-up apart from its connections).
     #[command(hide = true)]
@@ -105,6 +110,7 @@ pub fn main() -> ExitCode {
         Some(Command::Page(args)) => page::run(args),
         Some(Command::Bulk(args)) => bulk::run(args),
         Some(Command::RevocationScale(args)) => revocation_scale::run(args),
+        Some(Command::Wire(args)) => wire::run(args, argv),
         Some(Command::StartUp(args)) => startup::run(args),
         None => drive::run(cli.drive, argv),
     };

@@ -32,10 +32,15 @@ pub enum SinkError {
 
 /// A new run's raw file when none is given: `results/run-<Unix seconds>.jsonl`.
 pub fn default_path() -> PathBuf {
+    default_path_for("run")
+}
+
+/// A new raw file of `kind`'s when none is given: `results/<kind>-<Unix seconds>.jsonl`.
+pub fn default_path_for(kind: &str) -> PathBuf {
     let t = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    PathBuf::from(format!("results/run-{t}.jsonl"))
+    PathBuf::from(format!("results/{kind}-{t}.jsonl"))
 }
 
 /// Every sample appended as one JSON line, in one `write` call as it is taken (no buffer),

@@ -272,6 +272,23 @@ pub fn render_revocation_scale(report: &crate::revocation_scale::Report, format:
     }
 }
 
+/// `certbench wire`'s tables and answer, in markdown, from its samples.
+pub fn render_wire(samples: &[certbench_schema::Sample]) -> String {
+    let rows = crate::pq::onwire::rows(samples);
+    format!(
+        "## Post-quantum on the wire: TCP and QUIC through the emulated link
+
+Per link, transport, response and set of chains: the handshake's round trips as the link counted them (QUIC) beside the model's (QUIC: 1 + the amplification limit's; TCP: TCP's and TLS's 2 + the initial window's), the response's first and last byte (median over sites of each site's median, range over sites), and each twin against today's chain of the same site.
+{}
+### answer
+
+{}
+",
+        markdown::onwire::tables(&rows),
+        markdown::onwire::answer(&rows)
+    )
+}
+
 /// `certbench icount`'s tables and its largest spread, in markdown.
 pub fn render_icount(tables: &crate::icount::IcountTables) -> String {
     markdown::icount::render(tables)

@@ -14,6 +14,7 @@
 
 pub mod answer;
 mod label;
+pub mod onwire;
 pub mod quic;
 pub mod scenarios;
 mod wire;

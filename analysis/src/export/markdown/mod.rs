@@ -10,6 +10,7 @@ pub(crate) mod comparison;
 pub(crate) mod handshake;
 pub(crate) mod icount;
 pub(crate) mod limbo;
+pub(crate) mod onwire;
 pub(crate) mod page;
 pub(crate) mod pq;
 pub(crate) mod report;
