@@ -11,7 +11,8 @@
 //!   the server (0 if none).
 //!
 //! A datagram counts as delivered from the instant before the link hands it to the socket
-//! towards its receiver, so a reply can never be labelled with less than what caused it. So a
+//! towards its receiver (uncounted if the socket refuses it), so a reply can never be
+//! labelled with less than what caused it, and whatever a receiver has read is counted. So a
 //! handshake whose server flight leaves in one go ends with [`FlowCounts::server_round`] 1 once
 //! the client has it all, and one held back until the client's next flight (QUIC's
 //! amplification limit) has the rest in round 2.
@@ -100,10 +101,6 @@ pub struct FlowCounts {
 #[derive(Debug, Default)]
 pub(crate) struct Flow {
     pub(crate) counts: FlowCounts,
-    /// The highest round the link is delivering or has delivered to the client (to the
-    /// server): raised before the bytes are handed over.
-    to_client: u32,
-    to_server: u32,
     /// Per server → client round, the first and last window generation of its segments.
     windows: Vec<Option<(u32, u32)>>,
     /// The datagram link's schedules, client → server and server → client.
@@ -127,35 +124,37 @@ impl Flow {
 
     /// The round of a client → server datagram received now.
     pub(crate) fn client_round(&self) -> u32 {
-        self.to_client + 1
+        self.counts.server_round + 1
     }
 
     /// The round of a server → client datagram received now.
     pub(crate) fn server_round(&self) -> u32 {
-        self.to_server
+        self.counts.client_round
     }
 
-    /// A datagram of `round` is about to be handed to its receiver: what it replies is of
-    /// that round.
-    pub(crate) fn delivering(&mut self, to_client: bool, round: u32) {
-        let max = if to_client {
-            &mut self.to_client
-        } else {
-            &mut self.to_server
-        };
-        *max = (*max).max(round);
-    }
-
-    /// A datagram of `round` and `bytes` was handed to its receiver.
+    /// A datagram of `round` and `bytes` is being handed to its receiver: counted as delivered
+    /// before the socket takes it, so that what the receiver answers is labelled after it and
+    /// whatever the receiver has seen is counted.
     pub(crate) fn delivered(&mut self, to_client: bool, round: u32, bytes: usize) {
+        self.add(to_client, round, bytes, true);
+    }
+
+    /// The socket refused the datagram [`Flow::delivered`] counted: uncounted (its round
+    /// stays raised: the receiver may have had earlier ones of it).
+    pub(crate) fn refused(&mut self, to_client: bool, round: u32, bytes: usize) {
+        self.add(to_client, round, bytes, false);
+    }
+
+    fn add(&mut self, to_client: bool, round: u32, bytes: usize, more: bool) {
         let c = &mut self.counts;
-        let (d, max) = if to_client {
-            (&mut c.server_to_client, &mut c.server_round)
-        } else {
-            (&mut c.client_to_server, &mut c.client_round)
+        let (d, max) = match to_client {
+            true => (&mut c.server_to_client, &mut c.server_round),
+            false => (&mut c.client_to_server, &mut c.client_round),
         };
-        d.delivered += 1;
-        d.delivered_bytes += bytes as u64;
+        let (n, bytes) = (1u64, bytes as u64);
+        let step = |v: &mut u64, by: u64| *v = if more { *v + by } else { v.saturating_sub(by) };
+        step(&mut d.delivered, n);
+        step(&mut d.delivered_bytes, bytes);
         *max = (*max).max(round);
         if to_client {
             let r = round as usize;
@@ -163,8 +162,8 @@ impl Flow {
                 c.round_bytes.resize(r + 1, 0);
                 c.round_datagrams.resize(r + 1, 0);
             }
-            c.round_bytes[r] += bytes as u64;
-            c.round_datagrams[r] += 1;
+            step(&mut c.round_bytes[r], bytes);
+            step(&mut c.round_datagrams[r], n);
         }
     }
 

@@ -288,16 +288,16 @@ fn schedule(rx: mpsc::Receiver<Due>, front: &UdpSocket, stop: &AtomicBool) {
     }
 }
 
-/// Hands `d` to its receiver: its round raised first (what the receiver answers is of it),
-/// then counted as delivered once the socket took it.
+/// Hands `d` to its receiver: counted as delivered first (what the receiver answers is of a
+/// later round), uncounted if the socket refuses it.
 fn deliver(d: Due, front: &UdpSocket) {
     let to_client = matches!(d.to, Target::Client(_));
-    lock(&d.flow).delivering(to_client, d.round);
+    lock(&d.flow).delivered(to_client, d.round, d.bytes.len());
     let sent = match &d.to {
         Target::Client(client) => front.send_to(&d.bytes, client),
         Target::Server(server) => server.send(&d.bytes),
     };
-    if sent.is_ok() {
-        lock(&d.flow).delivered(to_client, d.round, d.bytes.len());
+    if sent.is_err() {
+        lock(&d.flow).refused(to_client, d.round, d.bytes.len());
     }
 }
