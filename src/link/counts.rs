@@ -123,12 +123,12 @@ impl Flow {
     }
 
     /// The round of a client → server datagram received now.
-    pub(crate) fn client_round(&self) -> u32 {
+    pub(crate) fn round_to_server(&self) -> u32 {
         self.counts.server_round + 1
     }
 
     /// The round of a server → client datagram received now.
-    pub(crate) fn server_round(&self) -> u32 {
+    pub(crate) fn round_to_client(&self) -> u32 {
         self.counts.client_round
     }
 

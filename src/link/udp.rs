@@ -237,8 +237,8 @@ fn offer(ctx: &Ctx, flow: &Shared, (now, bytes): (Instant, &[u8]), to: Target, d
     let mut guard = lock(flow);
     let f = &mut *guard;
     let round = match d {
-        Direction::ToServer => f.client_round(),
-        Direction::ToClient => f.server_round(),
+        Direction::ToServer => f.round_to_server(),
+        Direction::ToClient => f.round_to_client(),
     };
     let fate = match (d, f.paths.as_mut()) {
         (Direction::ToServer, Some((up, _))) => {

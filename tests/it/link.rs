@@ -179,6 +179,13 @@ fn against_the_model(site: &str, profiles: &[Profile], link: LinkSpec, runs: u32
             assert_eq!(c.round_bytes[0], 0);
             assert!(c.server_round >= 2 && c.client_round >= 2, "{c:?}");
         }
+        let c = &flows[0];
+        eprintln!(
+            "{} {profile} over {link}: first flight {linked} B, {windows} window(s); round bytes {:?}, windows {:?}",
+            site.trim(),
+            c.round_bytes,
+            c.round_windows
+        );
         flights.push(on_loopback);
     }
     flights
