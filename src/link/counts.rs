@@ -18,11 +18,11 @@
 //! amplification limit) has the rest in round 2.
 //!
 //! The registries ([`super::udp::flow_of`], [`super::tcp_flow_of`]) map a client's address as
-//! the link saw it (`127.0.0.1:port`) to its running counts, so that a transport that knows
+//! the link saw it (`127.0.0.1:port`; `0.0.0.0:port` is read as that) to its running counts, so that a transport that knows
 //! only its own local address can read them; a link removes its flows when it is dropped.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde::{Deserialize, Serialize};
@@ -50,7 +50,8 @@ pub struct DirectionCounts {
     /// The index (0-based, among `offered`) of each datagram lost at random: the same seed
     /// loses the same indices.
     pub lost_indices: Vec<u64>,
-    /// When the first datagram began to leave on the wire, ns after the link started.
+    /// When the first datagram began to leave on the wire, ns after the link started (this
+    /// and the next two: the datagram link only; the TCP link leaves them at 0).
     pub first_departure_ns: Option<u64>,
     /// When the wire is free after the last datagram left, ns after the link started.
     pub wire_free_ns: u64,
@@ -218,7 +219,15 @@ impl Registry {
         }
     }
 
-    pub(crate) fn get(&self, client: SocketAddr) -> Option<FlowCounts> {
+    /// The counts of `client`'s flow; an unspecified address (`0.0.0.0:port`, a socket's
+    /// local address when bound to any) is read as loopback's, as the link saw it.
+    pub(crate) fn get(&self, mut client: SocketAddr) -> Option<FlowCounts> {
+        if client.ip().is_unspecified() {
+            client.set_ip(match client {
+                SocketAddr::V4(_) => Ipv4Addr::LOCALHOST.into(),
+                SocketAddr::V6(_) => Ipv6Addr::LOCALHOST.into(),
+            });
+        }
         let flow = self.map().as_ref()?.get(&client)?.clone();
         Some(lock(&flow).counts.clone())
     }

@@ -159,6 +159,10 @@ fn exchange(spec: LinkSpec, first: usize, second: usize) -> FlowCounts {
         c.server_to_client.delivered == (first + second) as u64
     });
     assert_eq!(link.flows(), vec![(me, c.clone())]);
+    // A transport that knows its socket's port only: the unspecified address reads as the link
+    // saw it.
+    let any = SocketAddr::from(([0, 0, 0, 0], me.port()));
+    assert_eq!(flow_of(any), Some(c.clone()));
     c
 }
 
