@@ -1,9 +1,9 @@
 //! An emulated link between client and mirror (`--link RTT[,BANDWIDTH][,iw=N][,mss=N][,h3]`,
 //! [`LinkSpec`]), in user space (this kernel has no `netem`): a loopback proxy in front of a
 //! server that holds every byte for the time a real path would take. Two of them: [`Link`]
-//! for TCP (this module, its schedule [`path`]), and [`udp::UdpLink`] for datagrams (QUIC),
-//! with loss and a path MTU (`loss=P%`, `mtu=N`; its schedule [`datagram`]). The TCP link has
-//! no loss: it ignores `loss`, `seed` and `mtu`.
+//! for TCP (this module, its schedule in `link/path.rs`), and [`udp::UdpLink`] for datagrams
+//! (QUIC), with loss and a path MTU (`loss=P%`, `mtu=N`; its schedule [`datagram`]). The TCP
+//! link has no loss: it ignores `loss`, `seed` and `mtu`.
 //!
 //! Both count what crosses them per flow ([`FlowCounts`]: bytes, datagrams or segments, and
 //! rounds counted causally, [`counts`]); the TCP link's per connection, readable with
@@ -182,8 +182,8 @@ fn direction(
                 }
                 let mut f = lock(&reading);
                 let round = match to_client {
-                    true => f.server_round(),
-                    false => f.client_round(),
+                    true => f.round_to_client(),
+                    false => f.round_to_server(),
                 };
                 for segment in buf[..n].chunks(spec.window.mss as usize) {
                     let at = path.send(now, segment.len());
@@ -207,14 +207,17 @@ fn direction(
                 if at > now {
                     thread::sleep(at - now);
                 }
-                if bytes.is_some() {
-                    lock(&flow).delivering(to_client, round);
+                if let Some(b) = &bytes {
+                    lock(&flow).delivered(to_client, round, b.len());
                 }
                 match bytes {
-                    Some(b) if to.write_all(&b).is_ok() => {
-                        lock(&flow).delivered(to_client, round, b.len())
+                    Some(b) if to.write_all(&b).is_ok() => {}
+                    Some(b) => {
+                        lock(&flow).refused(to_client, round, b.len());
+                        let _ = to.shutdown(Shutdown::Write);
+                        return;
                     }
-                    _ => {
+                    None => {
                         let _ = to.shutdown(Shutdown::Write);
                         return;
                     }
