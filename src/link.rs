@@ -1,6 +1,14 @@
 //! An emulated link between client and mirror (`--link RTT[,BANDWIDTH][,iw=N][,mss=N][,h3]`,
 //! [`LinkSpec`]), in user space (this kernel has no `netem`): a loopback proxy in front of a
-//! server that holds every byte for the time a real path would take.
+//! server that holds every byte for the time a real path would take. Two of them: [`Link`]
+//! for TCP (this module, its schedule in `link/path.rs`), and [`udp::UdpLink`] for datagrams
+//! (QUIC), with loss and a path MTU (`loss=P%`, `mtu=N`; its schedule [`datagram`]). The TCP
+//! link has no loss: it ignores `loss`, `seed` and `mtu`.
+//!
+//! Both count what crosses them per flow ([`FlowCounts`]: bytes, datagrams or segments, and
+//! rounds counted causally, [`counts`]); the TCP link's per connection, readable with
+//! [`Link::flows`] or by the client's address with [`tcp_flow_of`], including how many
+//! congestion windows each of the server's flights took ([`FlowCounts::round_windows`]).
 //!
 //! The model, per connection and per direction:
 //! - **propagation**: a byte arrives RTT/2 after it leaves;
@@ -29,12 +37,11 @@
 //! none in the HTTP/3 mode) + 1 (TLS 1.3) + 1 (the HTTP request and its response head), plus
 //! one per window the server's first flight overflows, plus the time on the wire, plus what
 //! the same connection costs on loopback: what the analysis crate's `pq::model_connection_ns`
-//! predicts and `tests/it/link.rs` checks.
+//! predicts; `tests/it/link.rs` checks the link's own counts of the windows against it.
 //!
 //! Threads, not tasks: each delivery waits for its own instant with `thread::sleep`, whose
 //! error is tens of microseconds; tokio's timer rounds to the millisecond.
 
-use std::collections::VecDeque;
 use std::io::{Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::sync::Arc;
@@ -43,22 +50,40 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
+pub mod counts;
+pub mod datagram;
 mod kernel;
+pub(crate) mod path;
 mod spec;
+pub mod udp;
 
+pub use counts::{DirectionCounts, FlowCounts};
+use counts::{Flows, Registry, Shared, lock};
 pub use kernel::{ETHERNET_MSS, kernel_window, read_send_mss};
-pub use spec::{BadLink, LinkSpec};
+use path::Path;
+pub use spec::{BadLink, DEFAULT_MTU, DEFAULT_SEED, IPV4_UDP_HEADERS, LinkSpec};
+
+/// The TCP link's running connections by the client's address as the link accepted it.
+static TCP_FLOWS: Registry = Registry::new();
+
+/// The counts of the TCP connection from `client` (its local address, `127.0.0.1:port`)
+/// through a running [`Link`]; `None` once that link is dropped.
+pub fn tcp_flow_of(client: SocketAddr) -> Option<FlowCounts> {
+    TCP_FLOWS.get(client)
+}
 
 /// A running link: connections to [`Link::addr`] reach `upstream` through the model.
 pub struct Link {
     /// Where clients connect.
     pub addr: SocketAddr,
     stop: Arc<AtomicBool>,
+    flows: Arc<Flows>,
 }
 
 impl Drop for Link {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
+        self.flows.unregister(&TCP_FLOWS);
         // Wake the accept loop so that it sees `stop`.
         let _ = TcpStream::connect_timeout(&self.addr, Duration::from_millis(100));
     }
@@ -70,7 +95,8 @@ impl Link {
         let listener = TcpListener::bind(("127.0.0.1", 0))?;
         let addr = listener.local_addr()?;
         let stop = Arc::new(AtomicBool::new(false));
-        let stopped = stop.clone();
+        let flows = Arc::new(Flows::default());
+        let (stopped, counted) = (stop.clone(), flows.clone());
         thread::Builder::new()
             .name("certbench-link".into())
             .spawn(move || {
@@ -80,11 +106,25 @@ impl Link {
                     }
                     if let Ok(client) = client {
                         let accepted = Instant::now();
-                        let _ = connect(spec, client, upstream, accepted);
+                        let Ok(peer) = client.peer_addr() else {
+                            continue;
+                        };
+                        let flow = counted.add(peer, &TCP_FLOWS);
+                        let _ = connect(spec, client, upstream, accepted, flow);
                     }
                 }
             })?;
-        Ok(Link { addr, stop })
+        Ok(Link { addr, stop, flows })
+    }
+
+    /// Each connection's counts, in the order the link accepted them, by the client's address.
+    pub fn flows(&self) -> Vec<(SocketAddr, FlowCounts)> {
+        self.flows.counts()
+    }
+
+    /// The counts of the connection from `client`.
+    pub fn flow(&self, client: SocketAddr) -> Option<FlowCounts> {
+        self.flows.of(client)
     }
 }
 
@@ -94,6 +134,7 @@ fn connect(
     client: TcpStream,
     upstream: SocketAddr,
     accepted: Instant,
+    flow: Shared,
 ) -> std::io::Result<()> {
     let server = TcpStream::connect(upstream)?;
     for s in [&client, &server] {
@@ -106,19 +147,24 @@ fn connect(
         Some(_) => accepted,
     };
     let up = Path::new(spec, ready, false);
-    direction(spec, client.try_clone()?, server.try_clone()?, up)?;
-    direction(spec, server, client, Path::new(spec, accepted, true))
+    let ends = (client.try_clone()?, server.try_clone()?);
+    direction(spec, ends, up, (flow.clone(), false))?;
+    let down = Path::new(spec, accepted, true);
+    direction(spec, (server, client), down, (flow, true))
 }
 
-/// One direction: a reader that reads what the sender wrote and schedules its segments, and
-/// a writer that delivers each at its time.
+/// One direction (`to_client` or not, of `flow`): a reader that reads what the sender wrote,
+/// labels it with its round and schedules its segments, and a writer that delivers each at
+/// its time, counting it.
 fn direction(
     spec: LinkSpec,
-    mut from: TcpStream,
-    mut to: TcpStream,
+    (mut from, mut to): (TcpStream, TcpStream),
     mut path: Path,
+    (flow, to_client): (Shared, bool),
 ) -> std::io::Result<()> {
-    let (tx, rx) = mpsc::channel::<(Instant, Option<Vec<u8>>)>();
+    type Segment = (Instant, Option<Vec<u8>>, u32);
+    let (tx, rx) = mpsc::channel::<Segment>();
+    let reading = flow.clone();
     thread::Builder::new()
         .name("certbench-link-read".into())
         .spawn(move || {
@@ -131,12 +177,23 @@ fn direction(
                 let now = Instant::now();
                 if n == 0 {
                     // The sender closed: its FIN arrives after what it sent.
-                    let _ = tx.send((path.last_arrival.max(now + spec.rtt / 2), None));
+                    let _ = tx.send((path.last_arrival.max(now + spec.rtt / 2), None, 0));
                     return;
                 }
+                let mut f = lock(&reading);
+                let round = match to_client {
+                    true => f.round_to_client(),
+                    false => f.round_to_server(),
+                };
                 for segment in buf[..n].chunks(spec.window.mss as usize) {
                     let at = path.send(now, segment.len());
-                    if tx.send((at, Some(segment.to_vec()))).is_err() {
+                    let d = f.direction(to_client);
+                    d.offered += 1;
+                    d.offered_bytes += segment.len() as u64;
+                    if to_client {
+                        f.window(round, path.generation);
+                    }
+                    if tx.send((at, Some(segment.to_vec()), round)).is_err() {
                         return;
                     }
                 }
@@ -145,14 +202,22 @@ fn direction(
     thread::Builder::new()
         .name("certbench-link-write".into())
         .spawn(move || {
-            for (at, bytes) in rx {
+            for (at, bytes, round) in rx {
                 let now = Instant::now();
                 if at > now {
                     thread::sleep(at - now);
                 }
+                if let Some(b) = &bytes {
+                    lock(&flow).delivered(to_client, round, b.len());
+                }
                 match bytes {
                     Some(b) if to.write_all(&b).is_ok() => {}
-                    _ => {
+                    Some(b) => {
+                        lock(&flow).refused(to_client, round, b.len());
+                        let _ = to.shutdown(Shutdown::Write);
+                        return;
+                    }
+                    None => {
                         let _ = to.shutdown(Shutdown::Write);
                         return;
                     }
@@ -160,147 +225,4 @@ fn direction(
             }
         })?;
     Ok(())
-}
-
-/// One direction's state: the sender's window and the wire.
-///
-/// Invariant: a segment leaves only when the bytes in flight and it fit `cwnd` (and, before
-/// the first acknowledgement, `cap`), or when nothing is in flight.
-pub(crate) struct Path {
-    spec: LinkSpec,
-    /// Nothing leaves before this (TCP's handshake, for the client's direction).
-    ready: Instant,
-    /// The congestion window, bytes.
-    cwnd: u64,
-    /// QUIC's amplification limit (the server's direction in the HTTP/3 mode): bytes that may
-    /// be in flight until the first acknowledgement validates the client's address.
-    cap: Option<u64>,
-    /// Each segment in flight, oldest first: when it is acknowledged, and its bytes.
-    in_flight: VecDeque<(Instant, u64)>,
-    /// Their bytes.
-    in_flight_bytes: u64,
-    /// When the wire is free for the next segment.
-    wire_free: Instant,
-    /// When the last segment left: segments leave in order.
-    last_left: Instant,
-    /// When the last segment arrives.
-    pub(crate) last_arrival: Instant,
-}
-
-impl Path {
-    /// The path of one direction: the server's (`server`) or the client's, nothing leaving
-    /// before `ready`.
-    pub(crate) fn new(spec: LinkSpec, ready: Instant, server: bool) -> Path {
-        let (cwnd, cap) = match spec.h3 {
-            None => (spec.window.bytes(), None),
-            Some(q) => (q.initial_cwnd(), server.then(|| q.budget())),
-        };
-        Path {
-            spec,
-            ready,
-            cwnd,
-            cap,
-            in_flight: VecDeque::new(),
-            in_flight_bytes: 0,
-            wire_free: ready,
-            last_left: ready,
-            last_arrival: ready,
-        }
-    }
-
-    /// A segment of `len` bytes the sender wrote at `now`: when it arrives at the far end.
-    pub(crate) fn send(&mut self, now: Instant, len: usize) -> Instant {
-        let len = len as u64;
-        let mut leaves = now.max(self.ready).max(self.wire_free).max(self.last_left);
-        loop {
-            // Acknowledgements that came back by then open the window (slow start).
-            while let Some(&(ack, bytes)) = self.in_flight.front()
-                && ack <= leaves
-            {
-                self.in_flight.pop_front();
-                self.in_flight_bytes -= bytes;
-                self.cwnd += bytes;
-                self.cap = None;
-            }
-            let window = self.cap.map_or(self.cwnd, |cap| cap.min(self.cwnd));
-            match self.in_flight.front() {
-                Some(&(ack, _)) if self.in_flight_bytes + len > window => leaves = ack,
-                _ => break,
-            }
-        }
-        let on_wire = self.spec.on_wire(len as usize);
-        self.last_left = leaves;
-        self.wire_free = leaves + on_wire;
-        let arrives = leaves + on_wire + self.spec.rtt / 2;
-        self.in_flight.push_back((arrives + self.spec.rtt / 2, len));
-        self.in_flight_bytes += len;
-        self.last_arrival = arrives;
-        arrives
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A link of `rtt` with RFC 6928's window, set (not the kernel's).
-    fn link(rtt: Duration) -> LinkSpec {
-        format!("{}ms,iw=10,mss=1460", rtt.as_millis())
-            .parse()
-            .unwrap()
-    }
-
-    #[test]
-    fn a_flight_over_the_initial_window_waits_a_round_trip() {
-        let rtt = Duration::from_millis(40);
-        let t0 = Instant::now();
-        let mut path = Path::new(link(rtt), t0, true);
-        let arrivals: Vec<Instant> = (0..12).map(|_| path.send(t0, 1460)).collect();
-        for a in &arrivals[..10] {
-            assert_eq!(*a, t0 + rtt / 2, "the initial window leaves at once");
-        }
-        // The 11th leaves when the 1st is acknowledged: one RTT later.
-        assert_eq!(arrivals[10], t0 + rtt + rtt / 2);
-        assert_eq!(arrivals[11], t0 + rtt + rtt / 2);
-    }
-
-    #[test]
-    fn the_window_is_bytes_however_the_reads_cut_the_flight() {
-        let rtt = Duration::from_millis(40);
-        let t0 = Instant::now();
-        // 14,600 B in reads of 1,000 B (15 segments): all within the window; a byte more waits.
-        let mut path = Path::new(link(rtt), t0, true);
-        let last = (0..15).map(|i| path.send(t0, if i < 14 { 1000 } else { 600 }));
-        assert_eq!(last.last(), Some(t0 + rtt / 2));
-        assert_eq!(path.send(t0, 1), t0 + rtt + rtt / 2);
-    }
-
-    #[test]
-    fn http3_holds_the_servers_flight_to_three_times_the_clients_initials() {
-        let rtt = Duration::from_millis(40);
-        let t0 = Instant::now();
-        let spec: LinkSpec = "40ms,h3".parse().unwrap();
-        let budget = spec.h3.unwrap().budget() as usize;
-        let mut server = Path::new(spec, t0, true);
-        assert_eq!(server.send(t0, budget), t0 + rtt / 2);
-        assert_eq!(server.send(t0, 1), t0 + rtt + rtt / 2, "over the budget");
-        // The client's direction has no handshake to wait for and no budget.
-        let mut client = Path::new(spec, t0, false);
-        assert_eq!(client.send(t0, budget + 1), t0 + rtt / 2);
-    }
-
-    #[test]
-    fn bandwidth_spaces_segments_and_the_handshake_holds_the_first() {
-        let rtt = Duration::from_millis(20);
-        let t0 = Instant::now();
-        let spec = LinkSpec {
-            bandwidth: Some(1_168_000), // 1,460 bytes in 10 ms
-            ..link(rtt)
-        };
-        let mut path = Path::new(spec, t0 + rtt, false);
-        let first = path.send(t0, 1460);
-        let second = path.send(t0, 1460);
-        assert_eq!(first, t0 + rtt + Duration::from_millis(10) + rtt / 2);
-        assert_eq!(second, first + Duration::from_millis(10));
-    }
 }

@@ -1,79 +1,133 @@
-//! The emulated link (`--link`): connections through it take what its model says — the same
-//! connection on loopback, plus a round trip each for TCP, TLS 1.3 and the HTTP request, plus
-//! one for a server's first flight over TCP's initial window — within 10 %, at two RTTs, on
-//! cnn.com's twins and on a real chain with SCTs (github.com's, the mirror's clone keeping
-//! them); the window's edge to the byte (a flight of exactly `IW × MSS` bytes, and one byte
-//! more), with the kernel's window and a window set by `--link …,iw=N,mss=N`; and the HTTP/3
-//! mode (no TCP handshake, QUIC's amplification limit).
+//! The emulated links (`--link`), by what they count, never by wall time: over TCP, the
+//! server's first flight takes exactly the congestion windows the model predicts
+//! (`1 + extra_round_trips`, or QUIC's budget in the HTTP/3 mode), on cnn.com's twins (one
+//! within the initial window, one over it) and on a real chain with SCTs (github.com's, the
+//! mirror's clone keeping them); the window's edge to the byte (a flight of exactly
+//! `IW × MSS` bytes, and one byte more), with the kernel's window and a window set by
+//! `--link …,iw=N,mss=N`; and the HTTP/3 mode (no TCP handshake, QUIC's amplification limit).
+//! The datagram link ([`udp`]): loss, bandwidth and causal rounds over real UDP.
 
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::sync::{Mutex, MutexGuard};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use certbench::link::{Link, LinkSpec, kernel_window};
+use certbench::driver::{DriverOptions, Served, run};
+use certbench::link::{FlowCounts, Link, LinkSpec, kernel_window, tcp_flow_of};
+use certbench::mirror::MirrorSet;
+use certbench::mirror::local::serve_each_compressing;
 use certbench::pq::Profile;
-use certbench_analysis::pq::{extra_round_trips, model_connection_ns, rounds_beyond};
+use certbench::pq::scenario::{Scenario, TwinSet};
+use certbench::sites::parse_sites;
+use certbench_analysis::pq::{extra_round_trips, rounds_beyond};
 use certbench_core::methods::Method;
-use certbench_schema::{Sample, Stage};
+use certbench_core::roots::RootSet;
+use certbench_schema::{Hook, Sample, Transport};
 
-use crate::pq::drive_pq;
+use crate::pq::{drive_pq, pq_set};
 
-/// One timed test at a time: the link's threads sleep to their instants, and three tests'
-/// threads waking at once on a small machine are late by more than the margins allow.
-fn alone() -> MutexGuard<'static, ()> {
-    static ONE: Mutex<()> = Mutex::new(());
-    ONE.lock().unwrap_or_else(|e| e.into_inner())
-}
+mod udp;
 
-/// The median `connection` and first flight of the samples of `profile`. A flight varies
-/// by a few bytes from one connection to the next (an ECDSA signature's DER is 70 to 72 B):
-/// at most 16 B apart.
-fn of(samples: &[Sample], profile: Profile) -> (f64, u64) {
-    let mine: Vec<&Sample> = (samples.iter())
+/// The first flights of the samples of `profile`, median: they vary by a few bytes from one
+/// connection to the next (an ECDSA signature's DER is 70 to 72 B), at most 16 B apart.
+fn flight(samples: &[Sample], profile: Profile) -> u64 {
+    let mut flights: Vec<u64> = (samples.iter())
         .filter(|s| s.config.profile == Some(profile.into()))
-        .collect();
-    assert!(!mine.is_empty());
-    let median = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    let conn = median(
-        mine.iter()
-            .map(|s| s.stage(Stage::Connection).unwrap() as f64)
-            .collect(),
-    );
-    let flights: Vec<u64> = (mine.iter())
         .map(|s| {
             s.meta
                 .first_flight_bytes
                 .expect("the first flight was counted")
         })
         .collect();
-    let (lo, hi) = (flights.iter().min().unwrap(), flights.iter().max().unwrap());
+    assert!(!flights.is_empty());
+    flights.sort();
+    let (lo, hi) = (flights[0], flights[flights.len() - 1]);
     assert!(hi - lo <= 16, "{profile}: first flights of {lo} to {hi} B");
-    (
-        conn,
-        median(flights.iter().map(|&f| f as f64).collect()) as u64,
-    )
+    flights[flights.len() / 2]
 }
 
-/// Drives `site`'s chains of `profiles` on loopback, then through `link`, and checks each
-/// profile's connection against the model within 10 % or half an RTT, whichever is larger (a
-/// round trip off is twice that, so the count of round trips is still what is checked; a
-/// quarter of an RTT failed on a loaded 2-core VM, +9.6 ms over 20 ms, with the round trips
-/// right); returns (loopback, linked) samples.
-fn against_the_model(
+/// The windows a first flight of `bytes` takes over `link`, by the analysis crate's model:
+/// TCP's initial window in slow start, or in the HTTP/3 mode QUIC's amplification budget then
+/// its initial window.
+fn model_windows(bytes: u64, link: &LinkSpec) -> u32 {
+    1 + match &link.h3 {
+        None => extra_round_trips(bytes, &link.window),
+        Some(q) => rounds_beyond(bytes, q.budget(), q.initial_cwnd()),
+    }
+}
+
+/// [`drive_pq`] with rustls through `link`, keeping each profile's link until its counts are
+/// read: the samples, and per profile (in the order given) each connection's counts.
+fn drive_counted(
     site: &str,
     profiles: &[Profile],
     link: LinkSpec,
     runs: u32,
-) -> (Vec<Sample>, Vec<Sample>) {
+) -> (Vec<Sample>, Vec<Vec<FlowCounts>>) {
+    let (sites, errors) = parse_sites(site);
+    assert!(errors.is_empty());
+    let sets: Vec<&MirrorSet> = (profiles.iter())
+        .map(|&p| match p {
+            Profile::Classical => &crate::common::mirror().0,
+            p => pq_set(p),
+        })
+        .collect();
+    let mut roots = RootSet::from_certs("mirror", Vec::new());
+    for s in &sets {
+        roots.extend(s.profile.name(), s.roots.iter().cloned());
+    }
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let tls = (Transport::Rustls, None);
+        let (served, resolve) =
+            serve_each_compressing(&sets, tls, Some(link), &sites, &HashMap::new())
+                .await
+                .unwrap();
+        let opts = DriverOptions {
+            methods: vec![Method::RustlsSerial],
+            runs,
+            warmup: 1,
+            transport: Transport::Rustls,
+            hook: Hook::Callback,
+            timeout: Duration::from_secs(10),
+            cache_roots: true,
+            resolve: HashMap::new(),
+            resumption: false,
+            concurrency: 1,
+            served: Served {
+                profiles: (profiles.iter())
+                    .map(|&p| TwinSet::new(p, Scenario::AS_SERVED))
+                    .collect(),
+                resolve,
+                link: Some(link.to_string()),
+                window: Some(link.window),
+                compression: None,
+            },
+            checks: certbench_core::RunChecks::path_only(),
+        };
+        let mut out = Vec::new();
+        run(&sites, &roots, &opts, |s| out.push(s)).await;
+        let counts = (served.iter())
+            .map(|s| {
+                let link = s.link.as_ref().expect("served behind the link");
+                link.flows().into_iter().map(|(_, c)| c).collect()
+            })
+            .collect();
+        drop(served);
+        let samples = out.into_iter().filter(|s| !s.warmup).collect();
+        (samples, counts)
+    })
+}
+
+/// Drives `site`'s chains of `profiles` on loopback, then through `link`, and checks, for
+/// each connection through the link, that the server's first flight (the link's round 1) is
+/// what the client counted and took exactly the windows the model predicts for it; returns
+/// the first flight per profile, as the loopback samples counted it.
+fn against_the_model(site: &str, profiles: &[Profile], link: LinkSpec, runs: u32) -> Vec<u64> {
     let methods = [Method::RustlsSerial];
     let loopback = drive_pq(&methods, site, profiles, runs, None);
-    let samples = drive_pq(&methods, site, profiles, runs, Some(link));
-    let rtt_ns = link.rtt.as_nanos() as f64;
+    let (samples, counts) = drive_counted(site, profiles, link, runs);
     for s in &loopback {
         assert_eq!(
             s.meta.tcp_window,
@@ -97,83 +151,70 @@ fn against_the_model(
             "the window is recorded"
         );
     }
-    for &profile in profiles {
-        let (loop_ns, flight) = of(&loopback, profile);
-        let (measured, f) = of(&samples, profile);
+    let mut flights = Vec::new();
+    for (&profile, flows) in profiles.iter().zip(&counts) {
+        let on_loopback = flight(&loopback, profile);
+        let linked = flight(&samples, profile);
         assert!(
-            f.abs_diff(flight) <= 16,
+            linked.abs_diff(on_loopback) <= 16,
             "the link does not change what the server sends"
         );
-        let model = model_connection_ns(
-            loop_ns,
-            rtt_ns,
-            flight,
-            None,
-            &link.window,
-            link.h3.as_ref(),
+        let windows = model_windows(linked, &link);
+        // The warm-up's connection and each run's.
+        assert_eq!(flows.len() as u32, runs + 1, "{profile}: {flows:?}");
+        for c in flows {
+            let first = c.round_bytes.get(1).copied().unwrap_or_default();
+            assert!(
+                first.abs_diff(linked) <= 16,
+                "{site} {profile} over {link}: the link's round 1 is {first} B, the client counted {linked} B"
+            );
+            assert_eq!(
+                (c.round_windows.get(1).copied(), model_windows(first, &link)),
+                (Some(windows), windows),
+                "{site} {profile} ({first} B, window {} B) over {link}: {c:?}",
+                link.window.bytes(),
+            );
+            // Nothing before the client's first flight; the request's answer after the
+            // client's second.
+            assert_eq!(c.round_bytes[0], 0);
+            assert!(c.server_round >= 2 && c.client_round >= 2, "{c:?}");
+        }
+        let c = &flows[0];
+        eprintln!(
+            "{} {profile} over {link}: first flight {linked} B, {windows} window(s); round bytes {:?}, windows {:?}",
+            site.trim(),
+            c.round_bytes,
+            c.round_windows
         );
-        let off = (measured - model) / model;
-        assert!(
-            (measured - model).abs() <= (0.10 * model).max(rtt_ns / 2.0),
-            "{site} {profile} ({flight} B, window {} B) over {link}: measured {:.1} ms, model {:.1} ms ({:+.1} %)",
-            link.window.bytes(),
-            measured / 1e6,
-            model / 1e6,
-            100.0 * off
-        );
+        flights.push(on_loopback);
     }
-    (loopback, samples)
+    flights
 }
 
 #[test]
-fn connection_over_the_link_matches_the_model_at_two_rtts() {
-    let _alone = alone();
+fn the_servers_first_flight_takes_the_windows_the_model_predicts() {
     // cnn.com's ML-DSA-44 twin sends a first flight within the initial window, its ML-DSA-87
-    // twin one over it.
+    // twin one over it: one window and two. The RTT does not change the counts.
     let (under, over) = (Profile::MlDsa44, Profile::MlDsa87);
-    let site = "cnn.com\n";
-    for rtt_ms in [20, 60] {
-        let rtt = Duration::from_millis(rtt_ms);
-        let link = LinkSpec::rtt(rtt);
-        let (loopback, samples) = against_the_model(site, &[under, over], link, 5);
-        let (l_under, f_under) = of(&loopback, under);
-        let (l_over, f_over) = of(&loopback, over);
-        let w = &link.window;
-        assert_eq!(extra_round_trips(f_under, w), 0, "{f_under} B fit {w:?}");
-        assert_eq!(
-            extra_round_trips(f_over, w),
-            1,
-            "{f_over} B overflow it once"
-        );
-        // The flight over the window costs one round trip more than the one within it: its
-        // connection is the model's with that round trip, not without it, and what the link
-        // added to it is about one RTT more than what it added to the other (half an RTT either
-        // way: four medians, taken while other tests and builds run on 2 cores, go into that
-        // difference; none or two round trips more are still out of it).
-        let rtt_ns = rtt.as_nanos() as f64;
-        let (m_under, _) = of(&samples, under);
-        let (m_over, _) = of(&samples, over);
-        let with = model_connection_ns(l_over, rtt_ns, f_over, None, w, None);
-        let without = with - rtt_ns;
-        assert!(
-            (m_over - with).abs() < (m_over - without).abs(),
-            "at RTT {rtt_ms} ms: {:.1} ms, nearer {:.1} ms (no extra round trip) than {:.1} ms",
-            m_over / 1e6,
-            without / 1e6,
-            with / 1e6
-        );
-        let extra = (m_over - l_over) - (m_under - l_under);
-        assert!(
-            (0.5 * rtt_ns..=1.5 * rtt_ns).contains(&extra),
-            "at RTT {rtt_ms} ms the overflowing flight cost {:.1} ms more",
-            extra / 1e6
-        );
-    }
+    let link = LinkSpec::rtt(Duration::from_millis(20));
+    let flights = against_the_model("cnn.com\n", &[under, over], link, 3);
+    let w = &link.window;
+    assert_eq!(
+        extra_round_trips(flights[0], w),
+        0,
+        "{} B fit {w:?}",
+        flights[0]
+    );
+    assert_eq!(
+        extra_round_trips(flights[1], w),
+        1,
+        "{} B overflow it once",
+        flights[1]
+    );
 }
 
 #[test]
-fn a_real_chain_with_scts_matches_the_model_over_tcp_and_http3() {
-    let _alone = alone();
+fn a_real_chain_with_scts_takes_the_windows_the_model_predicts_over_tcp_and_http3() {
     // github.com's leaf embeds SCTs, and so does the mirror's clone (and its twin's: the
     // mirror's own logs sign them): the chain as a browser receives it.
     let site = "github.com\n";
@@ -184,24 +225,24 @@ fn a_real_chain_with_scts_matches_the_model_over_tcp_and_http3() {
         "the clone keeps its SCTs"
     );
     let profiles = [Profile::Classical, Profile::MlDsa44];
-    let rtt = Duration::from_millis(60);
-    against_the_model(site, &profiles, LinkSpec::rtt(rtt), 3);
-    // HTTP/3: a round trip less (no TCP handshake), and a first flight over Chrome's
-    // amplification budget waits for the client's next flight.
-    let h3: LinkSpec = "60ms,h3".parse().unwrap();
-    let (_, samples) = against_the_model(site, &profiles, h3, 3);
-    let (_, twin) = of(&samples, Profile::MlDsa44);
+    against_the_model(site, &profiles, LinkSpec::rtt(Duration::from_millis(20)), 2);
+    // HTTP/3: a first flight over Chrome's amplification budget waits for the client's next
+    // flight: two windows or more.
+    let h3: LinkSpec = "20ms,h3".parse().unwrap();
+    let flights = against_the_model(site, &profiles, h3, 2);
     let q = h3.h3.unwrap();
     assert!(
-        rounds_beyond(twin, q.budget(), q.initial_cwnd()) >= 1,
-        "the ML-DSA-44 twin's {twin} B overflow {} B",
+        rounds_beyond(flights[1], q.budget(), q.initial_cwnd()) >= 1,
+        "the ML-DSA-44 twin's {} B overflow {} B",
+        flights[1],
         q.budget()
     );
 }
 
 /// A loopback server that answers each connection's first byte with `bytes` bytes in one
-/// write, behind `link`: how long from connecting to the last byte.
-fn one_flight(link: &LinkSpec, bytes: usize) -> Duration {
+/// write, behind `link`: what the link counted of the connection once the client read them
+/// all.
+fn one_flight(link: &LinkSpec, bytes: usize) -> FlowCounts {
     let server = TcpListener::bind("127.0.0.1:0").unwrap();
     let upstream = server.local_addr().unwrap();
     let serving = thread::spawn(move || {
@@ -214,46 +255,62 @@ fn one_flight(link: &LinkSpec, bytes: usize) -> Duration {
         let _ = s.read(&mut first);
     });
     let link = Link::start(*link, upstream).unwrap();
-    let start = Instant::now();
     let mut c = TcpStream::connect(link.addr).unwrap();
     c.set_nodelay(true).unwrap();
     c.write_all(b"?").unwrap();
     let mut got = vec![0u8; bytes];
     c.read_exact(&mut got).unwrap();
-    let took = start.elapsed();
+    // The link counts a segment before it writes it: what the client read is counted.
+    let me = c.local_addr().unwrap();
+    let counts = tcp_flow_of(me).expect("the link's registry knows the connection");
+    assert_eq!(link.flow(me).as_ref(), Some(&counts));
     drop(c);
     serving.join().unwrap();
-    took
+    drop(link);
+    assert_eq!(tcp_flow_of(me), None, "gone with its link");
+    counts
 }
 
-/// `bytes` through `link` take `rounds` RTTs (within half an RTT: the margin is the model's,
-/// an RTT apart, not a machine's speed).
-fn takes(link: &str, bytes: usize, rounds: u32) {
+/// `bytes` through `link` take `windows` congestion windows, all in the server's first round.
+fn takes(link: &str, bytes: usize, windows: u32) {
     let spec: LinkSpec = link.parse().unwrap();
-    let took = one_flight(&spec, bytes).as_secs_f64();
-    let rtt = spec.rtt.as_secs_f64();
-    let expected = f64::from(rounds) * rtt;
-    assert!(
-        (took - expected).abs() < rtt / 2.0,
-        "{bytes} B over {spec}: {:.1} ms, expected {rounds} RTT ({:.1} ms)",
-        took * 1e3,
-        expected * 1e3
+    let c = one_flight(&spec, bytes);
+    assert_eq!(
+        (c.round_bytes.as_slice(), c.round_windows.as_slice()),
+        (&[0, bytes as u64][..], &[0, windows][..]),
+        "{bytes} B over {spec}: {c:?}"
+    );
+    assert_eq!((c.server_round, c.client_round), (1, 1));
+    assert_eq!(
+        (
+            c.client_to_server.delivered,
+            c.client_to_server.delivered_bytes
+        ),
+        (1, 1)
+    );
+    assert_eq!(c.server_to_client.delivered_bytes, bytes as u64);
+    assert_eq!(
+        (c.server_to_client.lost, c.server_to_client.too_big),
+        (0, 0)
     );
 }
 
 #[test]
-fn a_flight_of_exactly_the_window_fits_and_one_byte_more_waits_a_round_trip() {
-    let _alone = alone();
-    // TCP: the handshake's round trip, the request's, and one more past the window.
-    let kernel = LinkSpec::rtt(Duration::from_millis(60));
+fn a_flight_of_exactly_the_window_fits_and_one_byte_more_takes_a_second_window() {
+    // TCP: the kernel's window.
+    let kernel = LinkSpec::rtt(Duration::from_millis(20));
     let window = kernel.window.bytes() as usize;
-    takes("60ms", window, 2);
-    takes("60ms", window + 1, 3);
-    // A window set on the command line moves the edge: 4 × 1,000 B.
-    takes("60ms,iw=4,mss=1000", 4000, 2);
-    takes("60ms,iw=4,mss=1000", 4001, 3);
-    // HTTP/3: no TCP handshake; the edge is 3× Chrome's Initials.
-    let budget = "60ms,h3".parse::<LinkSpec>().unwrap().h3.unwrap().budget() as usize;
-    takes("60ms,h3", budget, 1);
-    takes("60ms,h3", budget + 1, 2);
+    takes("20ms", window, 1);
+    takes("20ms", window + 1, 2);
+    // A window set on the command line moves the edge: 4 × 1,000 B; slow start doubles it.
+    takes("20ms,iw=4,mss=1000", 4000, 1);
+    takes("20ms,iw=4,mss=1000", 4001, 2);
+    takes("20ms,iw=4,mss=1000", 12_000, 2);
+    takes("20ms,iw=4,mss=1000", 12_001, 3);
+    // HTTP/3: the edge is 3× Chrome's Initials.
+    let budget = "20ms,h3".parse::<LinkSpec>().unwrap().h3.unwrap().budget() as usize;
+    takes("20ms,h3", budget, 1);
+    takes("20ms,h3", budget + 1, 2);
+    // Loss and MTU are the datagram link's: the TCP link keeps its loss-free model.
+    takes("20ms,loss=10%,mtu=1280", window, 1);
 }
