@@ -151,8 +151,8 @@ pub struct QuicCounts {
     /// each time a datagram leaves after the other side's last delivered one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub link_rounds: Option<u32>,
-    /// Through the emulated link: the server's bytes delivered in each round, the first
-    /// round first (the amplification limit shows as a first round of at most 3× the
+    /// Through the emulated link: the server's bytes delivered in each round, round 1 (the
+    /// server's first flight) first (the amplification limit shows as a first round of at most 3× the
     /// client's).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub link_server_bytes_per_round: Vec<u64>,

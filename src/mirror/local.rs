@@ -10,6 +10,7 @@ use std::path::Path;
 use super::quic::QuicMirror;
 use super::server::MirrorServer;
 use super::{MirrorError, MirrorSet};
+use crate::link::udp::UdpLink;
 use crate::link::{Link, LinkSpec};
 use crate::pq::Profile;
 use crate::pq::scenario::{Scenario, TwinSet};
@@ -39,8 +40,6 @@ pub enum LocalError {
     Link(#[source] std::io::Error),
     #[error("starting the mirror")]
     Start(#[source] super::server::StartError),
-    #[error("the emulated link carries TCP only so far: --link with --transport quic")]
-    LinkOverQuic,
 }
 
 /// The note before the mirror's certificates are made.
@@ -136,6 +135,8 @@ pub struct Served {
     pub link: Option<Link>,
     /// Over QUIC: the same certificates on UDP, where the sites resolve.
     pub quic: Option<QuicMirror>,
+    /// Over QUIC: the emulated link in front of it (its datagrams).
+    pub udp_link: Option<UdpLink>,
 }
 
 /// Serves each of `sets` over `stack` on its own free loopback port, behind its own emulated
@@ -170,31 +171,43 @@ pub async fn serve_each_compressing<'a>(
             .map_err(LocalError::Bind)?;
         let server = MirrorServer::start_compressing(set, listener, stack, compression)
             .map_err(LocalError::Start)?;
-        let link = match link {
-            Some(spec) => Some(Link::start(spec, server.addr).map_err(LocalError::Link)?),
-            None => None,
-        };
+        // Over QUIC the link carries the QUIC server's datagrams; over TCP, the server's stream.
         let quic = match stack {
-            Transport::Quic if link.is_some() => return Err(LocalError::LinkOverQuic),
             Transport::Quic => Some(
                 QuicMirror::start(set, compression, quic_client.unwrap_or(CHROME))
                     .map_err(LocalError::Start)?,
             ),
             _ => None,
         };
+        let (link, udp_link) = match (link, &quic) {
+            (Some(spec), Some(q)) => (
+                None,
+                Some(UdpLink::start(spec, q.addr).map_err(LocalError::Link)?),
+            ),
+            (Some(spec), None) => (
+                Some(Link::start(spec, server.addr).map_err(LocalError::Link)?),
+                None,
+            ),
+            (None, _) => (None, None),
+        };
         let mut map = resolve.clone();
         for s in sites.clone() {
-            let addr = match (&quic, &link) {
-                (Some(q), _) => q.addr,
-                (None, Some(l)) if !s.host.eq_ignore_ascii_case(super::faults::REFUSED_HOST) => {
-                    l.addr
-                }
+            let refused = s.host.eq_ignore_ascii_case(super::faults::REFUSED_HOST);
+            let addr = match (&udp_link, &quic, &link) {
+                (Some(l), _, _) => l.addr,
+                (None, Some(q), _) => q.addr,
+                (None, None, Some(l)) if !refused => l.addr,
                 _ => server.addr_for(&s.host),
             };
             map.entry((s.host.clone(), s.port)).or_insert(addr);
         }
         per_profile.insert(set.twin_set(), map);
-        served.push(Served { server, link, quic });
+        served.push(Served {
+            server,
+            link,
+            quic,
+            udp_link,
+        });
     }
     Ok((served, per_profile))
 }

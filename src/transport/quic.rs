@@ -272,7 +272,7 @@ fn counts(
     local: SocketAddr,
 ) -> QuicCounts {
     let stats = conn.stats();
-    let counts = QuicCounts {
+    let mut counts = QuicCounts {
         datagrams_sent: stats.udp_tx.datagrams,
         bytes_sent: stats.udp_tx.bytes,
         datagrams_received: stats.udp_rx.datagrams,
@@ -282,7 +282,13 @@ fn counts(
         handshake_ns,
         ..QuicCounts::default()
     };
-    let _ = local;
+    // Through the emulated link: its own counts of this connection (round 0 is what the
+    // server sent before anything reached it: nothing, over QUIC).
+    if let Some(flow) = crate::link::udp::flow_of(local) {
+        counts.link_rounds = Some(flow.server_round);
+        counts.link_server_bytes_per_round = flow.round_bytes.iter().skip(1).copied().collect();
+        counts.link_lost = Some(flow.client_to_server.lost + flow.server_to_client.lost);
+    }
     counts
 }
 

@@ -63,7 +63,7 @@ impl WireOptions {
 
     /// The transports `link` is measured over: QUIC alone on a lossy link.
     pub fn transports(link: &LinkSpec) -> Vec<Transport> {
-        match lossy(link) {
+        match link.loss_ppm > 0 {
             true => vec![Transport::Quic],
             false => TRANSPORTS.to_vec(),
         }
@@ -116,9 +116,4 @@ pub async fn measure(opts: &WireOptions, mut sink: impl FnMut(Sample)) -> Result
         }
     }
     Ok(())
-}
-
-/// Whether `link` loses datagrams.
-fn lossy(_link: &LinkSpec) -> bool {
-    false
 }

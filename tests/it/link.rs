@@ -79,7 +79,7 @@ fn drive_counted(
     }
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let tls = (Transport::Rustls, None);
+        let tls = (Transport::Rustls, None, None);
         let (served, resolve) =
             serve_each_compressing(&sets, tls, Some(link), &sites, &HashMap::new())
                 .await
@@ -103,6 +103,7 @@ fn drive_counted(
                 link: Some(link.to_string()),
                 window: Some(link.window),
                 compression: None,
+                quic_client: None,
             },
             checks: certbench_core::RunChecks::path_only(),
         };

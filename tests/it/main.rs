@@ -33,6 +33,7 @@ mod parallel_equiv;
 mod pq;
 mod pq_scenarios;
 mod quic;
+mod quic_limit;
 mod records;
 mod rejections;
 mod report;
