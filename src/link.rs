@@ -72,6 +72,19 @@ pub fn tcp_flow_of(client: SocketAddr) -> Option<FlowCounts> {
     TCP_FLOWS.get(client)
 }
 
+/// What a sample of the TCP connection from `client` records of the link, read when its
+/// TLS handshake completed: the handshake's round trips (TCP's own, then the congestion
+/// windows the server's first flight took), the server's bytes per round from round 1.
+pub fn tcp_counts_of(client: SocketAddr) -> Option<certbench_schema::LinkCounts> {
+    let flow = tcp_flow_of(client)?;
+    let windows = flow.round_windows.get(1).copied().unwrap_or(1);
+    Some(certbench_schema::LinkCounts {
+        handshake_rounds: 1 + windows,
+        server_bytes_per_round: flow.round_bytes.iter().skip(1).copied().collect(),
+        lost: 0,
+    })
+}
+
 /// A running link: connections to [`Link::addr`] reach `upstream` through the model.
 pub struct Link {
     /// Where clients connect.

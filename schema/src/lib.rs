@@ -44,4 +44,4 @@ pub use scenario::{ChainShape, Scenario, ScenarioError, Scts};
 pub use stage::Stage;
 pub use trust_store::{Roots, TrustStore};
 pub use verdict::{ErrorKind, Source, Verdict};
-pub use wire::{QuicCounts, TcpWindow, WindowSource};
+pub use wire::{LinkCounts, QuicCounts, TcpWindow, WindowSource};

@@ -103,6 +103,9 @@ pub struct SampleMeta {
     /// Over QUIC (`--transport quic`): the handshake's datagrams and bytes each way.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quic: Option<crate::wire::QuicCounts>,
+    /// Through the emulated link (`--link`): what the link counted of the connection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_counts: Option<crate::wire::LinkCounts>,
     /// The browser's EV attempt, for a leaf that asserts an EV policy of its table (`chrome`,
     /// `firefox`); absent when no attempt was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -123,8 +123,7 @@ impl QuicClient {
 
 /// A QUIC connection's handshake on the wire (`--transport quic`): what the client's QUIC
 /// stack (quinn) counted when its handshake completed (the client's first Initial to the
-/// server's Finished processed and its own sent), and, through the emulated link, what the
-/// link itself counted for the connection.
+/// server's Finished processed and its own sent).
 ///
 /// Invariant: the client's figures are quinn's `ConnectionStats` at that instant: UDP
 /// datagrams and their payload bytes, each way, every packet number space together.
@@ -146,17 +145,22 @@ pub struct QuicCounts {
     /// The handshake's time at the client, nanoseconds: its first Initial sent to the
     /// connection established (the server's Finished verified, the chain verified inside).
     pub handshake_ns: u64,
-    /// Through the emulated link: the handshake's round trips as the link counted them (the
-    /// highest round of the server's datagrams delivered by then; a round is one more
-    /// each time a datagram leaves after the other side's last delivered one).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub link_rounds: Option<u32>,
-    /// Through the emulated link: the server's bytes delivered in each round, round 1 (the
-    /// server's first flight) first (the amplification limit shows as a first round of at most 3× the
-    /// client's).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub link_server_bytes_per_round: Vec<u64>,
-    /// Through the emulated link: datagrams it lost (its seeded loss rate), both ways.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub link_lost: Option<u64>,
+}
+
+/// What the emulated link itself counted of one connection (`--link`), read when the
+/// client's handshake completed.
+///
+/// Invariant: `server_bytes_per_round[0]` is round 1, the server's first flight.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkCounts {
+    /// The handshake's round trips: over QUIC the highest round of the server's datagrams
+    /// delivered by then (a round is one more each time a datagram leaves after the other
+    /// side's last delivered one); over TCP TCP's own handshake, plus the congestion windows
+    /// the server's first flight took.
+    pub handshake_rounds: u32,
+    /// The server's bytes the link delivered in each round.
+    pub server_bytes_per_round: Vec<u64>,
+    /// Datagrams the link lost (its seeded loss rate), both ways; 0 over TCP.
+    #[serde(default)]
+    pub lost: u64,
 }

@@ -242,6 +242,7 @@ fn record_connection(info: ConnInfo, opts: &DriverOptions, meta: &mut SampleMeta
     meta.tcp_window = info.first_flight_bytes.and(opts.served.window);
     meta.compressed_cert_message_bytes = info.compressed_cert_message_bytes;
     meta.quic = info.quic;
+    meta.link_counts = info.link_counts;
     if opts.resumption {
         meta.resumed = Some(info.resumed);
     }

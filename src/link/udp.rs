@@ -45,6 +45,18 @@ pub fn flow_of(client: SocketAddr) -> Option<FlowCounts> {
     UDP_FLOWS.get(client)
 }
 
+/// What a sample of the QUIC connection from `client` records of the link, read when its
+/// handshake completed: the highest round of the server's datagrams delivered by then (the
+/// handshake's round trips), the server's bytes per round from round 1, the datagrams lost.
+pub fn counts_of(client: SocketAddr) -> Option<certbench_schema::LinkCounts> {
+    let flow = flow_of(client)?;
+    Some(certbench_schema::LinkCounts {
+        handshake_rounds: flow.server_round,
+        server_bytes_per_round: flow.round_bytes.iter().skip(1).copied().collect(),
+        lost: flow.client_to_server.lost + flow.server_to_client.lost,
+    })
+}
+
 /// A running datagram link: datagrams sent to [`UdpLink::addr`] reach `upstream` through the
 /// model, and the server's answers come back the same way. Stops when dropped.
 pub struct UdpLink {

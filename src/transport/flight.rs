@@ -34,9 +34,21 @@ pub struct Flights {
     read: AtomicU64,
     /// The first flight's records, read as they pass.
     records: Mutex<Records>,
+    /// The connection's local address (the emulated link keys its counts by it).
+    local: std::sync::OnceLock<std::net::SocketAddr>,
 }
 
 impl Flights {
+    /// Notes the connection's local address (once).
+    pub fn set_local(&self, addr: std::net::SocketAddr) {
+        let _ = self.local.set(addr);
+    }
+
+    /// The connection's local address, if noted.
+    pub fn local(&self) -> Option<std::net::SocketAddr> {
+        self.local.get().copied()
+    }
+
     /// The server's first flight in bytes, once the client has written its second flight.
     pub fn first_flight(&self) -> Option<u64> {
         (self.state.load(Ordering::Acquire) == 2).then(|| self.read.load(Ordering::Acquire))

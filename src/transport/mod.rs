@@ -107,6 +107,8 @@ pub struct ConnInfo {
     pub compressed_cert_message_bytes: Option<u64>,
     /// Over QUIC: the handshake's datagrams and bytes each way ([`quic`]).
     pub quic: Option<certbench_schema::QuicCounts>,
+    /// Through the emulated link: what it counted of the connection.
+    pub link_counts: Option<certbench_schema::LinkCounts>,
 }
 
 /// What the verifier did inside one handshake: its stages, and its reason if it rejected.

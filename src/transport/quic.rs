@@ -237,8 +237,9 @@ impl TlsStack for QuicTransport {
             .await
             .map_err(|e| Failure::TlsHandshake(e.to_string()))?;
         let handshake_ns = started.elapsed().as_nanos() as u64;
-        let counts = counts(&conn, c.client, handshake_ns, local);
-        let info = conn_info(&conn, counts);
+        let counts = counts(&conn, c.client, handshake_ns);
+        let mut info = conn_info(&conn, counts);
+        info.link_counts = crate::link::udp::counts_of(local);
         let (send, recv) = conn
             .open_bi()
             .await
@@ -263,16 +264,10 @@ impl TlsStack for QuicTransport {
     }
 }
 
-/// What quinn counted when the handshake completed, with the emulated link's counts for the
-/// connection from `local` (none off the link).
-fn counts(
-    conn: &quinn::Connection,
-    client: QuicClient,
-    handshake_ns: u64,
-    local: SocketAddr,
-) -> QuicCounts {
+/// What quinn counted when the handshake completed.
+fn counts(conn: &quinn::Connection, client: QuicClient, handshake_ns: u64) -> QuicCounts {
     let stats = conn.stats();
-    let mut counts = QuicCounts {
+    let counts = QuicCounts {
         datagrams_sent: stats.udp_tx.datagrams,
         bytes_sent: stats.udp_tx.bytes,
         datagrams_received: stats.udp_rx.datagrams,
@@ -282,13 +277,6 @@ fn counts(
         handshake_ns,
         ..QuicCounts::default()
     };
-    // Through the emulated link: its own counts of this connection (round 0 is what the
-    // server sent before anything reached it: nothing, over QUIC).
-    if let Some(flow) = crate::link::udp::flow_of(local) {
-        counts.link_rounds = Some(flow.server_round);
-        counts.link_server_bytes_per_round = flow.round_bytes.iter().skip(1).copied().collect();
-        counts.link_lost = Some(flow.client_to_server.lost + flow.server_to_client.lost);
-    }
     counts
 }
 

@@ -128,6 +128,9 @@ impl tower_service::Service<hyper::Uri> for TcpConnector {
             let host = host.trim_start_matches('[').trim_end_matches(']');
             let port = uri.port_u16().unwrap_or(443);
             let stream = tcp(host, port, fixed).await?;
+            if let Ok(local) = stream.local_addr() {
+                flights.set_local(local);
+            }
             Ok(TokioIo::new(Counted::new(stream, flights)))
         })
     }
@@ -325,6 +328,7 @@ impl TlsStack for RustlsTransport {
                         .filter(|d| d.ok)
                         .map(|d| d.message_bytes()),
                     quic: None,
+                    link_counts: c.flights.local().and_then(crate::link::tcp_counts_of),
                 }
             }
             hyper_rustls::MaybeHttpsStream::Http(_) => {

@@ -70,7 +70,7 @@ fn every_method_verifies_the_mirror_over_quic_as_over_rustls_and_counts_the_data
             q.handshake_ns > 0
                 && q.handshake_ns <= s.stage(certbench_schema::Stage::Connection).unwrap()
         );
-        assert_eq!(q.link_rounds, None, "no link, no link counts");
+        assert_eq!(s.meta.link_counts, None, "no link, no link counts");
     }
 }
 

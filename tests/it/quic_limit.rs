@@ -190,7 +190,10 @@ fn the_server_stops_at_three_times_the_clients_datagram_as_quinn_counts_it() {
         .expect("no flight of exactly 3×");
     assert_eq!(exact.rounds, Some(1), "exactly 3×: one round trip");
     assert_eq!(at(&|s| flight(s) <= budget && s.rounds != Some(1)), 0);
-    assert!(at(&|s| s.rounds == Some(2)) >= 10, "no flight was held back");
+    assert!(
+        at(&|s| s.rounds == Some(2)) >= 10,
+        "no flight was held back"
+    );
     assert_eq!(at(&|s| flight(s) <= budget && s.rounds == Some(2)), 0);
     // quinn lets a datagram leave while any of the budget is left: a flight of a little
     // more than 3× whose last datagram started below it goes in one round trip.

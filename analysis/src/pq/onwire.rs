@@ -139,14 +139,15 @@ fn row(
     let (mut extra_sites, mut model_differs) = (0, 0);
     for (site, ss) in by_site {
         let host = ss[0].site.clone();
-        let r = median(ss.iter().filter_map(|s| {
-            let q = s.meta.quic.as_ref()?;
-            Some(f64::from(q.link_rounds?))
-        }));
+        let r = median(
+            ss.iter()
+                .filter_map(|s| Some(f64::from(s.meta.link_counts.as_ref()?.handshake_rounds))),
+        );
         let m = model(ss, quic, handshake.get(&(host, k.3.clone())).copied());
         if let Some(r) = r {
             rounds.push(r);
-            extra_sites += usize::from(r > 1.0);
+            // QUIC's handshake is one round trip, TCP's two (TCP's and TLS's).
+            extra_sites += usize::from(r > if quic { 1.0 } else { 2.0 });
         }
         if let (Some(r), Some(m)) = (r, m) {
             model_differs += usize::from(r != m);
@@ -154,7 +155,8 @@ fn row(
         models.extend(m);
         lost.extend(median(
             ss.iter()
-                .filter_map(|s| Some(s.meta.quic.as_ref()?.link_lost? as f64)),
+                .filter(|_| quic)
+                .filter_map(|s| Some(s.meta.link_counts.as_ref()?.lost as f64)),
         ));
         let f = median(ss.iter().filter_map(|s| ms(s, false)));
         let l = median(ss.iter().filter_map(|s| ms(s, true)));

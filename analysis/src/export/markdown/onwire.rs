@@ -14,6 +14,25 @@ fn transport(t: &str) -> &str {
     }
 }
 
+/// A link as the answer names it: its RTT, bandwidth and loss (`RTT 20 ms, 10 Mbit/s, loss
+/// 1 %`), the window and the MTU left to the tables' headings.
+fn short(link: &str) -> String {
+    let keep = |p: &&str| {
+        p.starts_with("RTT")
+            || p.ends_with("bit/s")
+            || p.starts_with("loss")
+            || p.starts_with("HTTP/3")
+    };
+    let parts: Vec<&str> = link.split(", ").filter(keep).collect();
+    let parts: Vec<String> = (parts.iter())
+        .map(|p| match p.split_once(" of datagrams") {
+            Some((loss, _)) => loss.to_owned(),
+            None => (*p).to_owned(),
+        })
+        .collect();
+    parts.join(", ")
+}
+
 fn size(b: u64) -> String {
     match b {
         b if b >= 1_000_000 => format!("{} MB", b as f64 / 1e6),
@@ -101,7 +120,7 @@ fn twin_line(set: &str, rows: &[&WireRow]) -> String {
         if let Some(r) = (mine.iter()).find(|r| r.rounds.is_some() && r.lost.unwrap_or(0.0) == 0.0)
         {
             text.push_str(&format!(
-                ": the handshake takes {} round trip(s) (the link's count; the model says {}), a round trip more than one on {} of {} sites",
+                ": the handshake takes {} round trips (the link's count, median over sites; the model says {}), one more than its own on {} of {} sites",
                 r.rounds.unwrap_or_default(),
                 r.model_rounds.map_or("—".into(), |m| format!("{m}")),
                 r.extra_sites,
@@ -112,10 +131,10 @@ fn twin_line(set: &str, rows: &[&WireRow]) -> String {
             text.push_str(&format!(
                 "; the first byte {} ({}, {}) to {} ({}, {})",
                 signed(lo, " ms"),
-                a.link,
+                short(&a.link),
                 size(a.size),
                 signed(hi, " ms"),
-                b.link,
+                short(&b.link),
                 size(b.size)
             ));
         }
@@ -125,10 +144,10 @@ fn twin_line(set: &str, rows: &[&WireRow]) -> String {
             text.push_str(&format!(
                 "; the last byte {} ({}, {}) to {} ({}, {})",
                 signed(lo, " %"),
-                a.link,
+                short(&a.link),
                 size(a.size),
                 signed(hi, " %"),
-                b.link,
+                short(&b.link),
                 size(b.size)
             ));
         }
