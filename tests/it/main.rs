@@ -46,3 +46,4 @@ mod servo_workflow;
 mod sites;
 mod timed_verifier;
 mod verdicts;
+mod wire;
