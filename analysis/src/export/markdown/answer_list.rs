@@ -14,7 +14,7 @@ pub(crate) const WIDTH: usize = 100;
 
 /// `text` as a bullet: `- ` before its first line, two spaces before the others, words moved
 /// to the next line before one would pass [`WIDTH`].
-fn bullet(text: &str) -> String {
+pub(crate) fn bullet(text: &str) -> String {
     // Words, a code span with its spaces counting as one; a word that could open a block at
     // the start of a line (`- `, `= `, `| `, `1.` …) stays with the word before it.
     let opens_block = |w: &str| {

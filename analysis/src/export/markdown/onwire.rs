@@ -153,11 +153,11 @@ fn twin_line(set: &str, rows: &[&WireRow]) -> String {
         }
         parts.push(text);
     }
-    format!(
-        "- {} against today's chains (median over sites of the per-site difference): {}.",
+    super::answer_list::bullet(&format!(
+        "{} against today's chains (median over sites of the per-site difference): {}.",
         profile_label(set),
         parts.join("; ")
-    )
+    ))
 }
 
 /// The answer: a line per twin.
@@ -170,5 +170,5 @@ pub(crate) fn answer(rows: &[WireRow]) -> String {
         .filter(|s| **s != CLASSICAL)
         .map(|s| twin_line(s, &rows.iter().filter(|r| r.set == *s).collect::<Vec<_>>()))
         .collect();
-    lines.join("\n")
+    lines.concat()
 }
