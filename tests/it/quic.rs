@@ -1,6 +1,6 @@
-//! QUIC (`--transport quic`): every method verifies the mirror's sites over a real QUIC
-//! handshake (quinn, rustls inside) with the verdicts it gives over rustls, its samples
-//! carrying the handshake's datagrams and bytes each way; the post-quantum twins too.
+//! QUIC (`--transport quic`): every method verifies the mirror's 13 sites over a real QUIC
+//! handshake (quinn, rustls inside), its samples carrying the handshake's datagrams and bytes
+//! each way; the post-quantum twins too.
 
 use std::collections::HashMap;
 
@@ -27,7 +27,7 @@ fn verdicts(samples: &[Sample]) -> HashMap<(String, String, String), Verdict> {
 }
 
 #[test]
-fn every_method_verifies_the_mirror_over_quic_as_over_rustls_and_counts_the_datagrams() {
+fn every_method_verifies_the_mirror_over_quic_and_counts_the_datagrams() {
     let methods = crate::common::all_methods();
     let sites = sites();
     let classical = [Profile::Classical];
@@ -39,22 +39,18 @@ fn every_method_verifies_the_mirror_over_quic_as_over_rustls_and_counts_the_data
         1,
         None,
     );
-    let tls = drive_pq_over(
-        (Transport::Rustls, None),
-        methods,
-        &sites,
-        &classical,
-        1,
-        None,
-    );
     assert_eq!(quic.len(), 13 * methods.len());
-    assert_eq!(
-        verdicts(&quic),
-        verdicts(&tls),
-        "the same verdicts over QUIC"
-    );
-    let ok = quic.iter().filter(|s| s.verdict == Verdict::Ok).count();
-    assert!(ok >= 13 * (methods.len() - 1), "{ok} of {}", quic.len());
+    // Every method accepts every site's chain, as over rustls (`tests/it/driver_mirror.rs`);
+    // `mtc` verifies Merkle Tree Certificates only.
+    for ((site, method, _), verdict) in verdicts(&quic) {
+        match method.as_str() {
+            "mtc" => assert!(
+                matches!(verdict, Verdict::Unsupported(_)),
+                "{site}: {verdict:?}"
+            ),
+            _ => assert_eq!(verdict, Verdict::Ok, "{method} on {site}"),
+        }
+    }
     for s in quic.iter().filter(|s| s.verdict == Verdict::Ok) {
         assert_eq!(s.config.transport, Some(Transport::Quic.into()));
         let q = s.meta.quic.as_ref().expect("the QUIC counts");
