@@ -267,7 +267,7 @@ impl TlsStack for QuicTransport {
 /// What quinn counted when the handshake completed.
 fn counts(conn: &quinn::Connection, client: QuicClient, handshake_ns: u64) -> QuicCounts {
     let stats = conn.stats();
-    let counts = QuicCounts {
+    QuicCounts {
         datagrams_sent: stats.udp_tx.datagrams,
         bytes_sent: stats.udp_tx.bytes,
         datagrams_received: stats.udp_rx.datagrams,
@@ -275,9 +275,7 @@ fn counts(conn: &quinn::Connection, client: QuicClient, handshake_ns: u64) -> Qu
         lost_packets: stats.path.lost_packets,
         initial_datagram: client.datagram,
         handshake_ns,
-        ..QuicCounts::default()
-    };
-    counts
+    }
 }
 
 /// The connection's facts: TLS 1.3 (QUIC has no other), the certificates the server sent.
