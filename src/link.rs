@@ -57,8 +57,9 @@ pub(crate) mod path;
 mod spec;
 pub mod udp;
 
-pub use counts::{DirectionCounts, FlowCounts};
+pub use counts::FlowCounts;
 use counts::{Flows, Registry, Shared, lock};
+pub use datagram::DirectionCounts;
 pub use kernel::{ETHERNET_MSS, kernel_window, read_send_mss};
 use path::Path;
 pub use spec::{BadLink, DEFAULT_MTU, DEFAULT_SEED, IPV4_UDP_HEADERS, LinkSpec};

@@ -7,16 +7,13 @@ use anyhow::{Context, Result};
 use certbench_analysis::export::render_wire;
 use clap::Args;
 
-use super::output::{self, Outcome, OutputArgs};
-use crate::link::LinkSpec;
-use crate::mirror::local;
+use super::output::{Outcome, OutputArgs};
 use crate::pq::Profile;
 use crate::pq::scenario::{self, Axis, Scenario};
 use crate::run::sink::RawSink;
 use crate::sites::parse_sites;
-use crate::wire::WireOptions;
+use crate::wire::{self, WireOptions};
 use certbench_core::methods::Method;
-use certbench_core::roots::RootSet;
 
 #[derive(Args, Debug)]
 pub(super) struct WireArgs {
@@ -85,23 +82,8 @@ pub(super) struct WireArgs {
 }
 
 impl WireArgs {
-    /// The links: each RTT with each bandwidth, then the lossy one.
-    fn links(&self) -> Result<Vec<LinkSpec>> {
-        let mut text: Vec<String> = (self.rtt.iter())
-            .flat_map(|r| self.bandwidth.iter().map(move |b| format!("{r},{b}")))
-            .collect();
-        let lossless = ["0", "0%"].contains(&self.loss.trim());
-        if let (Some(r), Some(b), false) = (self.rtt.first(), self.bandwidth.first(), lossless) {
-            text.push(format!("{r},{b},loss={}", self.loss.trim()));
-        }
-        (text.iter())
-            .map(|t| t.parse::<LinkSpec>().map_err(anyhow::Error::from))
-            .collect()
-    }
-
     /// The options: today's mirror and each twin set (made once, noted), their roots.
     fn options(&self) -> Result<WireOptions> {
-        let quiet = self.out.quiet;
         let text = std::fs::read_to_string(&self.sites)
             .with_context(|| format!("reading {}", self.sites.display()))?;
         let (sites, bad) = parse_sites(&text);
@@ -109,21 +91,14 @@ impl WireArgs {
             .for_each(|e| self.out.error(&format!("certbench: {e}")));
         let mut hosts: Vec<String> = sites.into_iter().map(|s| s.host).collect();
         hosts.dedup();
-        let scenarios = match self.scenarios.is_empty() {
-            true => vec![Scenario::AS_SERVED],
-            false => scenario::scenarios(&self.scenarios),
+        let scenarios = scenario::scenarios(&self.scenarios);
+        let scenarios = if self.scenarios.is_empty() {
+            vec![Scenario::AS_SERVED]
+        } else {
+            scenarios
         };
-        let mut sets = vec![local::load(&self.mirror_cache)?];
-        let mut roots = RootSet::from_certs("mirror", sets[0].roots.clone());
-        for twin_set in scenario::sets(&self.pq, &scenarios).into_iter().skip(1) {
-            let dir = crate::mirror::set_dir(&self.mirror_cache, twin_set);
-            if !local::is_cached(&dir) {
-                output::note(quiet, &local::generating(&dir));
-            }
-            let set = local::load_set(&self.mirror_cache, twin_set)?;
-            roots.extend(&format!("pq-{}", twin_set.dir_name()), set.roots.clone());
-            sets.push(set);
-        }
+        let note = |m: &str| self.out.note(m);
+        let (sets, roots) = wire::load_sets(&self.mirror_cache, &self.pq, &scenarios, &note)?;
         let mut methods = vec![self.method];
         if self.pq.contains(&Profile::Mtc) && self.method != Method::Mtc {
             methods.push(Method::Mtc);
@@ -134,7 +109,7 @@ impl WireArgs {
             sets,
             roots,
             methods,
-            links: self.links()?,
+            links: wire::links(&self.rtt, &self.bandwidth, &self.loss)?,
             runs: self.runs,
             warmup: self.warmup,
             timeout: std::time::Duration::try_from_secs_f64(self.timeout)

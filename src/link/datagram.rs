@@ -19,8 +19,48 @@
 
 use std::time::Instant;
 
-use super::LinkSpec;
-use super::counts::DirectionCounts;
+use serde::{Deserialize, Serialize};
+
+use super::spec::LinkSpec;
+
+/// One direction of a flow.
+///
+/// Invariants: `offered = delivered + lost + too_big + (in flight)`, the same for bytes
+/// without the in-flight share; `lost_indices.len() == lost`, in increasing order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DirectionCounts {
+    /// Datagrams (TCP: segments, each at most one MSS of one read) the sender handed the link.
+    pub offered: u64,
+    /// Their bytes (UDP payload; TCP payload).
+    pub offered_bytes: u64,
+    /// Datagrams the link handed the receiver's socket.
+    pub delivered: u64,
+    /// Their bytes.
+    pub delivered_bytes: u64,
+    /// Datagrams lost at random (`loss=P%`; the datagram link only).
+    pub lost: u64,
+    /// Datagrams dropped as larger than the path MTU allows (`mtu=N`; the datagram link only).
+    pub too_big: u64,
+    /// The index (0-based, among `offered`) of each datagram lost at random: the same seed
+    /// loses the same indices.
+    pub lost_indices: Vec<u64>,
+    /// When the first datagram began to leave on the wire, ns after the link started (this
+    /// and the next two: the datagram link only; the TCP link leaves them at 0).
+    pub first_departure_ns: Option<u64>,
+    /// When the wire is free after the last datagram left, ns after the link started.
+    pub wire_free_ns: u64,
+    /// The time the wire stood idle between the first departure and `wire_free_ns`, ns: the
+    /// wire was busy for `wire_free_ns − first_departure_ns − idle_wire_ns`.
+    pub idle_wire_ns: u64,
+}
+
+impl DirectionCounts {
+    /// Nanoseconds the wire was busy carrying this direction's datagrams.
+    pub fn busy_wire_ns(&self) -> u64 {
+        let first = self.first_departure_ns.unwrap_or(self.wire_free_ns);
+        (self.wire_free_ns - first).saturating_sub(self.idle_wire_ns)
+    }
+}
 
 /// Which way a datagram goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::time::Instant;
 
-use super::LinkSpec;
+use super::spec::LinkSpec;
 
 /// One direction's state: the sender's window and the wire.
 ///

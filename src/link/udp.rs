@@ -25,9 +25,9 @@ use std::sync::{Arc, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::LinkSpec;
 use super::counts::{FlowCounts, Flows, Registry, Shared, lock};
 use super::datagram::{DatagramPath, Direction, Fate};
+use super::spec::LinkSpec;
 
 /// How often a blocked read or an idle scheduler looks at the stop flag.
 pub const POLL: Duration = Duration::from_millis(50);

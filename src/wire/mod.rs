@@ -22,10 +22,11 @@ use certbench_core::roots::RootSet;
 use certbench_schema::{Hook, Sample, Transport};
 
 use crate::driver::{DriverOptions, Served, run};
-use crate::link::LinkSpec;
+use crate::link::{BadLink, LinkSpec};
 use crate::mirror::MirrorSet;
-use crate::mirror::local::{LocalError, serve_each_compressing};
-use crate::pq::scenario::TwinSet;
+use crate::mirror::local::{self, LocalError, serve_each_compressing};
+use crate::pq::Profile;
+use crate::pq::scenario::{self, Scenario, TwinSet};
 use crate::sites::{Site, parse_sites};
 
 /// The transports a link is measured over: TCP (rustls) and QUIC.
@@ -77,6 +78,44 @@ impl WireOptions {
             * (self.hosts.len() * self.sizes.len() * self.methods.len() * self.sets.len()) as u64
             * u64::from(self.runs + self.warmup)
     }
+}
+
+/// The links a run measures: each of `rtts` with each of `bandwidths`, then, unless `loss` is
+/// 0, the first of each with that loss (`loss=…`).
+pub fn links(rtts: &[String], bandwidths: &[String], loss: &str) -> Result<Vec<LinkSpec>, BadLink> {
+    let mut text: Vec<String> = (rtts.iter())
+        .flat_map(|r| bandwidths.iter().map(move |b| format!("{r},{b}")))
+        .collect();
+    let lossless = ["0", "0%"].contains(&loss.trim());
+    if let (Some(r), Some(b), false) = (rtts.first(), bandwidths.first(), lossless) {
+        text.push(format!("{r},{b},loss={}", loss.trim()));
+    }
+    text.iter().map(|t| t.parse()).collect()
+}
+
+/// Today's mirror and the twins of each of `profiles` under each of `scenarios`, from under
+/// `cache` or made there once (`note` told before each is made), and the roots trusting them.
+pub fn load_sets(
+    cache: &std::path::Path,
+    profiles: &[Profile],
+    scenarios: &[Scenario],
+    note: &dyn Fn(&str),
+) -> Result<(Vec<MirrorSet>, RootSet), LocalError> {
+    if !local::is_cached(cache) {
+        note(&local::generating(cache));
+    }
+    let mut sets = vec![local::load(cache)?];
+    let mut roots = RootSet::from_certs("mirror", sets[0].roots.clone());
+    for twin_set in scenario::sets(profiles, scenarios).into_iter().skip(1) {
+        let dir = crate::mirror::set_dir(cache, twin_set);
+        if !local::is_cached(&dir) {
+            note(&local::generating(&dir));
+        }
+        let set = local::load_set(cache, twin_set)?;
+        roots.extend(&format!("pq-{}", twin_set.dir_name()), set.roots.clone());
+        sets.push(set);
+    }
+    Ok((sets, roots))
 }
 
 /// Measures `opts` on the current runtime, each finished sample into `sink` (warm-ups
