@@ -32,9 +32,8 @@ pub(super) struct PqArgs {
     /// comma-separated, an axis not named stays whole (docs/pq.md).
     #[arg(long, value_name = "AXIS", value_delimiter = ',', requires = "pq")]
     scenarios: Vec<Axis>,
-    /// With --mirror: reach it over an emulated link, e.g. 40ms, 40ms,50mbit, 40ms,10mbit,loss=1%:
-    /// RTT/2 each way, TCP's initial window (10 segments of the kernel's payload unless set);
-    /// h3: HTTP/3 modelled over TCP; loss, seed, mtu: QUIC's datagrams (docs/pq.md).
+    /// With --mirror: reach it over an emulated link, e.g. 40ms, 40ms,50mbit or 40ms,10mbit,loss=1%
+    /// (h3: HTTP/3 modelled over TCP; loss, seed, mtu: QUIC's datagrams; docs/pq.md).
     #[arg(
         long,
         value_name = "RTT[,BANDWIDTH][,iw=N][,mss=N][,h3][,loss=P%][,seed=N][,mtu=N]",
