@@ -30,7 +30,7 @@ use certbench_core::corpus::Corpus;
 
 /// Bumped whenever generation changes (anything [`crate::certs::mirror_set::make`] makes), so
 /// older caches are not reused.
-pub const GENERATOR_VERSION: u32 = 9;
+pub const GENERATOR_VERSION: u32 = 10;
 
 #[derive(Serialize, Deserialize, PartialEq, Eq)]
 struct Index {

@@ -6,7 +6,8 @@
 //! The `mtcs` crate, an independent relying party, accepts the same certificates; `verify --pq
 //! mtc` gives every twin its chain's verdict.
 
-use certbench::certs::mtc::issue::{CA_ID, MtcBatch, issue};
+use certbench::certs::mtc::ca_cert::ca_certificate;
+use certbench::certs::mtc::issue::{CA_ID, MIRROR_ID, MtcBatch, issue};
 use certbench::pq::Profile;
 use certbench::pq::scenario::Scenario;
 use certbench_core::corpus::Corpus;
@@ -15,6 +16,7 @@ use certbench_core::mtc::cert::MtcCert;
 use certbench_core::stages::Recorder;
 use certbench_core::verifier::Target;
 use certbench_schema::{Profile as SchemaProfile, Verdict};
+use rcgen::PublicKeyData;
 use rustls_pki_types::CertificateDer;
 
 use crate::common::corpus;
@@ -114,7 +116,8 @@ fn landmark_relative_certificates_verify_and_the_draft_rejections_reject() {
     assert!(!e.is_empty());
 
     // A client that does not hold the landmark: the landmark-relative certificate is
-    // rejected, the standalone one (the CA's cosignature) accepted: the draft's fallback.
+    // rejected, the standalone one (the CA's and the mirror's cosignatures) accepted: the
+    // draft's fallback.
     let old = &b.ca_certificate_without_landmarks;
     let e = verdict(old, &leaf.landmark_relative, host, time).unwrap_err();
     assert!(e.contains("is not trusted"), "{e}");
@@ -151,6 +154,47 @@ fn landmark_relative_certificates_verify_and_the_draft_rejections_reject() {
     assert_eq!(
         rustls.unsupported(&twin).map(|u| u.to_string()).as_deref(),
         Some("unsupported algorithm: MTC proof (Merkle Tree Certificate)")
+    );
+}
+
+#[test]
+fn a_standalone_certificate_needs_two_ml_dsa_44_cosignatures_as_chrome_requires() {
+    let corpus = corpus();
+    let b = batch(&corpus);
+    let (i, c) = (corpus.chains.iter().enumerate())
+        .find(|(_, c)| c.host == "github.com")
+        .unwrap();
+    let (leaf, host, time) = (&b.leaves[i], c.host.as_str(), c.validation_time);
+    // A client without the landmark: standalone certificates only.
+    let old = &b.ca_certificate_without_landmarks;
+    let two = MtcCert::parse(&leaf.standalone).unwrap();
+    let ids: Vec<&[u8]> = two.proof.signatures.iter().map(|s| s.cosigner_id).collect();
+    assert_eq!(
+        ids,
+        [CA_ID, MIRROR_ID],
+        "the CA's and the mirror's, in §6.1's order"
+    );
+    assert_eq!(verdict(old, &leaf.standalone, host, time), Ok(()));
+    // The CA's cosignature alone, as a single-cosigner CA issues it: Chrome's rule says no.
+    let e = verdict(old, &leaf.standalone_ca_only, host, time).unwrap_err();
+    assert_eq!(
+        e,
+        "1 valid cosignature(s) from the CA's cosigners; Chrome requires 2"
+    );
+    // A relying party that knows the mirror by another key: its cosignature does not verify.
+    let other = rcgen::KeyPair::generate_for(&rcgen::PKCS_ML_DSA_44).unwrap();
+    let ca = ca_certificate(&b.cosigner_spki, &other.subject_public_key_info(), &[]).unwrap();
+    let e = verdict(&ca, &leaf.standalone, host, time).unwrap_err();
+    assert!(e.contains("does not verify"), "{e}");
+    // A mirror cosigner with an ECDSA key: not a cosigner Chrome accepts.
+    let ecdsa = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256).unwrap();
+    let ca = ca_certificate(&b.cosigner_spki, &ecdsa.subject_public_key_info(), &[]).unwrap();
+    let e = verdict(&ca, &leaf.standalone, host, time).unwrap_err();
+    assert!(e.contains("not ML-DSA-44"), "{e}");
+    // A landmark-relative certificate carries none and needs none.
+    assert_eq!(
+        verdict(&b.ca_certificate, &leaf.landmark_relative, host, time),
+        Ok(())
     );
 }
 

@@ -40,6 +40,11 @@ pub mod oid {
     /// beyond certbench.
     pub const CERTBENCH_TRUSTED_SUBTREES: &[u8] =
         &[0x2b, 0x06, 0x01, 0x04, 0x01, 0x81, 0xfd, 0x59, 0x63, 0x01];
+    /// certbench's own extension on a CA certificate naming the CA's other cosigners (a
+    /// mirror's): `SEQUENCE OF SEQUENCE { id OCTET STRING, SubjectPublicKeyInfo }`, the draft
+    /// leaving a relying party's cosigner set to its policy (32473.99.2, as above).
+    pub const CERTBENCH_COSIGNERS: &[u8] =
+        &[0x2b, 0x06, 0x01, 0x04, 0x01, 0x81, 0xfd, 0x59, 0x63, 0x02];
     /// `id-ml-dsa-44` (2.16.840.1.101.3.4.3.17), a cosigner's key.
     pub const ML_DSA_44: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x03, 0x11];
 }
@@ -76,8 +81,8 @@ pub enum MtcError {
         /// The subtree's end.
         end: u64,
     },
-    /// The subtree is no trusted subtree and its cosignatures do not satisfy the policy.
-    #[error("subtree [{start}, {end}) is not trusted and not signed by the CA's cosigner")]
+    /// The subtree is no trusted subtree and none of the CA's cosigners signed it.
+    #[error("subtree [{start}, {end}) is not trusted and not signed by the CA's cosigners")]
     Untrusted {
         /// The subtree's start.
         start: u64,
@@ -85,8 +90,20 @@ pub enum MtcError {
         end: u64,
     },
     /// A trusted cosigner's signature over the subtree does not verify.
-    #[error("cosignature of the CA cosigner does not verify")]
+    #[error("a cosignature of the CA's cosigners does not verify")]
     BadCosignature,
+    /// A standalone certificate with fewer valid cosignatures from distinct cosigners of the
+    /// CA's set than Chrome requires ([`verify::CHROME_MIN_COSIGNATURES`]).
+    #[error("{valid} valid cosignature(s) from the CA's cosigners; Chrome requires {required}")]
+    TooFewCosignatures {
+        /// Valid cosignatures from distinct cosigners of the set.
+        valid: usize,
+        /// What the policy requires.
+        required: usize,
+    },
+    /// A cosigner of the CA's set whose key is not ML-DSA-44.
+    #[error("a cosigner's key is not ML-DSA-44 (Chrome accepts ML-DSA-44 cosigners only)")]
+    CosignerNotMlDsa44,
     /// The certificate is not valid at the verification time.
     #[error("certificate is not valid at {time} (valid {not_before}..={not_after})")]
     Expired {

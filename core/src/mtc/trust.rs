@@ -27,6 +27,15 @@ pub struct TrustedSubtree {
     pub hash: Hash,
 }
 
+/// A cosigner besides the CA's own (a mirror) whose signatures the relying party accepts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cosigner {
+    /// Its ID (binary trust anchor ID).
+    pub id: Vec<u8>,
+    /// Its subjectPublicKeyInfo contents (algorithm, then key).
+    pub spki: Vec<u8>,
+}
+
 /// One Merkle Tree CA as the relying party trusts it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CaTrust {
@@ -40,6 +49,18 @@ pub struct CaTrust {
     pub max_serial: u64,
     /// The trusted subtrees held (the CA's active landmarks' subtrees).
     pub subtrees: Vec<TrustedSubtree>,
+    /// The CA's other cosigners (certbench's [`oid::CERTBENCH_COSIGNERS`]): with the CA's
+    /// own, the set a standalone certificate's cosignatures are counted from.
+    pub cosigners: Vec<Cosigner>,
+}
+
+impl CaTrust {
+    /// The cosigner set: the CA's own cosigner (ID the CA ID), then the others. Each as
+    /// (ID, subjectPublicKeyInfo contents).
+    pub fn cosigner_set(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        let own = std::iter::once((self.ca_id.as_slice(), self.cosigner_spki.as_slice()));
+        own.chain((self.cosigners.iter()).map(|c| (c.id.as_slice(), c.spki.as_slice())))
+    }
 }
 
 /// The Merkle Tree CAs of a trust store.
@@ -80,7 +101,7 @@ impl CaTrust {
         let subject = r.expect(SEQUENCE)?;
         let ca_id = super::cert::ca_id_of_name(subject)?.to_vec();
         let cosigner_spki = r.expect(SEQUENCE)?.to_vec();
-        let (mut ca, mut subtrees) = (None, Vec::new());
+        let (mut ca, mut subtrees, mut cosigners) = (None, Vec::new(), Vec::new());
         while let Ok((tag, contents, _)) = r.next() {
             if tag != crate::der::EXTENSIONS {
                 continue;
@@ -96,6 +117,8 @@ impl CaTrust {
                     ca = Some(serial_bounds(value)?);
                 } else if id == oid::CERTBENCH_TRUSTED_SUBTREES {
                     subtrees = trusted_subtrees(value)?;
+                } else if id == oid::CERTBENCH_COSIGNERS {
+                    cosigners = cosigners_of(value)?;
                 }
             }
         }
@@ -106,8 +129,41 @@ impl CaTrust {
             min_serial,
             max_serial,
             subtrees,
+            cosigners,
         })
     }
+}
+
+/// certbench's `SEQUENCE OF SEQUENCE { id OCTET STRING, SubjectPublicKeyInfo }`.
+fn cosigners_of(value: &[u8]) -> Result<Vec<Cosigner>, MtcError> {
+    let mut list = Der::new(crate::der::sequence_contents(value)?);
+    let mut out = Vec::new();
+    while list.peek().is_some() {
+        let mut c = Der::new(list.expect(SEQUENCE)?);
+        let id = c.expect(OCTET_STRING)?.to_vec();
+        let spki = c.expect(SEQUENCE)?.to_vec();
+        c.finish()?;
+        if id.is_empty() {
+            return Err(MtcError::Malformed("empty cosigner ID"));
+        }
+        out.push(Cosigner { id, spki });
+    }
+    Ok(out)
+}
+
+/// certbench's cosigners extension value for `cosigners`, each (ID, SubjectPublicKeyInfo
+/// DER) (what the issuer writes).
+pub fn encode_cosigners(cosigners: &[(&[u8], &[u8])]) -> Vec<u8> {
+    let mut items = Vec::new();
+    for (id, spki_der) in cosigners {
+        let mut one = Vec::new();
+        crate::der::push_tlv(&mut one, OCTET_STRING, id);
+        one.extend_from_slice(spki_der);
+        crate::der::push_tlv(&mut items, SEQUENCE, &one);
+    }
+    let mut out = Vec::new();
+    crate::der::push_tlv(&mut out, SEQUENCE, &items);
+    out
 }
 
 /// `MTCCertificationAuthority ::= SEQUENCE { sigAlg, minSerial, maxSerial }` (-07).

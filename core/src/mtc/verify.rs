@@ -4,23 +4,35 @@
 //! time, an end-entity for TLS servers (no CA basic constraints; an EKU, if any, with
 //! serverAuth); the name is checked apart (rustls-webpki's name matching, in the method).
 //!
+//! A standalone certificate is accepted as Chrome accepts one from its MTC test root store
+//! (draft -05's issuance logs, Chrome 152): at least [`CHROME_MIN_COSIGNATURES`] valid
+//! cosignatures over the subtree, from distinct cosigners of the CA's set (the CA's own and
+//! its mirrors', [`super::trust::CaTrust::cosigner_set`]), each key ML-DSA-44. Signatures by cosigners
+//! outside the set are ignored (the draft: a relying party ignores cosigners it does not
+//! know).
+//!
 //! Invariant: `Ok` only when the entry's inclusion proof hashes to a subtree the relying party
-//! holds, or to one the CA's cosigner signed; every other outcome is an [`MtcError`].
+//! holds, or to one that enough of the CA's cosigners signed; every other outcome is an
+//! [`MtcError`].
 
 use rustls::crypto::WebPkiSupportedAlgorithms;
 
 use super::MtcError;
 use super::cert::{MtcCert, cosigned_message};
 use super::tree::evaluate_inclusion;
-use super::trust::{CaTrust, MtcTrust};
+use super::trust::MtcTrust;
 use crate::der::{Der, SEQUENCE, Spki};
+
+/// Chrome's rule for a standalone certificate: this many valid cosignatures from distinct
+/// cosigners of the CA's set (the CA's and a mirror's).
+pub const CHROME_MIN_COSIGNATURES: usize = 2;
 
 /// What authenticated the subtree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Authenticated {
     /// A trusted subtree (landmark) the relying party holds: a landmark-relative certificate.
     Landmark,
-    /// The CA cosigner's signature in the certificate: a standalone certificate.
+    /// Enough of the CA's cosigners' signatures in the certificate: a standalone certificate.
     Cosigned,
 }
 
@@ -56,38 +68,54 @@ pub fn verify_proof(
             }),
         };
     }
-    // Step 12: the CA cosigner's signature (other cosigners are not configured: ignored).
-    let Some(sig) = p.signatures.iter().find(|s| s.cosigner_id == ca.ca_id) else {
-        return Err(MtcError::Untrusted {
+    // Step 12, under Chrome's rule: cosignatures of the CA's set, each checked (the IDs are
+    // distinct and ordered: the proof's reader refuses them otherwise).
+    let mut valid = 0;
+    for sig in &p.signatures {
+        let Some((id, spki)) = ca.cosigner_set().find(|(id, _)| *id == sig.cosigner_id) else {
+            continue;
+        };
+        let message = cosigned_message(id, &ca.ca_id, cert.log_number, p.start, p.end, &hash);
+        match cosigner_verifies(spki, &message, sig.signature, algs)? {
+            true => valid += 1,
+            false => return Err(MtcError::BadCosignature),
+        }
+    }
+    match valid {
+        0 => Err(MtcError::Untrusted {
             start: p.start,
             end: p.end,
-        });
-    };
-    let message = cosigned_message(&ca.ca_id, &ca.ca_id, cert.log_number, p.start, p.end, &hash);
-    match cosigner_verifies(ca, &message, sig.signature, algs) {
-        true => Ok(Authenticated::Cosigned),
-        false => Err(MtcError::BadCosignature),
+        }),
+        n if n < CHROME_MIN_COSIGNATURES => Err(MtcError::TooFewCosignatures {
+            valid: n,
+            required: CHROME_MIN_COSIGNATURES,
+        }),
+        _ => Ok(Authenticated::Cosigned),
     }
 }
 
-/// Whether `signature` over `message` verifies under the CA cosigner's key, with an
-/// algorithm its key determines alone (ML-DSA, Ed25519: the algorithm identifier of the key
-/// is that of the signature).
+/// Whether `signature` over `message` verifies under a cosigner's key (subjectPublicKeyInfo
+/// contents `spki`), which must be ML-DSA-44 (Chrome's rule; its algorithm identifier is the
+/// signature's too).
 fn cosigner_verifies(
-    ca: &CaTrust,
+    spki: &[u8],
     message: &[u8],
     signature: &[u8],
     algs: &WebPkiSupportedAlgorithms,
-) -> bool {
-    let Ok(spki) = Spki::from_contents(&ca.cosigner_spki) else {
-        return false;
+) -> Result<bool, MtcError> {
+    let Ok(spki) = Spki::from_contents(spki) else {
+        return Ok(false);
     };
-    algs.all
+    if crate::der::Der::new(spki.alg).expect(crate::der::OID).ok() != Some(super::oid::ML_DSA_44) {
+        return Err(MtcError::CosignerNotMlDsa44);
+    }
+    Ok(algs
+        .all
         .iter()
         .filter(|a| {
             a.public_key_alg_id().as_ref() == spki.alg && a.signature_alg_id().as_ref() == spki.alg
         })
-        .any(|a| a.verify_signature(spki.key, message, signature).is_ok())
+        .any(|a| a.verify_signature(spki.key, message, signature).is_ok()))
 }
 
 /// The X.509 checks that follow: valid at `time`, and an end-entity certificate for a TLS

@@ -3,7 +3,8 @@
 //! whose subject is the CA ID, whose key is the CA cosigner's (ML-DSA-44), with the critical
 //! `id-pe-mtcCertificationAuthority-SHA256` extension (the cosigner's algorithm, the serials
 //! not revoked), basic constraints and keyCertSign as §5.5 requires, and, as certbench's own
-//! out-of-band channel, the trusted subtrees (landmarks) the client holds.
+//! out-of-band channel, the CA's other cosigner (a mirror's, whose cosignature Chrome's rule
+//! requires beside the CA's) and the trusted subtrees (landmarks) the client holds.
 //!
 //! Invariant: it is read back by `certbench_core::mtc::trust::CaTrust::from_ca_certificate`
 //! (tested through every verdict test), and it is among the roots only of runs with `mtc`.
@@ -17,7 +18,9 @@ use x509_cert::time::{Time, Validity};
 
 use super::encode::{V3, extensions_der, signed, tbs_der};
 use certbench_core::mtc::cert::ca_id_name;
-use certbench_core::mtc::trust::{TrustedSubtree, encode_trusted_subtrees, uint_contents};
+use certbench_core::mtc::trust::{
+    TrustedSubtree, encode_cosigners, encode_trusted_subtrees, uint_contents,
+};
 
 /// The CA ID: 32473.1 (RFC 5612's documentation enterprise number, the draft's own example),
 /// binary.
@@ -45,10 +48,15 @@ fn ext(oid: &str, critical: bool, value: Vec<u8>) -> Result<Extension, der::Erro
     })
 }
 
+/// The mirror cosigner's ID: 32473.2 (RFC 5612's documentation arc, as the CA's), binary.
+pub const MIRROR_ID: &[u8] = &[0x81, 0xfd, 0x59, 0x02];
+
 /// The CA certificate for a client holding `subtrees` (none: a client that takes standalone
-/// certificates only).
+/// certificates only), its cosigner set the CA's own (`cosigner_spki`) and the mirror's
+/// (`mirror_spki`, [`MIRROR_ID`]).
 pub fn ca_certificate(
     cosigner_spki: &[u8],
+    mirror_spki: &[u8],
     subtrees: &[TrustedSubtree],
 ) -> Result<CertificateDer<'static>, der::Error> {
     let name = ca_id_name(CA_ID);
@@ -58,6 +66,11 @@ pub fn ca_certificate(
         ext("2.5.29.15", true, vec![0x03, 0x02, 0x02, 0x04])?,
         ext("1.3.6.1.5.5.7.1.38", true, mtc_ca_extension())?,
     ];
+    extensions.push(ext(
+        "1.3.6.1.4.1.32473.99.2",
+        false,
+        encode_cosigners(&[(MIRROR_ID, mirror_spki)]),
+    )?);
     if !subtrees.is_empty() {
         extensions.push(ext(
             "1.3.6.1.4.1.32473.99.1",

@@ -2,7 +2,10 @@
 //! batch of certificates into one issuance log ([`super::log`]), allocates a landmark after
 //! them, and gives each certificate in both forms the draft defines: *landmark-relative*
 //! (signatureless: the inclusion proof up to a landmark subtree, no signatures) and
-//! *standalone* (the same proof, with the CA cosigner's ML-DSA-44 signature over the subtree).
+//! *standalone* (the same proof, with the ML-DSA-44 cosignatures over the subtree of the CA's
+//! cosigner and of a mirror's: the two Chrome requires), and the standalone certificate with
+//! the CA's cosignature alone, as a single-cosigner CA of draft -07 issues it (which Chrome's
+//! rule rejects).
 //! The relying party's side is its CA certificate (§5.5), carrying the landmark subtrees in
 //! certbench's own extension (the draft leaves their distribution out of band).
 //!
@@ -32,7 +35,7 @@ use certbench_core::mtc::cert::{
 };
 use certbench_core::mtc::trust::TrustedSubtree;
 
-pub use super::ca_cert::CA_ID;
+pub use super::ca_cert::{CA_ID, MIRROR_ID};
 
 /// Landmarks allocated before the batch's: its interval starts at this many times
 /// [`ENTRIES_PER_LANDMARK`], as in a log some days old.
@@ -73,8 +76,11 @@ impl From<der::Error> for MtcIssueError {
 pub struct IssuedMtc {
     /// The landmark-relative (signatureless) certificate.
     pub landmark_relative: CertificateDer<'static>,
-    /// The standalone certificate: the same subtree, with the CA's cosignature.
+    /// The standalone certificate: the same subtree, with the CA's and the mirror's
+    /// cosignatures.
     pub standalone: CertificateDer<'static>,
+    /// The standalone certificate with the CA's cosignature alone.
+    pub standalone_ca_only: CertificateDer<'static>,
     /// The leaf's ML-DSA-44 key, PKCS#8 DER.
     pub key_pkcs8: Vec<u8>,
     /// Its entry's index in the log.
@@ -96,6 +102,8 @@ pub struct MtcBatch {
     pub subtrees: Vec<TrustedSubtree>,
     /// The CA cosigner's SubjectPublicKeyInfo DER (ML-DSA-44).
     pub cosigner_spki: Vec<u8>,
+    /// The mirror cosigner's SubjectPublicKeyInfo DER (ML-DSA-44).
+    pub mirror_spki: Vec<u8>,
 }
 
 /// Issues one certificate per template into a new log of the CA, then a landmark.
@@ -108,6 +116,7 @@ pub fn issue(templates: &[&[u8]]) -> Result<MtcBatch, MtcIssueError> {
     let last_landmark = LANDMARKS_BEFORE * ENTRIES_PER_LANDMARK;
     let mut log = IssuanceLog::new(1, last_landmark, last_landmark + ENTRIES_PER_LANDMARK / 2);
     let cosigner = KeyPair::generate_for(&rcgen::PKCS_ML_DSA_44)?;
+    let mirror = KeyPair::generate_for(&rcgen::PKCS_ML_DSA_44)?;
     let mut pending = Vec::new();
     for (i, template) in templates.iter().enumerate() {
         let key = KeyPair::generate_for(&rcgen::PKCS_ML_DSA_44)?;
@@ -146,6 +155,8 @@ pub fn issue(templates: &[&[u8]]) -> Result<MtcBatch, MtcIssueError> {
             .expect("the entry is in its subtree");
         let message = cosigned_message(CA_ID, CA_ID, log.log_number, s.start, s.end, &s.hash);
         let signature = cosigner.sign(&message)?;
+        let message = cosigned_message(MIRROR_ID, CA_ID, log.log_number, s.start, s.end, &s.hash);
+        let mirror_signature = mirror.sign(&message)?;
         let mut proof = MtcProof {
             extensions: &[],
             start: s.start,
@@ -158,22 +169,34 @@ pub fn issue(templates: &[&[u8]]) -> Result<MtcBatch, MtcIssueError> {
             cosigner_id: CA_ID,
             signature: &signature,
         }];
+        let standalone_ca_only = encode(&tbs, &proof)?;
+        // In §6.1's order: the CA's ID sorts before the mirror's.
+        proof.signatures.push(SubtreeSignature {
+            cosigner_id: MIRROR_ID,
+            signature: &mirror_signature,
+        });
         let standalone = encode(&tbs, &proof)?;
         leaves.push(IssuedMtc {
             landmark_relative: CertificateDer::from(landmark_relative),
             standalone: CertificateDer::from(standalone),
+            standalone_ca_only: CertificateDer::from(standalone_ca_only),
             key_pkcs8: key.serialize_der(),
             index,
             subtree: (s.start, s.end),
         });
     }
-    let cosigner_spki = cosigner.subject_public_key_info();
+    let (cosigner_spki, mirror_spki) = (
+        cosigner.subject_public_key_info(),
+        mirror.subject_public_key_info(),
+    );
+    let ca_cert = |subtrees| super::ca_cert::ca_certificate(&cosigner_spki, &mirror_spki, subtrees);
     Ok(MtcBatch {
         leaves,
-        ca_certificate: super::ca_cert::ca_certificate(&cosigner_spki, &subtrees)?,
-        ca_certificate_without_landmarks: super::ca_cert::ca_certificate(&cosigner_spki, &[])?,
+        ca_certificate: ca_cert(&subtrees)?,
+        ca_certificate_without_landmarks: ca_cert(&[])?,
         subtrees,
         cosigner_spki,
+        mirror_spki,
     })
 }
 
