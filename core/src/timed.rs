@@ -44,6 +44,10 @@ pub struct MethodVerifier {
     roots: Arc<AnyRoots>,
     provider: Arc<CryptoProvider>,
     checks: Checks,
+    /// The trust anchor IDs the method names ([`DynVerifier::trust_anchor_ids`]), each as
+    /// one opaque name of the ClientHello's `certificate_authorities` (rustls has no
+    /// `trust_anchors` extension of draft-ietf-tls-trust-anchor-ids).
+    hints: Vec<DistinguishedName>,
 }
 
 impl fmt::Debug for MethodVerifier {
@@ -86,11 +90,15 @@ impl MethodVerifier {
         if let Some(logs) = &checks.ct {
             verifier.prepare_ct(logs);
         }
+        let hints = (verifier.trust_anchor_ids(&roots).into_iter())
+            .map(DistinguishedName::from)
+            .collect();
         MethodVerifier {
             verifier,
             roots,
             provider: crate::methods::webpki_server::provider(),
             checks: checks.clone(),
+            hints,
         }
     }
 
@@ -204,6 +212,10 @@ impl ServerCertVerifier for MethodVerifier {
         self.provider
             .signature_verification_algorithms
             .supported_schemes()
+    }
+
+    fn root_hint_subjects(&self) -> Option<&[DistinguishedName]> {
+        (!self.hints.is_empty()).then_some(self.hints.as_slice())
     }
 }
 

@@ -390,6 +390,13 @@ pub trait Verifier: Send + Sync + 'static {
     /// the logs' keys once, as a browser does when it loads its log list). Default: nothing
     /// (the rustls methods' check reads the keys as it goes, as webpki reads a certificate's).
     fn prepare_ct(&self, _logs: &CtLogs) {}
+
+    /// The trust anchor IDs (binary) the client names in its ClientHello for `roots`
+    /// (draft-ietf-tls-trust-anchor-ids), so that a server may choose the certificate it
+    /// sends: `mtc`'s held landmarks. Default: none (the ClientHello names nothing).
+    fn trust_anchor_ids(&self, _roots: &Self::Roots) -> Vec<Vec<u8>> {
+        Vec::new()
+    }
 }
 
 /// Parses every root with `parse`, keeping those it accepts, as rustls'

@@ -21,6 +21,10 @@ pub struct HostCert {
     /// The OCSP response its server staples (DER), signed by the leaf's issuer; `None` for a
     /// post-quantum twin, a leaf without an issuing CA of the mirror's, or an expired one.
     pub ocsp: Option<Vec<u8>>,
+    /// An MTC host's standalone certificate (the CA's and a mirror's cosignatures), sent to a
+    /// client that does not name the landmark its landmark-relative `chain` needs
+    /// ([`crate::mirror::mtc_choice`]); `None` for every other host.
+    pub standalone: Option<Vec<CertificateDer<'static>>>,
 }
 
 /// Why a host's certificates could not be made.

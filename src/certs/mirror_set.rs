@@ -98,6 +98,7 @@ pub fn make(corpus: &Corpus, set: TwinSet, now: i64) -> Result<Made, MakeError> 
                 key: cloned.leaf_key,
                 source: c.id.clone(),
                 ocsp,
+                standalone: None,
             },
         );
     }
@@ -153,6 +154,7 @@ pub fn make_mtc(corpus: &Corpus, now: i64) -> Result<Made, MakeError> {
     for (host, issued) in hosts.iter().zip(batch.leaves) {
         let served = made.hosts.get_mut(host).expect("a host of the set");
         served.chain = vec![issued.landmark_relative];
+        served.standalone = Some(vec![issued.standalone]);
         served.key = issued.key_pkcs8;
         served.ocsp = None;
     }

@@ -144,6 +144,7 @@ fn leaf_chain(
         key: leaf_key.serialize_der(),
         source: "synthetic".to_owned(),
         ocsp,
+        standalone: None,
     };
     Ok((host_cert, crl))
 }
@@ -164,6 +165,7 @@ fn self_signed(now: time::OffsetDateTime, profile: Profile) -> Result<HostCert, 
         key: key.serialize_der(),
         source: "synthetic".to_owned(),
         ocsp: None,
+        standalone: None,
     })
 }
 
@@ -202,6 +204,7 @@ fn out_of_order(
         key: leaf_key.serialize_der(),
         source: "synthetic".to_owned(),
         ocsp: None,
+        standalone: None,
     })
 }
 

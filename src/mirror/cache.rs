@@ -161,6 +161,7 @@ impl MirrorSet {
                 return Ok(None);
             }
             let ocsp = std::fs::read(d.join("stapled.ocsp")).ok();
+            let standalone = certbench_core::chain::read_pem_certs(&d.join("standalone.pem")).ok();
             hosts.insert(
                 host,
                 HostCert {
@@ -168,6 +169,7 @@ impl MirrorSet {
                     key,
                     source,
                     ocsp,
+                    standalone,
                 },
             );
         }
@@ -211,6 +213,9 @@ impl MirrorSet {
             if let Some(ocsp) = &hc.ocsp {
                 let p = d.join("stapled.ocsp");
                 std::fs::write(&p, ocsp).map_err(|e| cache_err(&p, e))?;
+            }
+            if let Some(standalone) = &hc.standalone {
+                write(d.join("standalone.pem"), pem(standalone))?;
             }
             hosts.insert(host.clone(), hc.source.clone());
         }

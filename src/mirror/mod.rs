@@ -32,6 +32,7 @@
 pub mod cache;
 pub mod faults;
 pub mod local;
+pub mod mtc_choice;
 pub mod quic;
 pub mod server;
 

@@ -136,11 +136,18 @@ fn acceptor(set: &MirrorSet) -> Result<SslAcceptor, openssl::error::ErrorStack> 
 
 /// The rustls server's certificates: by SNI name, exactly or as a wildcard of its parent.
 #[derive(Debug)]
-struct BySni(HashMap<String, Arc<CertifiedKey>>);
+struct BySni(
+    HashMap<String, Arc<CertifiedKey>>,
+    HashMap<String, super::mtc_choice::MtcChoice>,
+);
 
 impl ResolvesServerCert for BySni {
     fn resolve(&self, hello: ClientHello<'_>) -> Option<Arc<CertifiedKey>> {
         let name = hello.server_name()?.to_ascii_lowercase();
+        // An MTC host: landmark-relative or standalone, by the client's trust anchor IDs.
+        if let Some(choice) = self.1.get(&name) {
+            return Some(choice.choose(hello.certificate_authorities()));
+        }
         self.0
             .get(&name)
             .or_else(|| {
@@ -176,19 +183,26 @@ pub(super) fn rustls_config(
     let provider = Arc::new(crate::tls::hybrid_first(
         rustls::crypto::aws_lc_rs::default_provider(),
     ));
-    let mut certs = HashMap::new();
+    let (mut certs, mut mtc) = (HashMap::new(), HashMap::new());
     for (host, hc) in &set.hosts {
         let key = (provider.key_provider)
             .load_private_key(PrivateKeyDer::Pkcs8(hc.key.clone().into()))?;
-        let mut certified = CertifiedKey::new(hc.chain.clone(), key);
+        let mut certified = CertifiedKey::new(hc.chain.clone(), key.clone());
         certified.ocsp = hc.ocsp.clone();
-        certs.insert(host.to_ascii_lowercase(), Arc::new(certified));
+        let certified = Arc::new(certified);
+        if let Some(standalone) = &hc.standalone {
+            let standalone = Arc::new(CertifiedKey::new(standalone.clone(), key));
+            if let Some(c) = super::mtc_choice::MtcChoice::new(certified.clone(), standalone) {
+                mtc.insert(host.to_ascii_lowercase(), c);
+            }
+        }
+        certs.insert(host.to_ascii_lowercase(), certified);
     }
     let hosts = certs.len();
     let mut config = rustls::ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()?
         .with_no_client_auth()
-        .with_cert_resolver(Arc::new(BySni(certs)));
+        .with_cert_resolver(Arc::new(BySni(certs, mtc)));
     compression::server(&mut config, compression);
     config.cert_compression_cache = Arc::new(rustls::compress::CompressionCache::new(hosts.max(4)));
     Ok(config)

@@ -13,6 +13,8 @@ use certbench::pq::scenario::Scenario;
 use certbench_core::corpus::Corpus;
 use certbench_core::methods::Method;
 use certbench_core::mtc::cert::MtcCert;
+use certbench_core::mtc::trust::CaTrust;
+use certbench_core::roots::RootSet;
 use certbench_core::stages::Recorder;
 use certbench_core::verifier::Target;
 use certbench_schema::{Profile as SchemaProfile, Verdict};
@@ -273,6 +275,62 @@ fn verify_pq_mtc_gives_every_twin_its_chains_verdict() {
             matches!(&s.verdict, Verdict::Unsupported(w) if w.contains("signed X.509")),
             "{:?}",
             s.verdict
+        );
+    }
+}
+
+#[test]
+fn a_client_names_its_landmark_and_a_stale_one_gets_the_standalone_certificate() {
+    // The MTC set's CA as a client up to date holds it, and as one whose landmarks are stale.
+    let set = crate::pq::pq_set(Profile::Mtc);
+    let fresh = (set.roots.iter())
+        .find(|r| CaTrust::from_ca_certificate(r).is_ok())
+        .unwrap()
+        .clone();
+    let t = CaTrust::from_ca_certificate(&fresh).unwrap();
+    assert!(!t.subtrees.is_empty() && t.cosigners.len() == 1);
+    let spki = |contents: &[u8]| {
+        let mut der = Vec::new();
+        certbench_core::der::push_tlv(&mut der, 0x30, contents);
+        der
+    };
+    let stale = ca_certificate(&spki(&t.cosigner_spki), &spki(&t.cosigners[0].spki), &[]).unwrap();
+    let how = (certbench_schema::Transport::Rustls, None);
+    let sites = "github.com\nreddit.com\n";
+    let run = |ca: &CertificateDer<'static>| {
+        let roots = RootSet::from_certs("mtc", vec![ca.clone()]);
+        crate::pq::drive_pq_trusting(
+            Some(roots),
+            how,
+            &[Method::Mtc],
+            sites,
+            &[Profile::Mtc],
+            1,
+            None,
+        )
+    };
+    let (up_to_date, behind) = (run(&fresh), run(&stale));
+    for site in ["github.com", "reddit.com"] {
+        let of = |samples: &[certbench_schema::Sample]| {
+            let s = samples.iter().find(|s| s.site == site).unwrap().clone();
+            assert_eq!(s.verdict, Verdict::Ok, "{site}: {s:?}");
+            s
+        };
+        let (a, b) = (of(&up_to_date), of(&behind));
+        // The landmark-relative certificate carries no signature; the standalone one two
+        // ML-DSA-44 cosignatures (2,420 B each) with their IDs and lengths.
+        let (small, large) = (a.meta.chain_bytes.unwrap(), b.meta.chain_bytes.unwrap());
+        assert!(
+            large >= small + 2 * 2420,
+            "{site}: {small} B against {large} B"
+        );
+        let (fa, fb) = (
+            a.meta.first_flight_bytes.unwrap(),
+            b.meta.first_flight_bytes.unwrap(),
+        );
+        assert!(
+            fb > fa + 2 * 2420,
+            "{site}: a first flight of {fa} B against {fb} B"
         );
     }
 }

@@ -265,6 +265,19 @@ pub fn drive_pq_compressing(
 
 /// [`drive_pq_compressing`] over `transport` (the client's, and the mirror's for QUIC).
 pub fn drive_pq_over(
+    how: (Transport, Option<CertCompression>),
+    methods: &[Method],
+    sites: &str,
+    profiles: &[Profile],
+    runs: u32,
+    link: Option<certbench::link::LinkSpec>,
+) -> Vec<Sample> {
+    drive_pq_trusting(None, how, methods, sites, profiles, runs, link)
+}
+
+/// [`drive_pq_over`], the client trusting `roots` instead of the sets' own, if given.
+pub fn drive_pq_trusting(
+    trusted: Option<RootSet>,
     (transport, compression): (Transport, Option<CertCompression>),
     methods: &[Method],
     sites: &str,
@@ -284,6 +297,7 @@ pub fn drive_pq_over(
     for s in &sets {
         roots.extend(s.profile.name(), s.roots.iter().cloned());
     }
+    let roots = trusted.unwrap_or(roots);
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let tls = (transport, compression.as_ref(), None);

@@ -84,6 +84,10 @@ pub trait DynVerifier: Send + Sync {
     fn take_start_up_ns(&self) -> Option<u64> {
         None
     }
+    /// See [`Verifier::trust_anchor_ids`]; none for a store built by another method.
+    fn trust_anchor_ids(&self, _roots: &AnyRoots) -> Vec<Vec<u8>> {
+        Vec::new()
+    }
 }
 
 struct Erased<V> {
@@ -119,6 +123,11 @@ impl<V: Verifier> DynVerifier for Erased<V> {
     fn rustls_verifier(&self, roots: &AnyRoots) -> Option<Arc<dyn ServerCertVerifier>> {
         self.verifier
             .rustls_verifier(roots.inner.downcast_ref::<V::Roots>()?)
+    }
+
+    fn trust_anchor_ids(&self, roots: &AnyRoots) -> Vec<Vec<u8>> {
+        (roots.inner.downcast_ref::<V::Roots>())
+            .map_or_else(Vec::new, |r| self.verifier.trust_anchor_ids(r))
     }
 
     fn build_roots(&self, roots: &[CertificateDer<'static>]) -> Result<AnyRoots, Error> {

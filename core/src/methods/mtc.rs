@@ -61,6 +61,11 @@ impl Verifier for Mtc {
         Ok(MtcTrust::from_roots(roots))
     }
 
+    /// The landmarks held, each by its trust anchor ID ([`crate::mtc::trust::landmark_id`]).
+    fn trust_anchor_ids(&self, roots: &MtcTrust) -> Vec<Vec<u8>> {
+        roots.landmark_ids()
+    }
+
     fn verify(
         &self,
         roots: &MtcTrust,

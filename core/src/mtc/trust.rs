@@ -81,6 +81,17 @@ impl MtcTrust {
         }
     }
 
+    /// The trust anchor IDs of the landmarks held: each CA's newest trusted subtree's
+    /// ([`landmark_id`]).
+    pub fn landmark_ids(&self) -> Vec<Vec<u8>> {
+        (self.cas.iter())
+            .filter_map(|ca| {
+                let newest = ca.subtrees.iter().max_by_key(|s| (s.log_number, s.end))?;
+                Some(landmark_id(&ca.ca_id, newest.log_number, newest.end))
+            })
+            .collect()
+    }
+
     /// The CA of `ca_id`, if trusted.
     pub fn ca(&self, ca_id: &[u8]) -> Option<&CaTrust> {
         self.cas.iter().find(|c| c.ca_id == ca_id)
@@ -132,6 +143,25 @@ impl CaTrust {
             cosigners,
         })
     }
+}
+
+/// The trust anchor ID (binary RELATIVE-OID) naming the landmark that ends at `end` in log
+/// `log_number` of the CA `ca_id`: the CA ID's arcs, then the log number, then `end`
+/// (certbench's naming: the draft names landmarks by trust anchor IDs and leaves the arcs to
+/// the CA). A client holding it can verify every landmark-relative certificate whose subtree
+/// ends there.
+pub fn landmark_id(ca_id: &[u8], log_number: u16, end: u64) -> Vec<u8> {
+    let mut id = ca_id.to_vec();
+    for arc in [u64::from(log_number), end] {
+        let mut groups = vec![(arc & 0x7f) as u8];
+        let mut rest = arc >> 7;
+        while rest > 0 {
+            groups.push(0x80 | (rest & 0x7f) as u8);
+            rest >>= 7;
+        }
+        id.extend(groups.iter().rev());
+    }
+    id
 }
 
 /// certbench's `SEQUENCE OF SEQUENCE { id OCTET STRING, SubjectPublicKeyInfo }`.
