@@ -201,6 +201,32 @@ fn a_standalone_certificate_needs_two_ml_dsa_44_cosignatures_as_chrome_requires(
 }
 
 #[test]
+fn the_34_chains_fall_back_more_often_the_staler_the_clients_landmarks() {
+    use certbench::certs::mtc::log::LANDMARK_HOURS;
+    use certbench_core::mtc::stale::fallback_share;
+    // Each real leaf's age at its chain's validation time, in hours.
+    let ages: Vec<f64> = (corpus().chains.iter())
+        .map(|c| {
+            let (not_before, _) = certbench_core::der::validity(&c.chain.leaf).unwrap();
+            (c.validation_time as f64 - not_before as f64) / 3600.0
+        })
+        .collect();
+    let share =
+        |stale_hours: f64| fallback_share(&ages, stale_hours, LANDMARK_HOURS as f64).unwrap();
+    let shares: Vec<f64> = [0.0, 1.0, 24.0, 168.0, 47.0 * 24.0, 1e6]
+        .map(share)
+        .to_vec();
+    assert_eq!(
+        shares[0], 0.0,
+        "a client up to the minute holds every landmark"
+    );
+    assert_eq!(shares[5], 1.0, "a client a century behind holds none");
+    assert!(shares.windows(2).all(|w| w[0] <= w[1]), "{shares:?}");
+    // A week behind: the leaves issued within the week fall back, and some are older.
+    assert!(shares[3] < 1.0, "{shares:?}");
+}
+
+#[test]
 fn the_mtcs_crate_accepts_certbenchs_certificates() {
     let corpus = corpus();
     let b = batch(&corpus);

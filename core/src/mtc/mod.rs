@@ -19,6 +19,7 @@
 //! nothing panics on one.
 
 pub mod cert;
+pub mod stale;
 pub mod tree;
 pub mod trust;
 pub mod verify;

@@ -4,9 +4,10 @@
 //! covering each landmark's interval (§4.5).
 //!
 //! The padding, before and after the certificates, stands for the rest of a real CA's
-//! issuance: the draft sizes a landmark-relative certificate's subtree by a CA issuing
-//! ~4,400,000 certificates an hour with hourly landmarks (§6.4), so a certificate's inclusion
-//! proof is as long as it would be there, not as long as a log of 13 entries would make it. Null entries are never stored: a perfect subtree of them
+//! issuance: a landmark interval holds an hour's issuance at today's rate
+//! ([`ISSUANCE_PER_HOUR`], [`ENTRIES_PER_LANDMARK`]) with the draft's hourly landmarks, so a
+//! certificate's inclusion proof is as long as it would be there ([`proof_hashes`]), not as
+//! long as a log of 13 entries would make it. Null entries are never stored: a perfect subtree of them
 //! has one hash per height, computed once.
 //!
 //! Invariants: `subtree_hash(s, e)` is RFC 9162's `MTH(D[s:e])` of the log's entries, and
@@ -18,8 +19,22 @@ use certbench_core::mtc::tree::{Hash, leaf_hash, node_hash};
 /// A log entry of type `null_entry` with no extensions: `extensions<0>` then type 0 (§5.2.1).
 pub const NULL_ENTRY: [u8; 4] = [0, 0, 0, 0];
 
-/// Entries per landmark interval: the draft's estimate of one CA's hourly issuance (§6.4).
-pub const ENTRIES_PER_LANDMARK: u64 = 4_400_000;
+/// Certificates issued an hour, all CAs together, as Certificate Transparency saw them in
+/// 2026 (~591,000: the figure the draft's PR #325 cites, 2026-09), the rate a landmark
+/// interval is sized from here, in place of the draft's own §6.4 estimate (4,400,000).
+pub const ISSUANCE_PER_HOUR: u64 = 591_000;
+
+/// Hours between landmarks: the draft's hourly landmarks (§6.3).
+pub const LANDMARK_HOURS: u64 = 1;
+
+/// Entries per landmark interval: one interval's issuance at [`ISSUANCE_PER_HOUR`].
+pub const ENTRIES_PER_LANDMARK: u64 = ISSUANCE_PER_HOUR * LANDMARK_HOURS;
+
+/// The hashes of an inclusion proof in a subtree of `size` entries (a perfect subtree's
+/// height; a landmark's covering subtree is one, §4.5).
+pub fn proof_hashes(size: u64) -> u32 {
+    size.max(1).next_power_of_two().trailing_zeros()
+}
 
 /// An issuance log: `padding` null entries, then `entries` (their leaf hashes), then
 /// `trailing` null entries.
