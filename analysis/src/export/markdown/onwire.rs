@@ -120,8 +120,11 @@ fn twin_line(set: &str, rows: &[&WireRow]) -> String {
         if let Some(r) = (mine.iter()).find(|r| r.rounds.is_some() && r.lost.unwrap_or(0.0) == 0.0)
         {
             text.push_str(&format!(
-                ": the handshake takes {} round trips (the link's count, median over sites; the model says {}), one more than its own on {} of {} sites",
-                r.rounds.unwrap_or_default(),
+                ": the handshake takes {} (the link's count, median over sites; the model says {}), one more than its own on {} of {} sites",
+                r.rounds.map_or("—".into(), |n| match n == 1.0 {
+                    true => "1 round trip".to_owned(),
+                    false => format!("{n} round trips"),
+                }),
                 r.model_rounds.map_or("—".into(), |m| format!("{m}")),
                 r.extra_sites,
                 r.sites
