@@ -18,7 +18,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use certbench_schema::wire::{CHROME, QuicClient};
+use certbench_schema::wire::{CHROME, FIREFOX, QuicClient};
 use certbench_schema::{TcpWindow, WindowSource};
 
 use super::kernel::kernel_window;
@@ -138,7 +138,7 @@ impl LinkSpec {
 /// A `--link` value that is not `RTT[,BANDWIDTH][,iw=N][,mss=N][,h3][,loss=P%][,seed=N][,mtu=N]`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "--link {0}: expected RTT[,BANDWIDTH][,iw=N][,mss=N][,h3][,loss=P%][,seed=N][,mtu=N], e.g. 40ms, 40ms,50mbit, 40ms,iw=10,mss=1448 or 40ms,10mbit,loss=1% (RTT in ms or s, above 0 and at most 10 s; BANDWIDTH in kbit, mbit or gbit per second; iw 1 to 1000 segments; mss 88 to 65495 bytes; loss 0 to 50 % of datagrams; seed any 64-bit number; mtu 1280 to 9000 bytes; loss, seed and mtu apply to the datagram link only)"
+    "--link {0}: expected RTT[,BANDWIDTH][,iw=N][,mss=N][,h3[=chrome|firefox]][,loss=P%][,seed=N][,mtu=N], e.g. 40ms, 40ms,50mbit, 40ms,iw=10,mss=1448 or 40ms,10mbit,loss=1% (RTT in ms or s, above 0 and at most 10 s; BANDWIDTH in kbit, mbit or gbit per second; iw 1 to 1000 segments; mss 88 to 65495 bytes; loss 0 to 50 % of datagrams; seed any 64-bit number; mtu 1280 to 9000 bytes; loss, seed and mtu apply to the datagram link only; h3 names whose Initials, Chrome's by default)"
 )]
 pub struct BadLink(pub String);
 
@@ -170,6 +170,14 @@ impl FromStr for LinkSpec {
                     spec.mtu = Some(number(v, 1280..=9000).ok_or_else(bad)?)
                 }
                 None if part == "h3" && spec.h3.is_none() => spec.h3 = Some(CHROME),
+                // Whose Initials: the HTTP/3 model's, and the QUIC transport's client's.
+                Some(("h3", v)) if spec.h3.is_none() => {
+                    spec.h3 = Some(match v.trim() {
+                        "chrome" => CHROME,
+                        "firefox" => FIREFOX,
+                        _ => return Err(bad()),
+                    })
+                }
                 None if spec.bandwidth.is_none() => {
                     spec.bandwidth = Some(bandwidth(&part).ok_or_else(bad)?)
                 }
@@ -278,6 +286,9 @@ mod tests {
         // Only the window's MSS set: the IW's source is still named.
         let n: LinkSpec = "40ms,mss=1000".parse().unwrap();
         assert_eq!(n.to_string(), "RTT 40 ms, IW 10 (RFC 6928) × 1000 B");
+        let f: LinkSpec = "60ms,h3=firefox".parse().unwrap();
+        assert_eq!(f.h3, Some(FIREFOX));
+        assert!("60ms,h3=safari".parse::<LinkSpec>().is_err());
         let h: LinkSpec = "60ms,h3".parse().unwrap();
         assert_eq!(h.h3, Some(CHROME));
         assert!(

@@ -300,7 +300,8 @@ pub fn drive_pq_trusting(
     let roots = trusted.unwrap_or(roots);
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
-        let tls = (transport, compression.as_ref(), None);
+        let quic_client = link.and_then(|l| l.h3);
+        let tls = (transport, compression.as_ref(), quic_client);
         let (served, resolve) = serve_each_compressing(&sets, tls, link, &sites, &HashMap::new())
             .await
             .unwrap();
@@ -323,7 +324,7 @@ pub fn drive_pq_trusting(
                 link: link.map(|l| l.to_string()),
                 window: Some(link.map_or_else(certbench::link::kernel_window, |l| l.window)),
                 compression,
-                quic_client: None,
+                quic_client,
             },
             checks: certbench_core::RunChecks::path_only(),
         };

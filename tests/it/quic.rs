@@ -97,3 +97,27 @@ fn the_post_quantum_twins_verify_over_quic_and_weigh_more_on_the_wire() {
     );
     assert!(today < p44 && p44 < p87, "{today} < {p44} < {p87}");
 }
+
+#[test]
+fn firefoxs_initials_through_a_lossy_link_and_the_links_counts_in_each_sample() {
+    let link: certbench::link::LinkSpec = "10ms,50mbit,loss=2%,h3=firefox".parse().unwrap();
+    let how = (Transport::Quic, None);
+    let sites = "cnn.com\ngithub.com\n";
+    let samples = drive_pq_over(
+        how,
+        &[Method::RustlsSerial],
+        sites,
+        &[Profile::Classical],
+        2,
+        Some(link),
+    );
+    assert_eq!(samples.len(), 4);
+    for s in &samples {
+        // Every handshake completes through the loss (quinn sends again what the link lost).
+        assert_eq!(s.verdict, Verdict::Ok, "{s:?}");
+        // Firefox's Initials: 1,252 B (neqo's 1,280-byte path MTU less IPv4's and UDP's headers).
+        assert_eq!(s.meta.quic.as_ref().unwrap().initial_datagram, 1252);
+        let counts = s.meta.link_counts.as_ref().expect("the link's counts");
+        assert!(counts.handshake_rounds >= 1 && !counts.server_bytes_per_round.is_empty());
+    }
+}
