@@ -16,8 +16,8 @@
 //! included.
 //!
 //! The client pads its Initial datagrams to the browser's size ([`QuicClient::datagram`],
-//! Chrome's 1,250 B unless the run says otherwise): quinn pads a client's Initials to its
-//! minimum MTU, set to that. The samples carry what quinn counted at the handshake's end
+//! Chrome's 1,250 B, or Firefox's with `--link …,h3=firefox`): quinn pads a client's Initials
+//! to its minimum MTU, set to that. The samples carry what quinn counted at the handshake's end
 //! ([`QuicCounts`]) and, through the emulated link, the link's own counts for the
 //! connection ([`crate::link::udp`]).
 
