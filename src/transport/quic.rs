@@ -28,13 +28,13 @@ use std::task::{Context, Poll};
 use std::time::Instant;
 
 use certbench_core::Checks;
-use certbench_schema::wire::{CHROME, QuicClient};
+use certbench_schema::wire::QuicClient;
 use certbench_schema::{QuicCounts, Transport};
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 use super::flight::{certificate_message_bytes, chain_bytes};
-use super::rustls::{LastVerification, client_config_with, timed};
+use super::rustls::{LastVerification, client_config_with, method_store, timed};
 use super::{ConnInfo, Failure, TlsStack, Verification, resolve};
 use crate::sites::Site;
 use certbench_core::methods::{AnyRoots, DynVerifier, Method};
@@ -64,15 +64,6 @@ pub struct QuicTransport {
     pub hybrid_first: bool,
     /// Whose Initials the client sends (Chrome's by default).
     pub client: QuicClient,
-}
-
-impl Default for QuicTransport {
-    fn default() -> Self {
-        QuicTransport {
-            hybrid_first: false,
-            client: CHROME,
-        }
-    }
 }
 
 /// One sample's connector: the client configuration, where to connect, where the verifier
@@ -182,10 +173,7 @@ impl TlsStack for QuicTransport {
         verifier: &dyn DynVerifier,
         roots: &RootSet,
     ) -> Result<Arc<AnyRoots>, Failure> {
-        verifier
-            .build_roots(roots.certs())
-            .map(Arc::new)
-            .map_err(|e| Failure::Input(format!("building {method} roots: {e}")))
+        method_store(method, verifier, roots)
     }
 
     fn connector(

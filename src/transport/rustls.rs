@@ -67,6 +67,19 @@ pub fn timed(
     ))
 }
 
+/// The store `method`'s verifier builds from `roots`: what the rustls-based stacks (rustls,
+/// QUIC) hand its `TimedVerifier`.
+pub fn method_store(
+    method: Method,
+    verifier: &dyn DynVerifier,
+    roots: &RootSet,
+) -> Result<Arc<AnyRoots>, Failure> {
+    verifier
+        .build_roots(roots.certs())
+        .map(Arc::new)
+        .map_err(|e| Failure::Input(format!("building {method} roots: {e}")))
+}
+
 /// A rustls client configuration built the way Servo builds one
 /// (`builder_with_provider`, aws-lc-rs, safe default protocol versions), verifying with
 /// `verifier`. `resumption`: the session store to share between connections, or none.
@@ -218,10 +231,7 @@ impl TlsStack for RustlsTransport {
         verifier: &dyn DynVerifier,
         roots: &RootSet,
     ) -> Result<Arc<AnyRoots>, Failure> {
-        verifier
-            .build_roots(roots.certs())
-            .map(Arc::new)
-            .map_err(|e| Failure::Input(format!("building {method} roots: {e}")))
+        method_store(method, verifier, roots)
     }
 
     fn reuses_stores(&self, reuse: &RustlsReuse) -> bool {

@@ -5,7 +5,6 @@
 //! offering X25519 alone so that its ClientHello is one Initial datagram of Chrome's
 //! 1,250 B, the server sending datagrams of the same size.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use certbench::link::LinkSpec;
@@ -81,9 +80,9 @@ struct Seen {
     round_bytes: Vec<u64>,
 }
 
-/// One handshake with a server whose certificate carries `pad` bytes, directly on loopback
-/// or through a link of `link`.
-async fn handshake(pad: usize, link: Option<LinkSpec>) -> Seen {
+/// One handshake with a server whose certificate carries `pad` bytes, through a link of
+/// `link`.
+async fn handshake(pad: usize, link: LinkSpec) -> Seen {
     let (cert, key) = padded(pad);
     let mut provider = rustls::crypto::aws_lc_rs::default_provider();
     provider.kx_groups = vec![rustls::crypto::aws_lc_rs::kx_group::X25519];
@@ -100,8 +99,7 @@ async fn handshake(pad: usize, link: Option<LinkSpec>) -> Seen {
     let mut config = quinn::ServerConfig::with_crypto(Arc::new(crypto));
     config.transport_config(Arc::new(transport_config(CHROME)));
     let mirror = QuicMirror::start_with(config).unwrap();
-    let link = link.map(|l| UdpLink::start(l, mirror.addr).unwrap());
-    let to: SocketAddr = link.as_ref().map_or(mirror.addr, |l| l.addr);
+    let link = UdpLink::start(link, mirror.addr).unwrap();
 
     let pinned = Arc::new(Pinned(cert, provider.clone()));
     let mut tls = rustls::ClientConfig::builder_with_provider(provider)
@@ -117,14 +115,16 @@ async fn handshake(pad: usize, link: Option<LinkSpec>) -> Seen {
     client.transport_config(Arc::new(transport_config(CHROME)));
     let endpoint = quinn::Endpoint::client("127.0.0.1:0".parse().unwrap()).unwrap();
     let local = endpoint.local_addr().unwrap();
-    let conn = (endpoint.connect_with(client, to, "pad.test").unwrap())
-        .await
-        .unwrap();
-    let flow = link.as_ref().and_then(|_| flow_of(local));
+    let conn = (endpoint
+        .connect_with(client, link.addr, "pad.test")
+        .unwrap())
+    .await
+    .unwrap();
+    let flow = flow_of(local).expect("the link counted the connection");
     conn.close(0u32.into(), b"done");
     Seen {
-        rounds: flow.as_ref().map(|f| f.server_round),
-        round_bytes: flow.map(|f| f.round_bytes).unwrap_or_default(),
+        rounds: Some(flow.server_round),
+        round_bytes: flow.round_bytes,
     }
 }
 
@@ -134,7 +134,7 @@ async fn handshakes(pads: &[usize], link: LinkSpec) -> Vec<Seen> {
     for batch in pads.chunks(25) {
         let mut set = tokio::task::JoinSet::new();
         for (i, &pad) in batch.iter().enumerate() {
-            set.spawn(async move { (i, handshake(pad, Some(link)).await) });
+            set.spawn(async move { (i, handshake(pad, link).await) });
         }
         let mut done = set.join_all().await;
         done.sort_by_key(|(i, _)| *i);
